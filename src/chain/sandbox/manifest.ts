@@ -1,0 +1,27 @@
+import type { Address } from 'viem';
+import type { ChainName, TokenAsset } from '../../domain/chains';
+
+/** Addresses of the sandbox contracts on one chain (also the shape of an rpc-mode deployment manifest). */
+export interface ChainDeployment {
+  chain: ChainName;
+  chainId: number;
+  rpcUrl: string;
+  /** ERC-20 token per asset present on this chain (SPEC "Assets"). */
+  tokens: Partial<Record<TokenAsset, Address>>;
+  /** Aave-V3-like pool and its aToken per listed asset. */
+  aavePool: Address;
+  aTokens: Partial<Record<TokenAsset, Address>>;
+  /** Compound-V3-like market (base asset USDC), on the chains that have one. */
+  comet: Address | null;
+  /** CCTP-like bridge. */
+  tokenMessenger: Address;
+  messageTransmitter: Address;
+  /** Chainlink-like ETH/USD feed, 8 decimals. */
+  ethUsdFeed: Address;
+}
+
+export interface SandboxManifest {
+  /** Address whose signature the sandbox MessageTransmitters accept as attestation. */
+  attester: Address;
+  chains: Partial<Record<ChainName, ChainDeployment>>;
+}

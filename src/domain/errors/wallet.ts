@@ -1,0 +1,18 @@
+import { ServiceError } from './base';
+
+export const walletNotFound = (details: { userId?: string; walletId?: string }): ServiceError =>
+  new ServiceError('WALLET_NOT_FOUND', 'Wallet not found', { details });
+
+export const walletAlreadyExists = (userId: string, walletId: string): ServiceError =>
+  new ServiceError('WALLET_ALREADY_EXISTS', `A wallet already exists for userId ${userId}`, {
+    details: { userId, walletId },
+  });
+
+export const walletLimitExceeded = (plan: string, limit: number): ServiceError =>
+  new ServiceError('WALLET_LIMIT_EXCEEDED', `The ${plan} plan allows ${limit} wallets`, { details: { plan, limit } });
+
+export const fundingLimitExceeded = (limit: number, windowHours: number, retryAfterSeconds: number): ServiceError =>
+  new ServiceError('FUNDING_LIMIT_EXCEEDED', `At most ${limit} demo fundings per wallet per ${windowHours} h`, {
+    details: { limit, windowHours, retryAfterSeconds },
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });

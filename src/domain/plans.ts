@@ -1,0 +1,33 @@
+/** Plans of SPEC "Limits". `null` means unlimited. */
+export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface Plan {
+  name: PlanName;
+  requestsPerMinute: number | null;
+  wallets: number | null;
+  creditsPerMonth: number | null;
+  mainNetworks: boolean;
+}
+
+export const PLANS: Record<PlanName, Plan> = {
+  free: { name: 'free', requestsPerMinute: 100, wallets: 100, creditsPerMonth: 100, mainNetworks: false },
+  pro: { name: 'pro', requestsPerMinute: 1000, wallets: 10_000, creditsPerMonth: 10_000, mainNetworks: true },
+  enterprise: { name: 'enterprise', requestsPerMinute: null, wallets: null, creditsPerMonth: null, mainNetworks: true },
+};
+
+/** Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1). */
+export const CREDIT_COST = {
+  createWallet: 1,
+  getWallet: 1,
+  getBalances: 1,
+  getYields: 1,
+  createIntent: 5,
+  getIntent: 1,
+  listIntents: 1,
+  fundDemo: 1,
+} as const;
+export type Operation = keyof typeof CREDIT_COST;
+
+/** Operations that write: need the `write` scope and are never payable by proof. */
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'fundDemo']);

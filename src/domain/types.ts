@@ -1,0 +1,56 @@
+import type { ChainName } from './chains';
+import type { PlanName } from './plans';
+
+export type Scope = 'read' | 'write';
+export type ChainType = 'ethereum' | 'tron';
+
+export interface Account {
+  id: string;
+  plan: PlanName;
+  createdAt: string;
+}
+
+/** An API key at rest: only the SHA-256 of the key and a display prefix are kept. */
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  hash: string;
+  prefix: string;
+  name: string | null;
+  scopes: Scope[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Wallet {
+  id: string;
+  accountId: string;
+  userId: string;
+  address: string;
+  /** EVM address behind the wallet (for tron wallets `address` is base58, this is the hex form). */
+  evmAddress: string;
+  chainType: ChainType;
+  chains: ChainName[];
+  email: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** A wallet's private key, encrypted by the key vault; never leaves the vault decrypted. */
+export interface WalletKeyRecord {
+  walletId: string;
+  address: string;
+  /** base64 of iv(12) | tag(16) | ciphertext */
+  ciphertext: string;
+  createdAt: string;
+}
+
+export interface IdempotencyRecord {
+  scope: string;
+  key: string;
+  requestHash: string;
+  status: number;
+  body: unknown;
+  createdAt: string;
+  expiresAt: string;
+}
