@@ -1,0 +1,122 @@
+import type { ChainName, TokenAsset } from './chains';
+import type { ErrorCode, ErrorDetails } from './errors/base';
+
+/**
+ * The persisted intent (SPEC "Intent" + DESIGN §4). Every amount in a record is
+ * a decimal string in token units (bigint-safe); the planner works in bigint
+ * smallest units and converts with src/domain/money.ts.
+ */
+export const INTENT_STATUSES = ['pending', 'planning', 'executing', 'completed', 'failed'] as const;
+export type IntentStatus = (typeof INTENT_STATUSES)[number];
+
+export const INTENT_ACTIONS = ['lend', 'withdraw', 'bridge'] as const;
+export type IntentAction = (typeof INTENT_ACTIONS)[number];
+
+export const STEP_STATUSES = ['pending', 'executing', 'completed', 'failed'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** Strategy names of a plan; `insufficient` never names a plan, only a failed intent's `error.details.strategy`. */
+export const STRATEGIES = ['no-bridge', 'direct-deposit', 'single-bridge', 'multi-bridge', 'direct-withdraw'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** Fields every step record carries while it is planned and executed (DESIGN §4 "step records"). */
+export interface StepProgress {
+  /** Position of the step in `executionPlan.steps`, from 0. */
+  index: number;
+  status: StepStatus;
+  /** Chain the step's transaction is sent on (a bridge's source chain). */
+  chain: ChainName;
+  txHash?: string;
+  startedAt?: string;
+  completedAt?: string;
+  gasUsed?: string;
+  gasCostUsd?: number;
+  /** Route fee taken out of a bridged amount, decimal string. */
+  fee?: string;
+}
+
+export interface DepositStep extends StepProgress {
+  type: 'deposit';
+  protocol: string;
+  asset: TokenAsset;
+  amount: string;
+}
+
+export interface WithdrawStep extends StepProgress {
+  type: 'withdraw';
+  protocol: string;
+  asset: TokenAsset;
+  amount: string;
+}
+
+/** A bridge step: `amount` leaves `from`; `amount - fee` arrives on `to`. */
+export interface BridgeStep extends StepProgress {
+  type: 'bridge';
+  from: ChainName;
+  to: ChainName;
+  amount: string;
+}
+
+export type Step = DepositStep | WithdrawStep | BridgeStep;
+export type StepType = Step['type'];
+
+export interface ExecutionPlan {
+  strategy: Strategy;
+  steps: Step[];
+  reasoning: string;
+}
+
+export interface TransactionRecord {
+  type: StepType;
+  txHash: string;
+  chain?: ChainName;
+  gasUsed?: string;
+  gasCostUsd?: number;
+}
+
+export interface IntentResults {
+  completedSteps: number;
+  transactions: TransactionRecord[];
+  totalGasUsed: string;
+  totalGasCostUsd: number;
+  finalAmount: string;
+  /** APY obtained, percent. */
+  apy: number;
+  /** Index of the failed step, present on failure during execution. */
+  failedStep?: number;
+}
+
+/** The `error` of a failed intent (a ServiceError's `toJSON()`). */
+export interface IntentError {
+  code: ErrorCode;
+  message: string;
+  details: ErrorDetails;
+}
+
+export interface Intent {
+  id: string;
+  accountId: string;
+  walletId: string;
+  status: IntentStatus;
+  action: IntentAction;
+  /** What the plan moves once planned (after route fees); the requested amount before that. */
+  amount: string;
+  requestedAmount: string;
+  asset: TokenAsset;
+  chain?: ChainName;
+  fromChain?: ChainName;
+  toChain?: ChainName;
+  executionPlan: ExecutionPlan | null;
+  results?: IntentResults;
+  error?: IntentError;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** Optimistic-concurrency version, +1 on every transition. */
+  version: number;
+}
+
+/** Results as they stand when execution starts: nothing done, nothing spent. */
+export function emptyResults(apy = 0): IntentResults {
+  return { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0', apy };
+}

@@ -1,0 +1,89 @@
+import { ServiceError } from '../domain/errors/base';
+import type { ExecutionPlan, Intent, IntentError, IntentResults, IntentStatus, Step } from '../domain/intent';
+import { emptyResults } from '../domain/intent';
+
+/** What moves an intent (SPEC "States and transitions"); each event has exactly one target state. */
+export type IntentEvent =
+  | { type: 'plan' }
+  | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number }
+  | { type: 'progress'; step?: Step; results?: IntentResults }
+  | { type: 'complete'; results: IntentResults; step?: Step }
+  | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step };
+
+export type IntentEventType = IntentEvent['type'];
+
+/** The transition table as data: for each event, the states it may leave and the state it enters. */
+export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly IntentStatus[]; to: IntentStatus }>> = {
+  plan: { from: ['pending'], to: 'planning' },
+  execute: { from: ['planning'], to: 'executing' },
+  progress: { from: ['executing'], to: 'executing' },
+  complete: { from: ['executing'], to: 'completed' },
+  fail: { from: ['planning', 'executing'], to: 'failed' },
+};
+
+/** States no event leaves. */
+export const FINAL_STATUSES: readonly IntentStatus[] = ['completed', 'failed'];
+
+/** Whether `status` is final (completed or failed). */
+export function isFinal(status: IntentStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/** Whether the table allows `from` → `to` by some event. */
+export function canTransition(from: IntentStatus, to: IntentStatus): boolean {
+  return Object.values(INTENT_MACHINE).some((rule) => rule.to === to && rule.from.includes(from));
+}
+
+/** A programming error: the engine tried a move the table forbids. */
+export const illegalTransition = (intentId: string, from: IntentStatus, to: IntentStatus, event: IntentEventType): ServiceError =>
+  new ServiceError('INTERNAL_ERROR', `Illegal intent transition ${from} -> ${to} (${event}) for ${intentId}`, {
+    details: { intentId, from, to, event },
+  });
+
+/** Replaces the step at `step.index` in the plan; a step the plan does not have is a programming error. */
+function withStep(intent: Intent, step: Step | undefined, event: IntentEventType): ExecutionPlan | null {
+  if (step === undefined) return intent.executionPlan;
+  const plan = intent.executionPlan;
+  if (plan === null || step.index < 0 || step.index >= plan.steps.length) {
+    throw new ServiceError('INTERNAL_ERROR', `Intent ${intent.id} has no step ${step.index}`, {
+      details: { intentId: intent.id, stepIndex: step.index, event },
+    });
+  }
+  return { ...plan, steps: plan.steps.map((s) => (s.index === step.index ? step : s)) };
+}
+
+/** The fields an event changes, besides status, version and updatedAt. */
+function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent> {
+  switch (event.type) {
+    case 'plan':
+      return {};
+    case 'execute':
+      return { executionPlan: event.plan, amount: event.amount, results: emptyResults(event.apy) };
+    case 'progress':
+      return { executionPlan: withStep(intent, event.step, event.type), results: event.results ?? intent.results };
+    case 'complete':
+      return { executionPlan: withStep(intent, event.step, event.type), results: event.results, completedAt: now };
+    case 'fail': {
+      const error = { code: event.error.code, message: event.error.message, details: event.error.details };
+      if (intent.status === 'planning') return { error };
+      const results = event.results ?? intent.results ?? emptyResults();
+      return {
+        error,
+        executionPlan: withStep(intent, event.step, event.type),
+        results: event.failedStep === undefined ? results : { ...results, failedStep: event.failedStep },
+      };
+    }
+  }
+}
+
+/**
+ * Applies `event` to `intent` and returns the new intent (the input is not
+ * changed): version + 1, `updatedAt` = `now`. Throws INTERNAL_ERROR with
+ * `{from, to}` when the table does not allow the move; final states allow none.
+ */
+export function transition(intent: Intent, event: IntentEvent, now: Date): Intent {
+  const rule = INTENT_MACHINE[event.type];
+  if (!rule.from.includes(intent.status)) throw illegalTransition(intent.id, intent.status, rule.to, event.type);
+  const at = now.toISOString();
+  return { ...intent, ...patch(intent, event, at), status: rule.to, version: intent.version + 1, updatedAt: at };
+}
