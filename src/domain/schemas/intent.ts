@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS, isChainName, supportsAsset, type TokenAsset } from '../chains';
+import { invalidChain } from '../errors/chain';
+import { invalidRequest, type FieldIssue } from '../errors/request';
+import { INTENT_ACTIONS } from '../intent';
+import { decimalPlaces, numberToDecimalString } from '../money';
+import { toFieldIssues } from './parse';
+
+/** Request fields that name a chain; an unknown name there is INVALID_CHAIN, not INVALID_REQUEST. */
+export const INTENT_CHAIN_FIELDS = ['chain', 'fromChain', 'toChain'] as const;
+type ChainField = (typeof INTENT_CHAIN_FIELDS)[number];
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isTokenAsset = (v: unknown): v is TokenAsset => typeof v === 'string' && (TOKEN_ASSETS as readonly string[]).includes(v);
+
+/** Message for a required field: "x is required" when absent, `wrong` otherwise. */
+const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? `${name} is required` : wrong;
+
+/** `amount`: a positive number or numeric string in token units, normalised to a plain decimal string. */
+export const intentAmountSchema = z
+  .union([z.number(), z.string()], { error: requiredField('amount', 'amount must be a number or a numeric string') })
+  .transform((v) => (typeof v === 'number' ? numberToDecimalString(v) : v))
+  .check((ctx) => {
+    const s = ctx.value;
+    if (s.startsWith('-') || (DECIMAL.test(s) && !/[1-9]/.test(s))) {
+      ctx.issues.push({ code: 'custom', input: s, message: 'amount must be positive' });
+    } else if (!DECIMAL.test(s)) {
+      ctx.issues.push({ code: 'custom', input: s, message: 'amount must be a plain decimal number such as "10.5"' });
+    }
+  });
+
+const chainSchema = (field: ChainField) =>
+  z.enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` }).optional();
+
+/** Rules that read several fields: per-action chain fields, asset on the named chains, decimals of the asset. */
+function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
+  if (!isRecord(value)) return;
+  const issue = (path: string, message: string): void => {
+    ctx.addIssue({ code: 'custom', path: [path], message, input: value[path] });
+  };
+  const present = (field: string): boolean => value[field] !== undefined;
+  const { action } = value;
+  const asset = isTokenAsset(value.asset) ? value.asset : undefined;
+
+  if (action === 'withdraw' && !present('chain')) issue('chain', 'chain is required for withdraw');
+  if (action === 'lend' || action === 'withdraw') {
+    for (const field of ['fromChain', 'toChain']) if (present(field)) issue(field, `${field} is only used by bridge intents`);
+  }
+  if (action === 'bridge') {
+    if (present('chain')) issue('chain', 'chain is not used by bridge intents; use fromChain and toChain');
+    if (!present('fromChain')) issue('fromChain', 'fromChain is required for bridge');
+    if (!present('toChain')) issue('toChain', 'toChain is required for bridge');
+    if (present('fromChain') && value.fromChain === value.toChain) issue('toChain', 'toChain must differ from fromChain');
+    if (asset !== undefined && asset !== 'USDC') issue('asset', 'only USDC can be bridged (CCTP)');
+  }
+  if (asset === undefined) return;
+  const named = new Set(INTENT_CHAIN_FIELDS.map((field) => value[field]));
+  for (const chain of named) {
+    if (typeof chain === 'string' && isChainName(chain) && !supportsAsset(chain, asset)) {
+      issue('asset', `${asset} is not supported on ${chain}`);
+    }
+  }
+  const amount = value.amount;
+  if (typeof amount === 'string' && DECIMAL.test(amount) && decimalPlaces(amount) > ASSET_DECIMALS[asset]) {
+    issue('amount', `amount has more than ${ASSET_DECIMALS[asset]} decimals, the precision of ${asset}`);
+  }
+}
+
+/** Body of POST /intents (SPEC parameter table + DESIGN §4); unknown fields are rejected. */
+export const createIntentSchema = z
+  .strictObject({
+    walletId: z.string({ error: requiredField('walletId', 'walletId must be a string') }).min(1, 'walletId must not be empty'),
+    action: z.enum(INTENT_ACTIONS, { error: requiredField('action', `action must be one of: ${INTENT_ACTIONS.join(', ')}`) }),
+    amount: intentAmountSchema,
+    asset: z.enum(TOKEN_ASSETS, { error: `asset must be one of: ${TOKEN_ASSETS.join(', ')}` }).default('USDC'),
+    chain: chainSchema('chain'),
+    fromChain: chainSchema('fromChain'),
+    toChain: chainSchema('toChain'),
+  }, { error: 'the request body must be a JSON object' })
+  // runs even when single fields failed, so one answer names every bad field
+  .superRefine(crossFieldRules, { when: (payload) => isRecord(payload.value) });
+
+export type CreateIntentInput = z.input<typeof createIntentSchema>;
+export type CreateIntentParams = z.output<typeof createIntentSchema>;
+
+/** Whether a field issue is an unknown chain name (answered INVALID_CHAIN rather than INVALID_REQUEST). */
+export function isUnknownChainIssue(issue: FieldIssue): boolean {
+  return (INTENT_CHAIN_FIELDS as readonly string[]).includes(issue.path) && issue.code === 'invalid_value';
+}
+
+/**
+ * Parses a POST /intents body. Throws INVALID_CHAIN (details: field, supported,
+ * and every field issue) when a chain name is unknown, else INVALID_REQUEST
+ * naming every bad field.
+ */
+export function parseCreateIntent(input: unknown): CreateIntentParams {
+  const result = createIntentSchema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = toFieldIssues(result.error);
+  const unknownChain = issues.find(isUnknownChainIssue);
+  if (unknownChain !== undefined) {
+    const raw = isRecord(input) ? input[unknownChain.path] : undefined;
+    const name = typeof raw === 'string' ? raw : JSON.stringify(raw);
+    throw invalidChain(name, { field: unknownChain.path, supported: CHAIN_NAMES, issues });
+  }
+  throw invalidRequest(issues);
+}

@@ -1,0 +1,18 @@
+import { invalidRequest } from '../../domain/errors/request';
+import { planBridge } from './planBridge';
+import { planLend } from './planLend';
+import { planWithdraw } from './planWithdraw';
+import type { PlannerInput, PlanResult } from './types';
+
+/** The planner: a pure function from balances, positions, rates and route fees to a plan or an error (DESIGN §6). */
+export function plan(input: PlannerInput): PlanResult {
+  if (input.request.amount <= 0n) return { ok: false, error: invalidRequest([{ path: 'amount', message: 'amount must be positive' }]) };
+  switch (input.request.action) {
+    case 'lend':
+      return planLend(input);
+    case 'withdraw':
+      return planWithdraw(input);
+    case 'bridge':
+      return planBridge(input);
+  }
+}

@@ -1,0 +1,18 @@
+import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { BridgeStep, DepositStep, WithdrawStep } from '../../domain/intent';
+import { fromUnits } from '../../domain/money';
+
+/** A pending deposit of `amount` into `protocol` on `chain`. */
+export function depositStep(index: number, chain: ChainName, protocol: string, asset: TokenAsset, amount: bigint): DepositStep {
+  return { index, type: 'deposit', status: 'pending', chain, protocol, asset, amount: fromUnits(amount, asset) };
+}
+
+/** A pending withdrawal of `amount` from `protocol` on `chain`. */
+export function withdrawStep(index: number, chain: ChainName, protocol: string, asset: TokenAsset, amount: bigint): WithdrawStep {
+  return { index, type: 'withdraw', status: 'pending', chain, protocol, asset, amount: fromUnits(amount, asset) };
+}
+
+/** A pending bridge of `amount` from `from` to `to`; `fee` comes out of it on arrival. */
+export function bridgeStep(index: number, from: ChainName, to: ChainName, asset: TokenAsset, amount: bigint, fee: bigint): BridgeStep {
+  return { index, type: 'bridge', status: 'pending', chain: from, from, to, amount: fromUnits(amount, asset), fee: fromUnits(fee, asset) };
+}

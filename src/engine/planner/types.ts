@@ -1,0 +1,58 @@
+import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ServiceError } from '../../domain/errors/base';
+import type { ExecutionPlan, IntentAction } from '../../domain/intent';
+
+/** Amounts of one asset per chain, in smallest units. */
+export type ChainAmounts = Partial<Record<ChainName, bigint>>;
+
+/** Supplied amounts of one asset per chain and lending protocol, in smallest units. */
+export type PositionAmounts = Partial<Record<ChainName, Readonly<Record<string, bigint>>>>;
+
+/** Route fee in basis points per (from, to), taken out of the bridged amount (CCTP fast transfer); absent = free. */
+export type RouteFees = Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
+
+/** A lending rate as the yields report has it; `apy` is a percent. */
+export interface RateQuote {
+  chain: ChainName;
+  protocol: string;
+  asset: TokenAsset;
+  apy: number;
+}
+
+export interface PlanRequest {
+  action: IntentAction;
+  /** Smallest units of `asset`. */
+  amount: bigint;
+  asset: TokenAsset;
+  chain?: ChainName;
+  fromChain?: ChainName;
+  toChain?: ChainName;
+}
+
+export interface PlannerInput {
+  request: PlanRequest;
+  /** Wallet balances of `request.asset`. */
+  balances: ChainAmounts;
+  /** Wallet positions of `request.asset`. */
+  positions: PositionAmounts;
+  rates: readonly RateQuote[];
+  routeFees?: RouteFees;
+  /** Smallest bridge worth making, in smallest units; smaller balances are dust and stay put. Default 1. */
+  minBridgeAmount?: bigint;
+}
+
+export interface PlanSuccess {
+  ok: true;
+  plan: ExecutionPlan;
+  /** What the plan finally deposits / withdraws / delivers, smallest units (< requested once route fees apply). */
+  amount: bigint;
+  /** APY of the chosen market (lend) or of the position withdrawn from, when known. */
+  apy: number | null;
+}
+
+export interface PlanFailure {
+  ok: false;
+  error: ServiceError;
+}
+
+export type PlanResult = PlanSuccess | PlanFailure;
