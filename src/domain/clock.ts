@@ -2,8 +2,10 @@
  * Time as a port: everything that reads the time or waits takes a Clock, so
  * timeouts, idle windows and back-off are testable without sleeping.
  */
+/** Handle of a scheduled timer. */
 export type TimerId = number;
 
+/** The clock port: current time and cancellable timers. */
 export interface Clock {
   now(): Date;
   setTimeout(fn: () => void, ms: number): TimerId;

@@ -35,6 +35,7 @@ export interface StepProgress {
   fee?: string;
 }
 
+/** Supply `amount` of `asset` to `protocol` on `chain`. */
 export interface DepositStep extends StepProgress {
   type: 'deposit';
   protocol: string;
@@ -42,6 +43,7 @@ export interface DepositStep extends StepProgress {
   amount: string;
 }
 
+/** Withdraw `amount` of `asset` from `protocol` on `chain`. */
 export interface WithdrawStep extends StepProgress {
   type: 'withdraw';
   protocol: string;
@@ -57,15 +59,18 @@ export interface BridgeStep extends StepProgress {
   amount: string;
 }
 
+/** One step record of an execution plan. */
 export type Step = DepositStep | WithdrawStep | BridgeStep;
 export type StepType = Step['type'];
 
+/** The plan of an intent: strategy, ordered steps, human-readable reasoning. */
 export interface ExecutionPlan {
   strategy: Strategy;
   steps: Step[];
   reasoning: string;
 }
 
+/** One sent transaction in `results.transactions`. */
 export interface TransactionRecord {
   type: StepType;
   txHash: string;
@@ -74,6 +79,7 @@ export interface TransactionRecord {
   gasCostUsd?: number;
 }
 
+/** Execution results (SPEC "results"); present once execution has started. */
 export interface IntentResults {
   completedSteps: number;
   transactions: TransactionRecord[];
@@ -93,6 +99,7 @@ export interface IntentError {
   details: ErrorDetails;
 }
 
+/** An intent as stored and returned (SPEC "Intent" + DESIGN §4). */
 export interface Intent {
   id: string;
   accountId: string;

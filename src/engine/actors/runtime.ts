@@ -20,12 +20,14 @@ export type Behavior<S, M> = (state: S, message: M, ctx: ActorContext<M>) => Pro
 /** Turns an error thrown by the behavior into the actor's next state (e.g. a failed intent). */
 export type Supervisor<S, M> = (error: unknown, state: S, message: M, ctx: ActorContext<M>) => Promise<S> | S;
 
+/** Per-actor options. */
 export interface SpawnOptions<S, M> {
   supervise?: Supervisor<S, M>;
   /** Overrides the system's `idleMs` for this actor. */
   idleMs?: number;
 }
 
+/** A handle on one spawned actor; it never reaches a later actor spawned under the same id. */
 export interface ActorRef<S, M> {
   readonly id: string;
   tell(message: M): boolean;
@@ -33,6 +35,7 @@ export interface ActorRef<S, M> {
   getSnapshot(): S;
 }
 
+/** Options of `createActorSystem`. */
 export interface ActorSystemOptions<M> {
   /** Receives errors no supervisor handled (none given, or the supervisor threw). Defaults to console.error. */
   onError?: (error: unknown, info: { actorId: string; message: M }) => void;
@@ -41,6 +44,7 @@ export interface ActorSystemOptions<M> {
   clock?: Clock;
 }
 
+/** A set of actors sharing one message type, clock and error reporter. */
 export interface ActorSystem<M> {
   /** Starts an actor; throws INTERNAL_ERROR when `id` is already live. */
   spawn<S>(id: string, behavior: Behavior<S, M>, initial: S, options?: SpawnOptions<S, M>): ActorRef<S, M>;

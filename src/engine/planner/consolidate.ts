@@ -3,6 +3,7 @@ import { chainOrder } from './format';
 import { bridgeFee, canBridge, routeFeeBps } from './routes';
 import type { ChainAmounts, RouteFees } from './types';
 
+/** One bridge of a consolidation. */
 export interface PlannedBridge {
   from: ChainName;
   /** Leaves `from`. */
@@ -12,6 +13,7 @@ export interface PlannedBridge {
   bps: number;
 }
 
+/** Where to gather, how much, and from what. */
 export interface ConsolidateParams {
   target: ChainName;
   required: bigint;
@@ -21,6 +23,7 @@ export interface ConsolidateParams {
   minBridgeAmount: bigint;
 }
 
+/** How the funds are gathered, or why they cannot be. */
 export type Consolidation =
   | { ok: true; local: bigint; bridges: PlannedBridge[]; arrives: bigint }
   /** `funds`: not enough across reachable chains; `minimum`: enough, but only through bridges below the minimum. */

@@ -4,6 +4,7 @@ import { fromUnits } from '../../domain/money';
 import { perChainDecimals } from './format';
 import type { ChainAmounts, PlanFailure } from './types';
 
+/** Amounts for an INSUFFICIENT_FUNDS error, in smallest units. */
 export interface InsufficientParams {
   required: bigint;
   available: bigint;

@@ -19,6 +19,7 @@ export interface RateQuote {
   apy: number;
 }
 
+/** What the client asked for, amount in smallest units. */
 export interface PlanRequest {
   action: IntentAction;
   /** Smallest units of `asset`. */
@@ -29,6 +30,7 @@ export interface PlanRequest {
   toChain?: ChainName;
 }
 
+/** Everything the planner reads: the request and a snapshot of the wallet and the markets. */
 export interface PlannerInput {
   request: PlanRequest;
   /** Wallet balances of `request.asset`. */
@@ -41,6 +43,7 @@ export interface PlannerInput {
   minBridgeAmount?: bigint;
 }
 
+/** A plan the executor can run. */
 export interface PlanSuccess {
   ok: true;
   plan: ExecutionPlan;
@@ -50,6 +53,7 @@ export interface PlanSuccess {
   apy: number | null;
 }
 
+/** No plan: INSUFFICIENT_FUNDS, or a request the planner cannot serve. */
 export interface PlanFailure {
   ok: false;
   error: ServiceError;
