@@ -1,10 +1,13 @@
-/** Plans of SPEC "Limits". `null` means unlimited. */
+/**
+ * Plans of SPEC "Limits". `null` means unlimited. Enterprise's rate is
+ * "custom": 10,000/min unless the account sets its own.
+ */
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 export interface Plan {
   name: PlanName;
-  requestsPerMinute: number | null;
+  requestsPerMinute: number;
   wallets: number | null;
   creditsPerMonth: number | null;
   mainNetworks: boolean;
@@ -13,7 +16,7 @@ export interface Plan {
 export const PLANS: Record<PlanName, Plan> = {
   free: { name: 'free', requestsPerMinute: 100, wallets: 100, creditsPerMonth: 100, mainNetworks: false },
   pro: { name: 'pro', requestsPerMinute: 1000, wallets: 10_000, creditsPerMonth: 10_000, mainNetworks: true },
-  enterprise: { name: 'enterprise', requestsPerMinute: null, wallets: null, creditsPerMonth: null, mainNetworks: true },
+  enterprise: { name: 'enterprise', requestsPerMinute: 10_000, wallets: null, creditsPerMonth: null, mainNetworks: true },
 };
 
 /** Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1). */

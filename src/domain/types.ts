@@ -7,6 +7,8 @@ export type ChainType = 'ethereum' | 'tron';
 export interface Account {
   id: string;
   plan: PlanName;
+  /** Custom per-minute limit (enterprise); the plan's figure when absent. */
+  requestsPerMinute?: number;
   createdAt: string;
 }
 

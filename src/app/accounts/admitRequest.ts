@@ -1,0 +1,70 @@
+import type { AppDeps } from '../deps';
+import type { Principal } from './principal';
+import { ServiceError } from '../../domain/errors/base';
+import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
+import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
+import { checkApiKey, keyCheckError } from './authenticate';
+import { countRequest, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
+import { reserveCredits } from './credits';
+
+export interface Admission {
+  principal: Principal;
+  rate: RateState;
+}
+
+/** Errors carry the rate headers too, so 401/429 answers show them where the account is known. */
+function withHeaders(e: ServiceError, headers: Record<string, string>): ServiceError {
+  Object.assign(e.headers, headers);
+  return e;
+}
+
+/**
+ * The gate both front doors pass once per HTTP request: authenticate the key,
+ * then count the request in the account's rate window.
+ */
+export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache'>, authorization: string | undefined): Promise<Admission> {
+  const check = await checkApiKey(deps, authorization);
+  if (!check.ok) {
+    const err = keyCheckError(check.reason);
+    if (check.account) withHeaders(err, rateHeaders(await countRequest(deps, check.account)));
+    throw err;
+  }
+  const rate = await countRequest(deps, check.account);
+  if (rate.exceeded) {
+    const retry = retryAfterSeconds(rate, deps.clock.now());
+    throw withHeaders(rateLimitExceeded(rate.limit, rate.reset, retry), rateHeaders(rate));
+  }
+  return { principal: { account: check.account, keyId: check.key.id, scopes: check.key.scopes, via: 'apiKey' }, rate };
+}
+
+/**
+ * Per operation: checks the key's scope and reserves the operation's credits.
+ * Call `refund()` when the answer is not a success (credits are charged on 2xx only).
+ */
+export async function authorizeOperation(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  principal: Principal,
+  operation: Operation,
+): Promise<{ refund(): Promise<void> }> {
+  const needed = WRITE_OPERATIONS.has(operation) ? 'write' : 'read';
+  if (!principal.scopes.includes(needed)) {
+    throw forbidden(`This API key lacks the ${needed} scope`, { requiredScope: needed, operation });
+  }
+  return reserveCredits(deps, principal.account, operation);
+}
+
+/** Runs `fn` as `operation`: scope check, credits reserved, refunded if `fn` throws. */
+export async function runOperation<T>(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  principal: Principal,
+  operation: Operation,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const charge = await authorizeOperation(deps, principal, operation);
+  try {
+    return await fn();
+  } catch (e) {
+    await charge.refund();
+    throw e;
+  }
+}

@@ -1,0 +1,33 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'svc_sk_';
+export const API_KEY_PATTERN = /^svc_sk_[0-9a-f]{64}$/;
+
+/** A new key: `svc_sk_` + 64 hex from 32 random bytes (256 bits). */
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('hex');
+}
+
+/** Only this digest is stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** What may be shown of a key later: its prefix and first 4 hex characters. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 4);
+}
+
+/** Constant-time comparison of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ba.length === bb.length && timingSafeEqual(ba, bb);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}

@@ -1,0 +1,57 @@
+import type { AppDeps } from '../deps';
+import type { Account, ApiKeyRecord, Scope } from '../../domain/types';
+import type { PlanName } from '../../domain/plans';
+import { newId } from '../../domain/ids';
+import { displayPrefix, generateApiKey, hashApiKey } from './apiKeyFormat';
+
+/** A key as shown once at creation: the only time the full key is returned. */
+export interface IssuedApiKey {
+  id: string;
+  key: string;
+  prefix: string;
+  name: string | null;
+  scopes: Scope[];
+  createdAt: string;
+}
+
+export interface IssueKeyParams {
+  accountId: string;
+  name?: string | null;
+  scopes?: Scope[];
+  /** Register this exact key (DEV_API_KEY bootstrap) instead of generating one. */
+  presetKey?: string;
+}
+
+/** Issues an API key for an account; stores only its SHA-256 and display prefix. */
+export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock'>, params: IssueKeyParams): Promise<IssuedApiKey> {
+  const key = params.presetKey ?? generateApiKey();
+  const record: ApiKeyRecord = {
+    id: newId('apiKey'),
+    accountId: params.accountId,
+    hash: hashApiKey(key),
+    prefix: displayPrefix(key),
+    name: params.name ?? null,
+    scopes: params.scopes ?? ['read', 'write'],
+    createdAt: deps.clock.now().toISOString(),
+    revokedAt: null,
+  };
+  await deps.store.apiKeys.insert(record);
+  return { id: record.id, key, prefix: record.prefix, name: record.name, scopes: record.scopes, createdAt: record.createdAt };
+}
+
+/** Creates an account on a plan with its first API key. */
+export async function createAccount(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  params: { plan: PlanName; requestsPerMinute?: number; keyName?: string; scopes?: Scope[]; presetKey?: string },
+): Promise<{ account: Account; apiKey: IssuedApiKey }> {
+  const account: Account = { id: newId('account'), plan: params.plan, createdAt: deps.clock.now().toISOString() };
+  if (params.requestsPerMinute) account.requestsPerMinute = params.requestsPerMinute;
+  await deps.store.accounts.insert(account);
+  const apiKey = await issueApiKey(deps, {
+    accountId: account.id,
+    name: params.keyName ?? 'default',
+    scopes: params.scopes,
+    presetKey: params.presetKey,
+  });
+  return { account, apiKey };
+}

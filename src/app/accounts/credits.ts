@@ -1,0 +1,47 @@
+import type { AppDeps } from '../deps';
+import type { Account } from '../../domain/types';
+import { CREDIT_COST, PLANS, type Operation } from '../../domain/plans';
+import { creditsExhausted } from '../../domain/errors/auth';
+
+/** UTC calendar month of `d` as `YYYY-MM`, and the instant the next one starts. */
+export function creditMonth(d: Date): { month: string; resetsAt: Date } {
+  const month = d.toISOString().slice(0, 7);
+  return { month, resetsAt: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) };
+}
+
+const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;
+
+/**
+ * Reserves the operation's credits atomically (increment, then give back if
+ * over the limit) and returns a refund to call when the answer is not 2xx.
+ */
+export async function reserveCredits(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  account: Account,
+  operation: Operation,
+): Promise<{ refund(): Promise<void> }> {
+  const cost = CREDIT_COST[operation];
+  const limit = PLANS[account.plan].creditsPerMonth;
+  const { month, resetsAt } = creditMonth(deps.clock.now());
+  const key = creditKey(account.id, month);
+  // Counters live a month past their reset so usage stays reportable.
+  const expires = new Date(resetsAt.getTime() + 31 * 86_400_000);
+  const used = await deps.store.usage.increment(key, cost, expires);
+  if (limit !== null && used > limit) {
+    await deps.store.usage.increment(key, -cost, expires);
+    throw creditsExhausted(limit, used - cost, resetsAt.toISOString());
+  }
+  let refunded = false;
+  return {
+    async refund() {
+      if (refunded) return;
+      refunded = true;
+      await deps.store.usage.increment(key, -cost, expires);
+    },
+  };
+}
+
+/** Credits used this month. */
+export async function creditsUsed(deps: Pick<AppDeps, 'store' | 'clock'>, accountId: string): Promise<number> {
+  return deps.store.usage.get(creditKey(accountId, creditMonth(deps.clock.now()).month));
+}

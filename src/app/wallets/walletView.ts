@@ -1,0 +1,32 @@
+import type { Wallet } from '../../domain/types';
+
+/** The wallet resource of SPEC "Wallet" as both front doors return it. */
+export interface WalletView {
+  id: string;
+  userId: string;
+  address: string;
+  chainType: Wallet['chainType'];
+  chains: string[];
+  email?: string;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Paid (proof) readers never see `email` or `metadata` (DESIGN §4). */
+export function toWalletView(w: Wallet, audience: 'owner' | 'paid' = 'owner'): WalletView {
+  const view: WalletView = {
+    id: w.id,
+    userId: w.userId,
+    address: w.address,
+    chainType: w.chainType,
+    chains: [...w.chains],
+    metadata: w.metadata,
+    createdAt: w.createdAt,
+  };
+  if (audience === 'paid') {
+    view.metadata = {};
+    return view;
+  }
+  if (w.email) view.email = w.email;
+  return view;
+}

@@ -1,0 +1,60 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts';
+import type { Address, Hex } from 'viem';
+import type { WalletKeyRepo } from '../store/port';
+import { ServiceError } from '../domain/errors/base';
+
+/**
+ * The key vault: generates secp256k1 keys, keeps them encrypted at rest
+ * (AES-256-GCM under the master key) and hands out addresses and signers only.
+ * A private key never leaves this module: not in a return value, log or error.
+ */
+export interface KeyVault {
+  /** Creates and stores a key for `walletId`; returns its EVM address. */
+  createKey(walletId: string): Promise<Address>;
+  /** A viem account that signs with the wallet's key (the key stays inside the closure). */
+  signer(walletId: string): Promise<LocalAccount>;
+}
+
+function encrypt(masterKey: Buffer, plaintext: Buffer, aad: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+  cipher.setAAD(Buffer.from(aad));
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64');
+}
+
+function decrypt(masterKey: Buffer, blob: string, aad: string): Buffer {
+  const raw = Buffer.from(blob, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, raw.subarray(0, 12));
+  decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+}
+
+/** Builds the vault over the walletKeys repository. `masterKey` is 32 bytes. */
+export function createKeyVault(deps: { masterKey: Buffer; keys: WalletKeyRepo; now?: () => Date }): KeyVault {
+  if (deps.masterKey.length !== 32) throw new Error('KEY_VAULT_MASTER_KEY must be 32 bytes');
+  const now = deps.now ?? (() => new Date());
+  return {
+    async createKey(walletId) {
+      const pk = generatePrivateKey();
+      const address = privateKeyToAccount(pk).address;
+      // The wallet id is bound as associated data: a ciphertext copied to another wallet fails to decrypt.
+      const ciphertext = encrypt(deps.masterKey, Buffer.from(pk.slice(2), 'hex'), walletId);
+      await deps.keys.insert({ walletId, address, ciphertext, createdAt: now().toISOString() });
+      return address;
+    },
+    async signer(walletId) {
+      const rec = await deps.keys.get(walletId);
+      if (!rec) throw new ServiceError('INTERNAL_ERROR', 'No key for wallet', { details: { walletId } });
+      let pk: Hex;
+      try {
+        pk = `0x${decrypt(deps.masterKey, rec.ciphertext, walletId).toString('hex')}`;
+      } catch {
+        throw new ServiceError('INTERNAL_ERROR', 'Wallet key could not be decrypted', { details: { walletId } });
+      }
+      return privateKeyToAccount(pk);
+    },
+  };
+}

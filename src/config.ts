@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { PLAN_NAMES } from './domain/plans';
+import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
+
+const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/** Environment of DESIGN §3, validated once at start. */
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI').optional(),
+    CHAIN_MODE: z.enum(['sandbox', 'rpc']).default('sandbox'),
+    DEV_API_KEY: z.string().regex(API_KEY_PATTERN, 'must be svc_sk_ followed by 64 lowercase hex characters').optional(),
+    DEV_PLAN: z.enum(PLAN_NAMES).default('free'),
+    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    KEY_VAULT_MASTER_KEY: z.string().regex(hex32, 'must be 32 bytes as 64 hex characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CHAIN_MODE === 'rpc' && !env.MONGODB_URI) {
+      ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'is required with CHAIN_MODE=rpc (wallet keys must persist)' });
+    }
+    if (env.CHAIN_MODE === 'rpc' && !env.KEY_VAULT_MASTER_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['KEY_VAULT_MASTER_KEY'], message: 'is required with CHAIN_MODE=rpc' });
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  mongodbUri?: string;
+  chainMode: 'sandbox' | 'rpc';
+  devApiKey?: string;
+  devPlan: Env['DEV_PLAN'];
+  adminToken?: string;
+  keyVaultMasterKey?: Buffer;
+  logLevel: Env['LOG_LEVEL'];
+  production: boolean;
+  sandboxBlockTimeMs: number;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; a bad variable is named in the thrown ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const r = envSchema.safeParse(env);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = r.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    mongodbUri: e.MONGODB_URI,
+    chainMode: e.CHAIN_MODE,
+    devApiKey: e.DEV_API_KEY,
+    devPlan: e.DEV_PLAN,
+    adminToken: e.ADMIN_TOKEN,
+    keyVaultMasterKey: e.KEY_VAULT_MASTER_KEY ? Buffer.from(e.KEY_VAULT_MASTER_KEY.replace(/^0x/, ''), 'hex') : undefined,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+    sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}

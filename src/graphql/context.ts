@@ -1,0 +1,12 @@
+import type { AppDeps } from '../app/deps';
+import type { Principal } from '../app/accounts/principal';
+
+/** Per-request GraphQL context: the same use-case deps as REST plus who is calling. */
+export interface GraphQLContext {
+  deps: AppDeps;
+  /** Set by the HTTP dispatcher (or the WebSocket connection) after admission. */
+  principal: Principal | null;
+  requestId: string;
+  /** The `Idempotency-Key` header of the HTTP request, if any. */
+  idempotencyKey?: string;
+}

@@ -1,0 +1,13 @@
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder';
+import './types/scalars';
+import './types/enums';
+import './types/wallet';
+
+let schema: GraphQLSchema | undefined;
+
+/** Builds the Pothos schema once (type files register on import). */
+export function buildSchema(): GraphQLSchema {
+  schema ??= builder.toSchema({ sortSchema: true });
+  return schema;
+}

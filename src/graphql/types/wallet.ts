@@ -1,0 +1,69 @@
+import { builder } from '../builder';
+import { ChainEnum, ChainTypeEnum } from './enums';
+import type { WalletView } from '../../app/wallets/walletView';
+import { toWalletView } from '../../app/wallets/walletView';
+import { runOperation } from '../../app/accounts/admitRequest';
+import { createWallet } from '../../app/wallets/createWallet';
+import { getWalletByUserId } from '../../app/wallets/getWallet';
+import { withIdempotency } from '../../app/idempotency';
+import { parseInput } from '../../domain/schemas/parse';
+import { createWalletSchema, userIdSchema } from '../../domain/schemas/wallet';
+import type { ChainName } from '../../domain/chains';
+import { requirePrincipal, withoutNulls } from '../resolverHelpers';
+
+export const WalletRef = builder.objectRef<WalletView>('Wallet').implement({
+  description: 'A non-custodial wallet of one application user; one address on every EVM chain.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    userId: t.exposeString('userId'),
+    address: t.exposeString('address'),
+    chainType: t.field({ type: ChainTypeEnum, resolve: (w) => w.chainType }),
+    chains: t.field({ type: [ChainEnum], resolve: (w) => w.chains as ChainName[] }),
+    email: t.exposeString('email', { nullable: true }),
+    metadata: t.expose('metadata', { type: 'JSON' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreateWalletInput = builder.inputType('CreateWalletInput', {
+  fields: (t) => ({
+    userId: t.string({ required: true }),
+    chainType: t.field({ type: ChainTypeEnum }),
+    email: t.string(),
+    metadata: t.field({ type: 'JSON' }),
+  }),
+});
+
+builder.queryField('wallet', (t) =>
+  t.field({
+    type: WalletRef,
+    description: 'The wallet of an application user (same as GET /v1/wallets/:userId).',
+    args: { userId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      return runOperation(ctx.deps, principal, 'getWallet', async () =>
+        toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdSchema, args.userId))),
+      );
+    },
+  }),
+);
+
+builder.mutationField('createWallet', (t) =>
+  t.field({
+    type: WalletRef,
+    description: 'Creates a wallet (same as POST /v1/wallets). Honours the Idempotency-Key HTTP header.',
+    args: { input: t.arg({ type: CreateWalletInput, required: true }) },
+    resolve: (_root, args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      const body = withoutNulls(args.input);
+      return runOperation(ctx.deps, principal, 'createWallet', async () => {
+        const r = await withIdempotency(
+          ctx.deps,
+          { scope: `${principal.account.id}:createWallet`, key: ctx.idempotencyKey, request: body },
+          async () => ({ status: 201, body: toWalletView(await createWallet(ctx.deps, principal, parseInput(createWalletSchema, body))) }),
+        );
+        return r.body;
+      });
+    },
+  }),
+);

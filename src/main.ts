@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startService } from './service';
+
+/** `npm start`: validate the environment, start everything, print one ready line, stop cleanly on signals. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.logLevel);
+  const started = Date.now();
+  const service = await startService(config, logger);
+  const ready = `ready in ${Date.now() - started} ms: REST ${service.url}/v1  GraphQL ${service.url}/graphql  health ${service.url}/healthz  dev API key ${service.devApiKey}`;
+  // The ready line goes to stderr as plain text so a person sees it even when logs are piped as JSON.
+  console.error(ready);
+  logger.info({ url: service.url, devAccountId: service.devAccountId }, 'ready');
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    service
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('fatal:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

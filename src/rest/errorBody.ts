@@ -1,0 +1,11 @@
+import { toServiceError, type ServiceError } from '../domain/errors/base';
+
+/** SPEC "Errors": `{error, message, details}`; 500s are masked and carry the request id instead. */
+export function errorBody(e: ServiceError, requestId: string): { error: string; message: string; details: Record<string, unknown> } {
+  if (!e.expose) {
+    return { error: e.code, message: 'An internal error occurred', details: { requestId } };
+  }
+  return { error: e.code, message: e.message, details: e.details };
+}
+
+export { toServiceError };

@@ -1,0 +1,29 @@
+import Router from '@koa/router';
+import type { RestState } from '../context';
+import type { Metrics } from '../metrics';
+
+export interface HealthChecks {
+  /** Resolves when every dependency (store, chains) answers; throws naming the one that does not. */
+  ready(): Promise<Record<string, 'ok'>>;
+}
+
+/** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
+export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
+  const router = new Router<RestState>();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      ctx.body = { status: 'ready', checks: await checks.ready() };
+    } catch (e) {
+      ctx.status = 503;
+      ctx.body = { error: 'SERVICE_UNAVAILABLE', message: 'Not ready', details: { reason: (e as Error).message } };
+    }
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  return router;
+}

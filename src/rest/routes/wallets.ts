@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../../app/deps';
+import type { RestState } from '../context';
+import { param } from '../params';
+import { operation } from '../middleware/admission';
+import { parseInput } from '../../domain/schemas/parse';
+import { createWalletSchema, userIdSchema } from '../../domain/schemas/wallet';
+import { createWallet } from '../../app/wallets/createWallet';
+import { getWalletByUserId } from '../../app/wallets/getWallet';
+import { toWalletView } from '../../app/wallets/walletView';
+import { withIdempotency } from '../../app/idempotency';
+
+/** POST /wallets and GET /wallets/:userId (SPEC "Endpoints"). */
+export function walletRoutes(deps: AppDeps): Router<RestState> {
+  const router = new Router<RestState>();
+
+  router.post(
+    '/wallets',
+    operation(deps, 'createWallet', async (ctx) => {
+      const principal = ctx.state.principal!;
+      const result = await withIdempotency(
+        deps,
+        { scope: `${principal.account.id}:createWallet`, key: ctx.get('Idempotency-Key') || undefined, request: ctx.state.body },
+        async () => {
+          const params = parseInput(createWalletSchema, ctx.state.body);
+          const wallet = await createWallet(deps, principal, params);
+          return { status: 201, body: toWalletView(wallet) };
+        },
+      );
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = result.status;
+      ctx.body = result.body;
+    }),
+  );
+
+  router.get(
+    '/wallets/:userId',
+    operation(deps, 'getWallet', async (ctx) => {
+      const userId = parseInput(userIdSchema, param(ctx, 'userId'));
+      ctx.body = toWalletView(await getWalletByUserId(deps, ctx.state.principal!, userId));
+    }),
+  );
+
+  return router;
+}

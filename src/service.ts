@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import type { AppDeps } from './app/deps';
+import type { ApiKeyRecord } from './domain/types';
+import { createStore } from './store/createStore';
+import { createKeyVault } from './chain/keyVault';
+import { createRestApp } from './rest/restApp';
+import { createMetrics } from './rest/metrics';
+import { createGraphQLServer } from './graphql/yoga';
+import { createGraphQLHttpHandler } from './graphql/httpHandler';
+import { bootstrapDevAccount } from './app/bootstrap';
+
+export interface RunningService {
+  server: Server;
+  url: string;
+  deps: AppDeps;
+  devApiKey: string;
+  devAccountId: string;
+  stop(): Promise<void>;
+}
+
+const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
+
+/** Composition root: config → store → key vault → use-case deps → REST + GraphQL on one HTTP server. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const clock = { now: () => new Date() };
+  const store = await createStore(config);
+  const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
+  const deps: AppDeps = {
+    store,
+    clock,
+    keyVault: createKeyVault({ masterKey, keys: store.walletKeys }),
+    keyCache: new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: 60_000 }),
+  };
+  const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
+  const metrics = createMetrics();
+  const rest = createRestApp({
+    deps,
+    logger,
+    metrics,
+    bodyLimitBytes: config.bodyLimitBytes,
+    adminToken: config.adminToken,
+    health: {
+      async ready() {
+        await store.ping();
+        return { store: 'ok' };
+      },
+    },
+  });
+  const koaHandler = rest.callback();
+  const yoga = createGraphQLServer({ deps, logger, production: config.production });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: config.bodyLimitBytes });
+
+  // /graphql is dispatched before Koa so it does not pay for Koa's middleware chain.
+  const server = createServer((req, res) => {
+    if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
+    else void koaHandler(req, res);
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let stopping: Promise<void> | undefined;
+  return {
+    server,
+    url,
+    deps,
+    devApiKey: dev.key,
+    devAccountId: dev.accountId,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await store.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
+import { DuplicateError, type Store } from '../port';
+import { ensureIndexes } from './indexes';
+
+type Doc<T> = T & { _id?: unknown };
+
+/** Strips Mongo's `_id` so records round-trip to the domain shape. */
+function clean<T>(doc: Doc<T> | null): T | null {
+  if (!doc) return null;
+  const { _id, ...rest } = doc;
+  void _id;
+  return rest as T;
+}
+
+/** Turns E11000 into the port's DuplicateError, naming the index. */
+async function guardDuplicate<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof MongoServerError && e.code === 11000) {
+      const pattern = (e as MongoServerError & { keyPattern?: Record<string, unknown> }).keyPattern;
+      throw new DuplicateError(pattern ? Object.keys(pattern).join('_') : 'unknown');
+    }
+    throw e;
+  }
+}
+
+/** MongoDB adapter (official driver); collections and indexes per DESIGN §7. */
+export async function createMongoStore(uri: string, dbName?: string): Promise<Store> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  await client.connect();
+  const db: Db = client.db(dbName);
+  await ensureIndexes(db);
+  const accounts = db.collection<Doc<Account>>('accounts');
+  const apiKeys = db.collection<Doc<ApiKeyRecord>>('apiKeys');
+  const wallets = db.collection<Doc<Wallet>>('wallets');
+  const walletKeys = db.collection<Doc<WalletKeyRecord>>('walletKeys');
+  const usage = db.collection<{ _id: string; value: number; expiresAt: Date }>('usage');
+  const idem = db.collection<Doc<IdempotencyRecord> & { expiresAtDate: Date }>('idempotency');
+  const noId = { projection: { _id: 0 } } as const;
+
+  return {
+    kind: 'mongo',
+    accounts: {
+      async insert(a) {
+        await guardDuplicate(accounts.insertOne({ ...a }));
+      },
+      async get(id) {
+        return clean(await accounts.findOne({ id }, noId));
+      },
+    },
+    apiKeys: {
+      async insert(k) {
+        await guardDuplicate(apiKeys.insertOne({ ...k }));
+      },
+      async get(id) {
+        return clean(await apiKeys.findOne({ id }, noId));
+      },
+      async findByHash(hash) {
+        return clean(await apiKeys.findOne({ hash }, noId));
+      },
+      async listByAccount(accountId) {
+        const docs = await apiKeys.find({ accountId }, noId).sort({ createdAt: 1 }).toArray();
+        return docs.map((d) => clean(d) as ApiKeyRecord);
+      },
+      async revoke(id, at) {
+        const r = await apiKeys.updateOne({ id }, [{ $set: { revokedAt: { $ifNull: ['$revokedAt', at] } } }]);
+        return r.matchedCount > 0;
+      },
+    },
+    wallets: {
+      async insert(w) {
+        await guardDuplicate(wallets.insertOne({ ...w }));
+      },
+      async getById(id) {
+        return clean(await wallets.findOne({ id }, noId));
+      },
+      async getByUserId(accountId, userId) {
+        return clean(await wallets.findOne({ accountId, userId }, noId));
+      },
+      async countByAccount(accountId) {
+        return wallets.countDocuments({ accountId });
+      },
+    },
+    walletKeys: {
+      async insert(r) {
+        await guardDuplicate(walletKeys.insertOne({ ...r }));
+      },
+      async get(walletId) {
+        return clean(await walletKeys.findOne({ walletId }, noId));
+      },
+    },
+    usage: {
+      async increment(key, by, expiresAt) {
+        const doc = await usage.findOneAndUpdate(
+          { _id: key },
+          { $inc: { value: by }, $setOnInsert: { expiresAt } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        return doc?.value ?? by;
+      },
+      async get(key) {
+        const doc = await usage.findOne({ _id: key, expiresAt: { $gt: new Date() } });
+        return doc?.value ?? 0;
+      },
+    },
+    idempotency: {
+      async insertIfAbsent(r) {
+        try {
+          await idem.insertOne({ ...r, expiresAtDate: new Date(r.expiresAt) });
+          return null;
+        } catch (e) {
+          if (!(e instanceof MongoServerError && e.code === 11000)) throw e;
+          const { expiresAtDate: _e, ...cur } = (await idem.findOne({ scope: r.scope, key: r.key }, noId)) ?? { expiresAtDate: null };
+          return (clean(cur as Doc<IdempotencyRecord>) ?? null) as IdempotencyRecord | null;
+        }
+      },
+      async complete(scope, key, status, body) {
+        await idem.updateOne({ scope, key }, { $set: { status, body } });
+      },
+      async delete(scope, key) {
+        await idem.deleteOne({ scope, key });
+      },
+    },
+    async ping() {
+      await db.command({ ping: 1 });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
