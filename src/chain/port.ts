@@ -1,0 +1,106 @@
+import type { Address, Hex, LocalAccount } from 'viem';
+import type { Asset, ChainName, TokenAsset } from '../domain/chains';
+
+/**
+ * The chain port: everything the service asks of EVM chains. One adapter
+ * (viem over JSON-RPC) implements it for sandbox devnets and rpc mode alike.
+ * Errors are ServiceErrors: NETWORK_ERROR / TIMEOUT for node trouble.
+ */
+export const PROTOCOLS = ['aave-v3', 'compound-v3'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export interface TokenHolding {
+  asset: Asset;
+  /** Smallest units. */
+  balance: bigint;
+}
+
+export interface PositionHolding {
+  protocol: Protocol;
+  asset: TokenAsset;
+  /** Supplied amount including accrued interest, smallest units. */
+  amount: bigint;
+}
+
+/** What an address holds on one chain; zero balances are omitted. */
+export interface ChainHoldings {
+  chain: ChainName;
+  tokens: TokenHolding[];
+  positions: PositionHolding[];
+}
+
+export interface MarketRate {
+  chain: ChainName;
+  protocol: Protocol;
+  asset: TokenAsset;
+  /** Supply APY in percent (4.2 = 4.2 %). */
+  apy: number;
+}
+
+/** A transaction the engine wants on chain; the adapter encodes it against the deployment. */
+export type TxRequest =
+  | { kind: 'approve'; chain: ChainName; asset: TokenAsset; spender: 'aave-v3' | 'compound-v3' | 'bridge'; amount: bigint }
+  | { kind: 'supply'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint }
+  | { kind: 'withdraw'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint | 'max' }
+  /** CCTP depositForBurn of USDC from `chain` to `toChain`, minted to the signer's own address. */
+  | { kind: 'burn'; chain: ChainName; toChain: ChainName; amount: bigint }
+  /** CCTP receiveMessage on the destination chain (sent by the relayer). */
+  | { kind: 'mint'; chain: ChainName; message: Hex; attestation: Hex }
+  | { kind: 'transfer'; chain: ChainName; asset: TokenAsset; to: Address; amount: bigint };
+
+export type TxKind = TxRequest['kind'];
+
+/** Who signs: a wallet's own account (from the key vault) or one of the service's accounts. */
+export type TxSigner = LocalAccount | 'relayer' | 'faucet';
+
+/** A signed transaction; its hash is known before it is broadcast. */
+export interface SignedTx {
+  chain: ChainName;
+  kind: TxKind;
+  txHash: Hex;
+  from: Address;
+  nonce: number;
+}
+
+export interface TxReceipt {
+  chain: ChainName;
+  txHash: Hex;
+  status: 'success' | 'reverted';
+  gasUsed: bigint;
+  /** gasUsed × effectiveGasPrice (+ L1 fee when present), in wei. */
+  gasCostWei: bigint;
+  /** gasCostWei at the chain's ETH/USD feed. */
+  gasCostUsd: number;
+  blockNumber: bigint;
+}
+
+/** A CCTP message read from a burn receipt, with the attester's signature over keccak256(message). */
+export interface Attested {
+  message: Hex;
+  attestation: Hex;
+}
+
+export interface ChainPort {
+  /** Active chains this deployment serves. */
+  readonly chains: readonly ChainName[];
+  /** Token balances (native included) and lending positions of `address` on `chains`, chains read in parallel. */
+  holdings(address: Address, chains: readonly ChainName[]): Promise<ChainHoldings[]>;
+  /** Supply APYs read on chain for every (chain, protocol, asset) market. */
+  rates(): Promise<MarketRate[]>;
+  /** Bridge fee in basis points per route, read from the bridge contracts. */
+  routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>>;
+  /** USD price of an asset (ETH/WETH from the chain's feed, stablecoins 1.0). */
+  priceUsd(asset: Asset, chain?: ChainName): Promise<number>;
+  /**
+   * Signs `tx`, hands the signed transaction to `onSigned` (persist its hash
+   * there), then broadcasts it. Wallet signers are topped up with native gas
+   * first. The hash is never broadcast before `onSigned` resolves.
+   */
+  send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx>;
+  /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */
+  receipt(chain: ChainName, txHash: Hex, timeoutMs?: number): Promise<TxReceipt | null>;
+  /** Reads the MessageSent of a mined burn and signs it with the attester key. */
+  attest(chain: ChainName, burnTxHash: Hex): Promise<Attested>;
+  /** Releases clients and timers. */
+  close(): Promise<void>;
+}
