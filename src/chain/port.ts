@@ -60,6 +60,8 @@ export interface SignedTx {
   txHash: Hex;
   from: Address;
   nonce: number;
+  /** The signed raw transaction: persisted with the hash so recovery can rebroadcast the very same bytes (same nonce, never a second spend). */
+  raw: Hex;
 }
 
 export interface TxReceipt {
@@ -97,6 +99,8 @@ export interface ChainPort {
    * first. The hash is never broadcast before `onSigned` resolves.
    */
   send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx>;
+  /** Broadcasts an already signed transaction again (recovery); "already known" is success. */
+  rebroadcast(chain: ChainName, raw: Hex): Promise<void>;
   /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */
   receipt(chain: ChainName, txHash: Hex, timeoutMs?: number): Promise<TxReceipt | null>;
   /** Reads the MessageSent of a mined burn and signs it with the attester key. */
