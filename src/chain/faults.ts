@@ -1,0 +1,38 @@
+import type { ChainName } from '../domain/chains';
+import { networkError, timeoutError } from '../domain/errors/chain';
+
+/** Sandbox fault kinds of DESIGN §3. */
+export const FAULT_KINDS = ['rpc-error', 'timeout', 'bridge-revert', 'deposit-revert'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * Faults registered through the sandbox admin API; the chain adapter consumes
+ * them on its next calls so the engine can be tested against real failures.
+ */
+export class FaultRegistry {
+  private readonly counts = new Map<string, number>();
+
+  register(chain: ChainName, kind: FaultKind, count: number): void {
+    this.counts.set(`${chain}:${kind}`, (this.counts.get(`${chain}:${kind}`) ?? 0) + count);
+  }
+
+  /** True (and one fewer left) when a fault of `kind` is pending on `chain`. */
+  take(chain: ChainName, kind: FaultKind): boolean {
+    const key = `${chain}:${kind}`;
+    const n = this.counts.get(key) ?? 0;
+    if (n <= 0) return false;
+    if (n === 1) this.counts.delete(key);
+    else this.counts.set(key, n - 1);
+    return true;
+  }
+
+  /** Throws the pending transport fault of `chain`, if any (used at the start of every node call). */
+  throwTransportFault(chain: ChainName): void {
+    if (this.take(chain, 'rpc-error')) throw networkError(chain, new Error('injected rpc-error'));
+    if (this.take(chain, 'timeout')) throw timeoutError(chain, new Error('injected timeout'));
+  }
+
+  pending(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+}

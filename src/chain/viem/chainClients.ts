@@ -1,0 +1,27 @@
+import { createPublicClient, http, type Chain, type PublicClient } from 'viem';
+import type { ChainName } from '../../domain/chains';
+import type { ChainDeployment } from '../sandbox/manifest';
+import { viemChainFor } from '../sandbox/viemChains';
+
+/** One chain as the adapter sees it: its deployment and a batching public client. */
+export interface ChainClient {
+  name: ChainName;
+  chain: Chain;
+  deployment: ChainDeployment;
+  client: PublicClient;
+}
+
+/** Public clients per chain; JSON-RPC batching folds a chain's concurrent reads into one HTTP round trip. */
+export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number): Map<ChainName, ChainClient> {
+  const out = new Map<ChainName, ChainClient>();
+  for (const d of deployments) {
+    const chain = viemChainFor(d.chain, d.rpcUrl);
+    const client = createPublicClient({
+      chain,
+      transport: http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: 10_000 }),
+      pollingInterval: pollingIntervalMs,
+    }) as PublicClient;
+    out.set(d.chain, { name: d.chain, chain, deployment: d, client });
+  }
+  return out;
+}

@@ -1,0 +1,254 @@
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  EstimateGasExecutionError,
+  decodeEventLog,
+  keccak256,
+  parseEther,
+  type Address,
+  type Hex,
+  type LocalAccount,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { LRUCache } from 'lru-cache';
+import type { ChainName } from '../../domain/chains';
+import { CHAINS, STABLECOINS } from '../../domain/chains';
+import { ServiceError } from '../../domain/errors/base';
+import type { ChainPort, SignedTx, TxReceipt, TxRequest, TxSigner } from '../port';
+import type { SandboxManifest } from '../sandbox/manifest';
+import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
+import { FaultRegistry } from '../faults';
+import { createChainClients, type ChainClient } from './chainClients';
+import { readHoldings } from './readHoldings';
+import { readRates } from './readRates';
+import { encodeTx } from './encodeTx';
+import { onChain } from './translateError';
+import { KeyedMutex } from './keyedMutex';
+
+export interface ServiceKeys {
+  /** Pays native gas top-ups and relays CCTP mints. */
+  gasTank: Hex;
+  /** Sends demo funds (and, in the sandbox, may mint tokens). */
+  faucet: Hex;
+  /** Signs CCTP attestations (the sandbox transmitters trust it). */
+  attester: Hex;
+}
+
+export interface ViemChainPortOptions {
+  manifest: SandboxManifest;
+  keys: ServiceKeys;
+  faults?: FaultRegistry;
+  /** Receipt polling interval; small for devnets. */
+  pollingIntervalMs?: number;
+  /** A wallet below this native balance is topped up before it transacts. */
+  minGasWei?: bigint;
+  topUpWei?: bigint;
+}
+
+/** Gas limit used when estimation says the call reverts: it is sent anyway so the revert is on chain and in a receipt. */
+const REVERTING_GAS_LIMIT = 1_000_000n;
+
+/** A node error that says the transaction was mined and reverted (Hardhat automine). */
+function minedWithRevert(e: unknown): boolean {
+  const text = e instanceof BaseError ? `${e.message} ${e.details}` : String(e);
+  return /VM Exception while processing transaction/i.test(text);
+}
+
+function isExecutionRevert(e: unknown): boolean {
+  return e instanceof BaseError && (e instanceof EstimateGasExecutionError || e.walk((x) => x instanceof ContractFunctionRevertedError) !== null || /revert/i.test(e.message));
+}
+
+/** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
+export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
+  const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
+  const clients = createChainClients(deployments, o.pollingIntervalMs ?? 100);
+  const faults = o.faults ?? new FaultRegistry();
+  const gasTank = privateKeyToAccount(o.keys.gasTank);
+  const faucet = privateKeyToAccount(o.keys.faucet);
+  const attester = privateKeyToAccount(o.keys.attester);
+  const nonceLocks = new KeyedMutex();
+  const prices = new LRUCache<string, number>({ max: 16, ttl: 10_000 });
+  const minGas = o.minGasWei ?? parseEther('0.01');
+  const topUp = o.topUpWei ?? parseEther('0.1');
+
+  const clientOf = (chain: ChainName): ChainClient => {
+    const c = clients.get(chain);
+    if (!c) throw new ServiceError('INVALID_CHAIN', `Chain ${chain} is not configured`, { details: { chain } });
+    return c;
+  };
+
+  /** Every node call starts here: injected transport faults first, then viem errors translated. */
+  const call = <T>(chain: ChainName, fn: (c: ChainClient) => Promise<T>): Promise<T> =>
+    onChain(chain, async () => {
+      faults.throwTransportFault(chain);
+      return fn(clientOf(chain));
+    });
+
+  async function ethUsd(chain: ChainName): Promise<number> {
+    const hit = prices.get(chain);
+    if (hit !== undefined) return hit;
+    const price = await call(chain, async (c) => {
+      const [, answer] = await c.client.readContract({ address: c.deployment.ethUsdFeed, abi: sandboxPriceFeedAbi, functionName: 'latestRoundData' });
+      return Number(answer) / 1e8;
+    });
+    prices.set(chain, price);
+    return price;
+  }
+
+  /** Signs under the signer's per-chain lock, hands the hash over, then broadcasts. */
+  async function signAndSend(account: LocalAccount, tx: TxRequest, onSigned: (s: SignedTx) => Promise<void>): Promise<SignedTx> {
+    const c = clientOf(tx.chain);
+    const sabotage = (tx.kind === 'burn' && faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert'));
+    const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
+    return nonceLocks.run(`${tx.chain}:${account.address}`, async () => {
+      const [nonce, fees, gas] = await Promise.all([
+        call(tx.chain, (x) => x.client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+        call(tx.chain, (x) => x.client.estimateFeesPerGas()),
+        call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
+          (g) => (g * 12n) / 10n,
+          (e) => {
+            if (isExecutionRevert(e) || sabotage) return REVERTING_GAS_LIMIT;
+            throw e;
+          },
+        ),
+      ]);
+      const raw = await account.signTransaction({
+        chainId: c.chain.id,
+        type: 'eip1559',
+        to,
+        data,
+        nonce,
+        gas,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
+      await onSigned(signed);
+      await broadcast(tx.chain, raw);
+      return signed;
+    });
+  }
+
+  /**
+   * Sends raw bytes. Automining devnets answer a mined-but-reverted transaction
+   * with an error; it is on chain all the same and its receipt tells the revert.
+   */
+  async function broadcast(chain: ChainName, raw: Hex): Promise<void> {
+    try {
+      await call(chain, (x) => x.client.sendRawTransaction({ serializedTransaction: raw }));
+    } catch (e) {
+      if (minedWithRevert(e)) return;
+      throw e;
+    }
+  }
+
+  /** Tops a wallet up with native gas from the gas tank, and waits for it to land. */
+  async function ensureGas(chain: ChainName, address: Address): Promise<void> {
+    const balance = await call(chain, (c) => c.client.getBalance({ address }));
+    if (balance >= minGas) return;
+    const hash = await nonceLocks.run(`${chain}:${gasTank.address}`, async () => {
+      const c = clientOf(chain);
+      const nonce = await call(chain, (x) => x.client.getTransactionCount({ address: gasTank.address, blockTag: 'pending' }));
+      const fees = await call(chain, (x) => x.client.estimateFeesPerGas());
+      const raw = await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: topUp, nonce, gas: 21_000n, ...fees });
+      return call(chain, (x) => x.client.sendRawTransaction({ serializedTransaction: raw }));
+    });
+    await call(chain, (c) => c.client.waitForTransactionReceipt({ hash, timeout: 60_000 }));
+  }
+
+  const port: ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } = {
+    chains: deployments.map((d) => d.chain),
+    faults,
+    client: clientOf,
+
+    holdings(address, chains) {
+      return Promise.all(chains.filter((ch) => clients.has(ch)).map((ch) => call(ch, (c) => readHoldings(c, address))));
+    },
+
+    async rates() {
+      const perChain = await Promise.all(deployments.map((d) => call(d.chain, (c) => readRates(c))));
+      return perChain.flat();
+    },
+
+    async routeFeesBps() {
+      const out: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
+      await Promise.all(
+        deployments.flatMap((dest) =>
+          deployments
+            .filter((src) => src.chain !== dest.chain)
+            .map(async (src) => {
+              const bps = await call(dest.chain, (c) =>
+                c.client.readContract({ address: dest.tokenMessenger, abi: sandboxTokenMessengerAbi, functionName: 'feeBps', args: [CHAINS[src.chain].cctpDomain] }),
+              );
+              (out[src.chain] ??= {})[dest.chain] = Number(bps);
+            }),
+        ),
+      );
+      return out;
+    },
+
+    async priceUsd(asset, chain) {
+      if (STABLECOINS.includes(asset)) return 1;
+      return ethUsd(chain ?? deployments[0]!.chain);
+    },
+
+    async send(signer: TxSigner, tx, onSigned) {
+      const account = signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer;
+      if (typeof signer === 'object') await ensureGas(tx.chain, account.address);
+      return signAndSend(account, tx, onSigned);
+    },
+
+    async rebroadcast(chain, raw) {
+      try {
+        await broadcast(chain, raw);
+      } catch (e) {
+        if (/already known|nonce too low|known transaction/i.test(`${(e as Error).message} ${(e as BaseError).details ?? ''}`)) return;
+        throw e;
+      }
+    },
+
+    async receipt(chain, txHash, timeoutMs = 60_000): Promise<TxReceipt | null> {
+      const r = await call(chain, async (c) => {
+        const known = await c.client.getTransaction({ hash: txHash }).catch(() => null);
+        if (!known) return null;
+        return c.client.waitForTransactionReceipt({ hash: txHash, timeout: timeoutMs });
+      });
+      if (!r) return null;
+      const l1Fee = (r as { l1Fee?: bigint | null }).l1Fee ?? 0n;
+      const gasCostWei = r.gasUsed * r.effectiveGasPrice + l1Fee;
+      const usd = await ethUsd(chain);
+      return {
+        chain,
+        txHash,
+        status: r.status,
+        gasUsed: r.gasUsed,
+        gasCostWei,
+        gasCostUsd: Math.round((Number(gasCostWei) / 1e18) * usd * 1e6) / 1e6,
+        blockNumber: r.blockNumber,
+      };
+    },
+
+    async attest(chain, burnTxHash) {
+      const receipt = await call(chain, (c) => c.client.getTransactionReceipt({ hash: burnTxHash }));
+      const transmitter = clientOf(chain).deployment.messageTransmitter.toLowerCase();
+      for (const log of receipt.logs) {
+        if (log.address.toLowerCase() !== transmitter) continue;
+        try {
+          const ev = decodeEventLog({ abi: sandboxMessageTransmitterAbi, data: log.data, topics: log.topics });
+          if (ev.eventName === 'MessageSent') {
+            const message = ev.args.message as Hex;
+            return { message, attestation: await attester.sign({ hash: keccak256(message) }) };
+          }
+        } catch {
+          // another event of the transmitter
+        }
+      }
+      throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction', { details: { chain, txHash: burnTxHash } });
+    },
+
+    async close() {
+      prices.clear();
+    },
+  };
+  return port;
+}

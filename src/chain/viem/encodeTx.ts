@@ -1,0 +1,71 @@
+import { encodeFunctionData, maxUint256, pad, type Address, type Hex } from 'viem';
+import { sandboxCometAbi, sandboxMessageTransmitterAbi, sandboxPoolAbi, sandboxTokenAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
+import { CHAINS } from '../../domain/chains';
+import type { TxRequest } from '../port';
+import type { ChainDeployment } from '../sandbox/manifest';
+import { ServiceError } from '../../domain/errors/base';
+
+/** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */
+const UNROUTABLE_DOMAIN = 99;
+
+export interface EncodedTx {
+  to: Address;
+  data: Hex;
+}
+
+function token(d: ChainDeployment, asset: keyof ChainDeployment['tokens']): Address {
+  const t = d.tokens[asset];
+  if (!t) throw new ServiceError('INVALID_CHAIN', `${asset} is not deployed on ${d.chain}`, { details: { chain: d.chain, asset } });
+  return t;
+}
+
+function cometOf(d: ChainDeployment): Address {
+  if (!d.comet) throw new ServiceError('INVALID_CHAIN', `No compound-v3 market on ${d.chain}`, { details: { chain: d.chain } });
+  return d.comet;
+}
+
+/**
+ * Encodes a transaction request against one chain's deployment. `sabotage`
+ * makes it revert on chain (sandbox fault injection): a burn to an unknown
+ * domain, a supply above the allowance.
+ */
+export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabotage = false): EncodedTx {
+  switch (tx.kind) {
+    case 'approve': {
+      const spender = tx.spender === 'aave-v3' ? d.aavePool : tx.spender === 'compound-v3' ? cometOf(d) : d.tokenMessenger;
+      return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, tx.amount] }) };
+    }
+    case 'supply': {
+      const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;
+      if (tx.protocol === 'compound-v3') {
+        return { to: cometOf(d), data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [token(d, tx.asset), amount] }) };
+      }
+      return { to: d.aavePool, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'supply', args: [token(d, tx.asset), amount, from, 0] }) };
+    }
+    case 'withdraw': {
+      const amount = tx.amount === 'max' ? maxUint256 : tx.amount;
+      if (tx.protocol === 'compound-v3') {
+        return { to: cometOf(d), data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [token(d, tx.asset), amount] }) };
+      }
+      return { to: d.aavePool, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'withdraw', args: [token(d, tx.asset), amount, from] }) };
+    }
+    case 'burn': {
+      const domain = sabotage ? UNROUTABLE_DOMAIN : CHAINS[tx.toChain].cctpDomain;
+      return {
+        to: d.tokenMessenger,
+        data: encodeFunctionData({
+          abi: sandboxTokenMessengerAbi,
+          functionName: 'depositForBurn',
+          args: [tx.amount, domain, pad(from, { size: 32 }), token(d, 'USDC')],
+        }),
+      };
+    }
+    case 'mint':
+      return {
+        to: d.messageTransmitter,
+        data: encodeFunctionData({ abi: sandboxMessageTransmitterAbi, functionName: 'receiveMessage', args: [tx.message, tx.attestation] }),
+      };
+    case 'transfer':
+      return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'transfer', args: [tx.to, tx.amount] }) };
+  }
+}
