@@ -1,0 +1,298 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeDeployData,
+  getContract,
+  getContractAddress,
+  http,
+  isAddressEqual,
+  keccak256,
+  pad,
+  stringToHex,
+  zeroAddress,
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  type HttpTransport,
+  type PrivateKeyAccount,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../domain/chains';
+import {
+  sandboxCometAbi,
+  sandboxCreate2FactoryAbi,
+  sandboxMessageTransmitterAbi,
+  sandboxPoolAbi,
+  sandboxPriceFeedAbi,
+  sandboxTokenAbi,
+  sandboxTokenMessengerAbi,
+} from './abis';
+import artifacts from './artifacts.json';
+import {
+  SANDBOX_COMET_APR,
+  SANDBOX_ETH_USD_ANSWER,
+  SANDBOX_TOKEN_METADATA,
+  aprToCometRatePerSecond,
+  aprToRay,
+  sandboxLiquidity,
+  sandboxPoolApr,
+} from './initialState';
+import type { ChainDeployment, SandboxManifest } from './manifest';
+import { viemChainFor } from './viemChains';
+
+/** JSON-RPC endpoint of a chain to deploy to. */
+export interface SandboxChainEndpoint {
+  rpcUrl: string;
+  chainId: number;
+}
+
+/** Options of deploySandbox. */
+export interface DeploySandboxOptions {
+  chains: Partial<Record<ChainName, SandboxChainEndpoint>>;
+  /** Owner of every contract; its first transaction on each chain deploys the CREATE2 factory. */
+  deployerKey: Hex;
+  /** Signer whose attestations the MessageTransmitters accept. */
+  attesterAddress: Address;
+  /** Bridge fee in basis points on every route (default 0). */
+  feeBps?: number;
+  /** Extra minters of every token, e.g. the sandbox faucet. */
+  minters?: readonly Address[];
+}
+
+type Public = PublicClient<HttpTransport, Chain>;
+type Wallet = WalletClient<HttpTransport, Chain, PrivateKeyAccount>;
+
+interface ChainContext {
+  name: ChainName;
+  chainId: number;
+  rpcUrl: string;
+  public: Public;
+  wallet: Wallet;
+  owner: Address;
+}
+
+/**
+ * Deploy (or reuse) the sandbox contracts on every chain, in parallel, and wire the bridge routes.
+ * Deterministic: the deployer's nonce-0 transaction creates a CREATE2 factory and every other
+ * contract comes from it with a fixed salt, so the same key on a fresh chain yields the same
+ * addresses. Idempotent: existing code is reused and each setting is only written when it differs
+ * (initial rates, price and liquidity are only seeded when unset or below the seed).
+ */
+export async function deploySandbox(options: DeploySandboxOptions): Promise<SandboxManifest> {
+  const account = privateKeyToAccount(options.deployerKey);
+  const entries = Object.entries(options.chains) as [ChainName, SandboxChainEndpoint][];
+  const domains = entries.map(([name]) => CHAINS[name].cctpDomain);
+  if (new Set(domains).size !== domains.length) throw new Error('deploySandbox: two chains share a CCTP domain');
+
+  const contexts = entries.map(([name, endpoint]) => connect(name, endpoint, account));
+  const deployments = await Promise.all(contexts.map((ctx) => deployChain(ctx, options)));
+  await Promise.all(contexts.map((ctx) => wireRoutes(ctx, deployments, options.feeBps ?? 0)));
+
+  const chains: SandboxManifest['chains'] = {};
+  for (const d of deployments) chains[d.chain] = d;
+  return { attester: options.attesterAddress, chains };
+}
+
+function connect(name: ChainName, endpoint: SandboxChainEndpoint, account: PrivateKeyAccount): ChainContext {
+  const chain = viemChainFor(name, endpoint.rpcUrl);
+  const transport = http(endpoint.rpcUrl);
+  return {
+    name,
+    chainId: endpoint.chainId,
+    rpcUrl: endpoint.rpcUrl,
+    public: createPublicClient({ chain, transport, pollingInterval: 50 }),
+    wallet: createWalletClient({ account, chain, transport, pollingInterval: 50 }),
+    owner: account.address,
+  };
+}
+
+async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Promise<ChainDeployment> {
+  const rpcChainId = await ctx.public.getChainId();
+  if (rpcChainId !== ctx.chainId) {
+    throw new Error(`deploySandbox: ${ctx.name} at ${ctx.rpcUrl} has chain id ${rpcChainId}, expected ${ctx.chainId}`);
+  }
+  const factory = await ensureFactory(ctx);
+  const create2 = (label: string, initCode: Hex): Promise<Address> => ensureCreate2(ctx, factory, label, initCode);
+
+  const tokens: Partial<Record<TokenAsset, Address>> = {};
+  for (const asset of CHAINS[ctx.name].tokens) {
+    const { name, symbol } = SANDBOX_TOKEN_METADATA[asset];
+    const args = [name, symbol, ASSET_DECIMALS[asset], ctx.owner] as const;
+    tokens[asset] = await create2(
+      `token:${asset}`,
+      encodeDeployData({ abi: sandboxTokenAbi, bytecode: bytecodeOf('SandboxToken'), args }),
+    );
+  }
+  const usdc = tokens.USDC;
+  if (!usdc) throw new Error(`deploySandbox: ${ctx.name} has no USDC`);
+
+  const pool = await create2('pool', encodeDeployData({ abi: sandboxPoolAbi, bytecode: bytecodeOf('SandboxPool'), args: [ctx.owner] }));
+  const aTokens: Partial<Record<TokenAsset, Address>> = {};
+  for (const [asset, token] of Object.entries(tokens) as [TokenAsset, Address][]) {
+    aTokens[asset] = await ensureReserve(ctx, pool, asset, token);
+    await ensureLiquidity(ctx, token, pool, sandboxLiquidity(asset));
+  }
+
+  let comet: Address | null = null;
+  const cometApr = SANDBOX_COMET_APR[ctx.name];
+  if (cometApr !== undefined) {
+    comet = await create2('comet:USDC', encodeDeployData({ abi: sandboxCometAbi, bytecode: bytecodeOf('SandboxComet'), args: [usdc, ctx.owner] }));
+    const market = getContract({ address: comet, abi: sandboxCometAbi, client: { public: ctx.public, wallet: ctx.wallet } });
+    if ((await market.read.supplyRatePerSecond()) === 0n) {
+      await confirm(ctx, market.write.setSupplyRate([aprToCometRatePerSecond(cometApr)]));
+    }
+    await ensureLiquidity(ctx, usdc, comet, sandboxLiquidity('USDC'));
+  }
+
+  const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress);
+  for (const token of Object.values(tokens)) {
+    for (const minter of options.minters ?? []) await ensureMinter(ctx, token, minter);
+  }
+
+  const ethUsdFeed = await create2(
+    'feed:ETH/USD',
+    encodeDeployData({ abi: sandboxPriceFeedAbi, bytecode: bytecodeOf('SandboxPriceFeed'), args: ['ETH / USD', ctx.owner] }),
+  );
+  const feed = getContract({ address: ethUsdFeed, abi: sandboxPriceFeedAbi, client: { public: ctx.public, wallet: ctx.wallet } });
+  if ((await feed.read.latestRound()) === 0n) await confirm(ctx, feed.write.setAnswer([SANDBOX_ETH_USD_ANSWER]));
+
+  return {
+    chain: ctx.name,
+    chainId: ctx.chainId,
+    rpcUrl: ctx.rpcUrl,
+    tokens,
+    aavePool: pool,
+    aTokens,
+    comet,
+    tokenMessenger,
+    messageTransmitter,
+    ethUsdFeed,
+  };
+}
+
+/** The factory is the deployer's first contract (nonce 0) on every chain. */
+async function ensureFactory(ctx: ChainContext): Promise<Address> {
+  const factory = getContractAddress({ from: ctx.owner, nonce: 0n });
+  if (await hasCode(ctx, factory)) return factory;
+  const nonce = await ctx.public.getTransactionCount({ address: ctx.owner });
+  if (nonce !== 0) {
+    throw new Error(
+      `deploySandbox: ${ctx.name}: deployer ${ctx.owner} has nonce ${nonce} but no factory at ${factory}; use a fresh chain or another key`,
+    );
+  }
+  await confirm(ctx, ctx.wallet.deployContract({ abi: sandboxCreate2FactoryAbi, bytecode: bytecodeOf('SandboxCreate2Factory') }));
+  return factory;
+}
+
+async function ensureCreate2(ctx: ChainContext, factory: Address, label: string, initCode: Hex): Promise<Address> {
+  const salt = keccak256(stringToHex(`wallet-intent-sandbox:${label}`));
+  const address = getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: initCode });
+  if (await hasCode(ctx, address)) return address;
+  await confirm(
+    ctx,
+    ctx.wallet.writeContract({ address: factory, abi: sandboxCreate2FactoryAbi, functionName: 'deploy', args: [salt, initCode] }),
+  );
+  if (!(await hasCode(ctx, address))) throw new Error(`deploySandbox: ${ctx.name}: ${label} not found at ${address}`);
+  return address;
+}
+
+async function ensureReserve(ctx: ChainContext, poolAddress: Address, asset: TokenAsset, token: Address): Promise<Address> {
+  const pool = getContract({ address: poolAddress, abi: sandboxPoolAbi, client: { public: ctx.public, wallet: ctx.wallet } });
+  let reserve = await pool.read.getReserveData([token]);
+  if (reserve.aTokenAddress === zeroAddress) {
+    await confirm(ctx, pool.write.initReserve([token, `Aave Sandbox ${asset}`, `a${asset}`]));
+    reserve = await pool.read.getReserveData([token]);
+  }
+  if (reserve.currentLiquidityRate === 0n) {
+    await confirm(ctx, pool.write.setLiquidityRate([token, aprToRay(sandboxPoolApr(ctx.name, asset))]));
+  }
+  return reserve.aTokenAddress;
+}
+
+/** Top `holder`'s balance of `token` up to at least `amount` (the interest reserve). */
+async function ensureLiquidity(ctx: ChainContext, tokenAddress: Address, holder: Address, amount: bigint): Promise<void> {
+  const token = getContract({ address: tokenAddress, abi: sandboxTokenAbi, client: { public: ctx.public, wallet: ctx.wallet } });
+  const balance = await token.read.balanceOf([holder]);
+  if (balance < amount) await confirm(ctx, token.write.mint([holder, amount - balance]));
+}
+
+async function ensureMinter(ctx: ChainContext, tokenAddress: Address, minter: Address): Promise<void> {
+  const token = getContract({ address: tokenAddress, abi: sandboxTokenAbi, client: { public: ctx.public, wallet: ctx.wallet } });
+  if (!(await token.read.isMinter([minter]))) await confirm(ctx, token.write.setMinter([minter, true]));
+}
+
+async function ensureBridge(
+  ctx: ChainContext,
+  create2: (label: string, initCode: Hex) => Promise<Address>,
+  usdc: Address,
+  attester: Address,
+): Promise<{ messageTransmitter: Address; tokenMessenger: Address }> {
+  const domain = CHAINS[ctx.name].cctpDomain;
+  const messageTransmitter = await create2(
+    'cctp:MessageTransmitter',
+    encodeDeployData({
+      abi: sandboxMessageTransmitterAbi,
+      bytecode: bytecodeOf('SandboxMessageTransmitter'),
+      args: [domain, ctx.owner],
+    }),
+  );
+  const tokenMessenger = await create2(
+    'cctp:TokenMessenger',
+    encodeDeployData({
+      abi: sandboxTokenMessengerAbi,
+      bytecode: bytecodeOf('SandboxTokenMessenger'),
+      args: [messageTransmitter, usdc, ctx.owner],
+    }),
+  );
+  const client = { public: ctx.public, wallet: ctx.wallet };
+  const transmitter = getContract({ address: messageTransmitter, abi: sandboxMessageTransmitterAbi, client });
+  if (!isAddressEqual(await transmitter.read.tokenMessenger(), tokenMessenger)) {
+    await confirm(ctx, transmitter.write.setTokenMessenger([tokenMessenger]));
+  }
+  if (!isAddressEqual(await transmitter.read.attester(), attester)) {
+    await confirm(ctx, transmitter.write.setAttester([attester]));
+  }
+  await ensureMinter(ctx, usdc, tokenMessenger);
+  return { messageTransmitter, tokenMessenger };
+}
+
+/** Register every other chain's messenger as a remote and set the per-route fee. */
+async function wireRoutes(ctx: ChainContext, deployments: readonly ChainDeployment[], feeBps: number): Promise<void> {
+  const self = deployments.find((d) => d.chain === ctx.name);
+  if (!self) throw new Error(`deploySandbox: no deployment for ${ctx.name}`);
+  const messenger = getContract({
+    address: self.tokenMessenger,
+    abi: sandboxTokenMessengerAbi,
+    client: { public: ctx.public, wallet: ctx.wallet },
+  });
+  for (const remote of deployments) {
+    if (remote.chain === ctx.name) continue;
+    const domain = CHAINS[remote.chain].cctpDomain;
+    const remoteMessenger = pad(remote.tokenMessenger.toLowerCase() as Hex, { size: 32 });
+    if ((await messenger.read.remoteTokenMessengers([domain])) !== remoteMessenger) {
+      await confirm(ctx, messenger.write.setRemoteTokenMessenger([domain, remoteMessenger]));
+    }
+    if ((await messenger.read.feeBps([domain])) !== feeBps) {
+      await confirm(ctx, messenger.write.setFeeBps([domain, feeBps]));
+    }
+  }
+}
+
+async function hasCode(ctx: ChainContext, address: Address): Promise<boolean> {
+  const code = await ctx.public.getCode({ address });
+  return code !== undefined && code !== '0x';
+}
+
+/** Wait for the transaction and fail unless it succeeded. */
+async function confirm(ctx: ChainContext, pending: Promise<Hash>): Promise<void> {
+  const hash = await pending;
+  const receipt = await ctx.public.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  if (receipt.status !== 'success') throw new Error(`deploySandbox: ${ctx.name}: transaction ${hash} reverted`);
+}
+
+function bytecodeOf(name: keyof typeof artifacts): Hex {
+  return artifacts[name].bytecode as Hex;
+}

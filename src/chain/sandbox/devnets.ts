@@ -1,0 +1,228 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Hex } from 'viem';
+import { CHAINS, type ChainName } from '../../domain/chains';
+import { SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './accounts';
+
+/** An account a devnet funds at genesis. */
+export interface FundedAccount {
+  privateKey: Hex;
+  balanceWei: bigint;
+}
+
+/** Options of startDevnets. */
+export interface DevnetOptions {
+  chains: readonly ChainName[];
+  /** Interval mining every `blockTimeMs` ms instead of one block per transaction. */
+  blockTimeMs?: number;
+  /** Chain i listens on basePort + i; default: free ports chosen by the OS. */
+  basePort?: number;
+  /** Default: the four sandbox accounts with SANDBOX_NATIVE_BALANCE_WEI each. */
+  accounts?: readonly FundedAccount[];
+  /** Give up waiting for a node to answer after this long (default 60 s). */
+  readyTimeoutMs?: number;
+}
+
+/** JSON-RPC endpoint of one devnet. */
+export interface DevnetChain {
+  chainId: number;
+  rpcUrl: string;
+}
+
+/** Running devnets; stop() ends them and removes their temp directory. */
+export interface Devnets {
+  chains: Partial<Record<ChainName, DevnetChain>>;
+  /** Wall time from spawn to every node answering eth_chainId. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const POLL_MS = 50;
+const TAIL_CHARS = 4000;
+
+/** Preloaded in each node: when the parent's IPC channel closes (parent gone, even by SIGKILL), remove the temp dir and exit. */
+const WATCHDOG_JS = `process.on('disconnect', () => {
+  try { require('node:fs').rmSync(__dirname, { recursive: true, force: true }); } catch {}
+  process.exit(0);
+});
+`;
+/** Hardhat prints this once its server is bound; until then an answer on the port may come from someone else. */
+const STARTED_BANNER = 'Started HTTP and WebSocket JSON-RPC server';
+
+interface Node {
+  name: ChainName;
+  chainId: number;
+  rpcUrl: string;
+  child: ChildProcess;
+  output: NodeOutput;
+}
+
+interface NodeOutput {
+  tail: string;
+  started: boolean;
+}
+
+/** Start one Hardhat (EDR) node per chain as a child process on 127.0.0.1 with the chain's real id. */
+export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-devnets-'));
+  const watchdog = join(dir, 'watchdog.js');
+  writeFileSync(watchdog, WATCHDOG_JS);
+  const accounts = options.accounts ?? defaultAccounts();
+  const nodes: Node[] = [];
+
+  const killAll = (): void => {
+    for (const n of nodes) if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(nodes.map((n) => terminate(n.child)));
+    process.removeListener('exit', killAll);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const [i, name] of options.chains.entries()) {
+      const chainId = CHAINS[name].chainId;
+      const port = options.basePort !== undefined ? await assertPortFree(options.basePort + i) : await freePort();
+      const configPath = join(dir, `${name}.hardhat.config.js`);
+      writeFileSync(configPath, hardhatConfig(chainId, accounts, options.blockTimeMs));
+      const output: NodeOutput = { tail: '', started: false };
+      const child = spawnNode(configPath, port, watchdog, output);
+      nodes.push({ name, chainId, rpcUrl: `http://${HOST}:${port}`, child, output });
+    }
+    const timeoutMs = options.readyTimeoutMs ?? 60_000;
+    await Promise.all(nodes.map((n) => waitReady(n, timeoutMs)));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  const chains: Partial<Record<ChainName, DevnetChain>> = {};
+  for (const n of nodes) chains[n.name] = { chainId: n.chainId, rpcUrl: n.rpcUrl };
+  return { chains, startupMs: Date.now() - started, stop };
+}
+
+/** Switch a running devnet to interval mining (one block every `blockTimeMs` ms); 0 restores automine. */
+export async function setBlockTime(rpcUrl: string, blockTimeMs: number): Promise<void> {
+  await rpc(rpcUrl, 'evm_setAutomine', [blockTimeMs === 0]);
+  await rpc(rpcUrl, 'evm_setIntervalMining', [blockTimeMs]);
+}
+
+function defaultAccounts(): FundedAccount[] {
+  return Object.values(SANDBOX_KEYS).map((privateKey) => ({ privateKey, balanceWei: SANDBOX_NATIVE_BALANCE_WEI }));
+}
+
+function hardhatConfig(chainId: number, accounts: readonly FundedAccount[], blockTimeMs?: number): string {
+  const interval = blockTimeMs !== undefined && blockTimeMs > 0 ? blockTimeMs : 0;
+  const config = {
+    networks: {
+      hardhat: {
+        chainId,
+        accounts: accounts.map((a) => ({ privateKey: a.privateKey, balance: a.balanceWei.toString() })),
+        mining: { auto: interval === 0, interval },
+      },
+    },
+  };
+  return `// Generated by src/chain/sandbox/devnets.ts (sandbox only).\nmodule.exports = ${JSON.stringify(config, null, 2)};\n`;
+}
+
+function spawnNode(configPath: string, port: number, watchdog: string, output: NodeOutput): ChildProcess {
+  const hardhatPkg = require.resolve('hardhat/package.json');
+  const cli = join(dirname(hardhatPkg), 'internal', 'cli', 'cli.js');
+  // Hardhat refuses to run unless the cwd resolves to its local install (HH12): use the project root.
+  const projectRoot = dirname(dirname(dirname(hardhatPkg)));
+  const child = spawn(
+    process.execPath,
+    ['--require', watchdog, cli, 'node', '--hostname', HOST, '--port', String(port), '--config', configPath],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
+  const keep = (chunk: Buffer): void => {
+    output.tail = (output.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
+    if (!output.started && output.tail.includes(STARTED_BANNER)) output.started = true;
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return child;
+}
+
+async function waitReady(node: Node, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (node.child.exitCode !== null || node.child.signalCode !== null) {
+      throw new Error(`devnet ${node.name} exited before answering (${node.child.exitCode ?? node.child.signalCode}):\n${node.output.tail}`);
+    }
+    const id = node.output.started ? await rpc(node.rpcUrl, 'eth_chainId', []).catch(() => undefined) : undefined;
+    if (id !== undefined) {
+      if (Number(id) === node.chainId) return;
+      throw new Error(`devnet ${node.name} at ${node.rpcUrl} answered chain id ${String(id)}, expected ${node.chainId}`);
+    }
+    if (Date.now() > deadline) throw new Error(`devnet ${node.name} not ready after ${timeoutMs} ms:\n${node.output.tail}`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(2000),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method} failed: ${body.error.message}`);
+  return body.result;
+}
+
+function terminate(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Resolve with `port` if nothing listens on it on 127.0.0.1, else reject. */
+async function assertPortFree(port: number): Promise<number> {
+  try {
+    return await listenOnce(port);
+  } catch (err) {
+    throw new Error(`devnet port ${HOST}:${port} is not free`, { cause: err });
+  }
+}
+
+function freePort(): Promise<number> {
+  return listenOnce(0);
+}
+
+function listenOnce(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

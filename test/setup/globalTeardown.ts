@@ -1,0 +1,13 @@
+import { rmSync } from 'node:fs';
+import type { SandboxGlobalState } from './sandbox';
+
+/** Jest globalTeardown: stop the sandbox globalSetup started and remove its manifest file. */
+export default async function globalTeardown(): Promise<void> {
+  const holder = globalThis as { __SANDBOX__?: SandboxGlobalState };
+  const state = holder.__SANDBOX__;
+  if (!state) return;
+  delete holder.__SANDBOX__;
+  await state.stop();
+  rmSync(state.dir, { recursive: true, force: true });
+  delete process.env.SANDBOX_MANIFEST;
+}
