@@ -13,14 +13,16 @@ function clean<T>(doc: Doc<T> | null): T | null {
   return rest as T;
 }
 
-/** Turns E11000 into the port's DuplicateError, naming the index. */
-async function guardDuplicate<T>(p: Promise<T>): Promise<T> {
+const isDuplicateKey = (e: unknown): e is MongoServerError => e instanceof MongoServerError && e.code === 11000;
+
+/** Turns E11000 into the port's DuplicateError, naming the index as the memory adapter does (`wallets.accountId_userId`). */
+async function guardDuplicate<T>(collection: string, p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (e) {
-    if (e instanceof MongoServerError && e.code === 11000) {
+    if (isDuplicateKey(e)) {
       const pattern = (e as MongoServerError & { keyPattern?: Record<string, unknown> }).keyPattern;
-      throw new DuplicateError(pattern ? Object.keys(pattern).join('_') : 'unknown');
+      throw new DuplicateError(`${collection}.${pattern ? Object.keys(pattern).join('_') : 'unknown'}`);
     }
     throw e;
   }
@@ -44,7 +46,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     kind: 'mongo',
     accounts: {
       async insert(a) {
-        await guardDuplicate(accounts.insertOne({ ...a }));
+        await guardDuplicate('accounts', accounts.insertOne({ ...a }));
       },
       async get(id) {
         return clean(await accounts.findOne({ id }, noId));
@@ -52,7 +54,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     apiKeys: {
       async insert(k) {
-        await guardDuplicate(apiKeys.insertOne({ ...k }));
+        await guardDuplicate('apiKeys', apiKeys.insertOne({ ...k }));
       },
       async get(id) {
         return clean(await apiKeys.findOne({ id }, noId));
@@ -71,7 +73,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     wallets: {
       async insert(w) {
-        await guardDuplicate(wallets.insertOne({ ...w }));
+        await guardDuplicate('wallets', wallets.insertOne({ ...w }));
       },
       async getById(id) {
         return clean(await wallets.findOne({ id }, noId));
@@ -85,7 +87,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     walletKeys: {
       async insert(r) {
-        await guardDuplicate(walletKeys.insertOne({ ...r }));
+        await guardDuplicate('walletKeys', walletKeys.insertOne({ ...r }));
       },
       async get(walletId) {
         return clean(await walletKeys.findOne({ walletId }, noId));
@@ -93,9 +95,18 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     usage: {
       async increment(key, by, expiresAt) {
+        // A counter past its expiry restarts even before the TTL monitor (every ~60 s) removes it, as in the memory adapter.
+        const live = { $gt: ['$expiresAt', new Date()] };
         const doc = await usage.findOneAndUpdate(
           { _id: key },
-          { $inc: { value: by }, $setOnInsert: { expiresAt } },
+          [
+            {
+              $set: {
+                value: { $cond: [live, { $add: ['$value', { $literal: by }] }, { $literal: by }] },
+                expiresAt: { $cond: [live, '$expiresAt', { $literal: expiresAt }] },
+              },
+            },
+          ],
           { upsert: true, returnDocument: 'after' },
         );
         return doc?.value ?? by;
@@ -107,14 +118,21 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     idempotency: {
       async insertIfAbsent(r) {
-        try {
-          await idem.insertOne({ ...r, expiresAtDate: new Date(r.expiresAt) });
-          return null;
-        } catch (e) {
-          if (!(e instanceof MongoServerError && e.code === 11000)) throw e;
-          const { expiresAtDate: _e, ...cur } = (await idem.findOne({ scope: r.scope, key: r.key }, noId)) ?? { expiresAtDate: null };
-          return (clean(cur as Doc<IdempotencyRecord>) ?? null) as IdempotencyRecord | null;
+        const { scope, key } = r;
+        // An expired record is gone logically even before the TTL monitor removes it, as in the memory adapter.
+        await idem.deleteOne({ scope, key, expiresAtDate: { $lte: new Date() } });
+        // Bounded retry: the holder of the key may free it (failed attempt) between our insert and our read.
+        for (let attempt = 0; attempt < 3; attempt++) {
+          try {
+            await idem.insertOne({ ...r, expiresAtDate: new Date(r.expiresAt) });
+            return null;
+          } catch (e) {
+            if (!isDuplicateKey(e)) throw e;
+          }
+          const cur = await idem.findOne({ scope, key }, { projection: { _id: 0, expiresAtDate: 0 } });
+          if (cur) return cur as IdempotencyRecord;
         }
+        throw new DuplicateError('idempotency.scope_key');
       },
       async complete(scope, key, status, body) {
         await idem.updateOne({ scope, key }, { $set: { status, body } });
