@@ -7,9 +7,12 @@ import { createWallet } from '../../app/wallets/createWallet';
 import { getWalletByUserId } from '../../app/wallets/getWallet';
 import { withIdempotency } from '../../app/idempotency';
 import { parseInput } from '../../domain/schemas/parse';
-import { createWalletSchema, userIdSchema } from '../../domain/schemas/wallet';
+import { createWalletSchema } from '../../domain/schemas/wallet';
 import type { ChainName } from '../../domain/chains';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
+
+/** The argument validated as a field, so a bad one is named `userId` in details.issues (as in REST). */
+const userIdArg = createWalletSchema.pick({ userId: true });
 
 export const WalletRef = builder.objectRef<WalletView>('Wallet').implement({
   description: 'A non-custodial wallet of one application user; one address on every EVM chain.',
@@ -42,7 +45,7 @@ builder.queryField('wallet', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'getWallet', async () =>
-        toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdSchema, args.userId))),
+        toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId)),
       );
     },
   }),

@@ -4,11 +4,14 @@ import type { RestState } from '../context';
 import { param } from '../params';
 import { operation } from '../middleware/admission';
 import { parseInput } from '../../domain/schemas/parse';
-import { createWalletSchema, userIdSchema } from '../../domain/schemas/wallet';
+import { createWalletSchema } from '../../domain/schemas/wallet';
 import { createWallet } from '../../app/wallets/createWallet';
 import { getWalletByUserId } from '../../app/wallets/getWallet';
 import { toWalletView } from '../../app/wallets/walletView';
 import { withIdempotency } from '../../app/idempotency';
+
+/** The path parameter validated as a field, so a bad one is named `userId` in details.issues. */
+const userIdParam = createWalletSchema.pick({ userId: true });
 
 /** POST /wallets and GET /wallets/:userId (SPEC "Endpoints"). */
 export function walletRoutes(deps: AppDeps): Router<RestState> {
@@ -36,7 +39,7 @@ export function walletRoutes(deps: AppDeps): Router<RestState> {
   router.get(
     '/wallets/:userId',
     operation(deps, 'getWallet', async (ctx) => {
-      const userId = parseInput(userIdSchema, param(ctx, 'userId'));
+      const { userId } = parseInput(userIdParam, { userId: param(ctx, 'userId') });
       ctx.body = toWalletView(await getWalletByUserId(deps, ctx.state.principal!, userId));
     }),
   );
