@@ -1,9 +1,15 @@
-/** Jest: ts-jest in transpile-only mode (type checking is `npm run typecheck`). */
+/**
+ * Jest: ts-jest transpiling only (type checking is `npm run typecheck`).
+ * The global setup starts the sandbox devnets once per run and shares them
+ * with every test file through SANDBOX_MANIFEST.
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
-  testTimeout: 30000,
+  transform: { '^.+\\.ts$': ['ts-jest', { transpilation: true, diagnostics: false }] },
+  globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+  testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PLAN_NAMES } from './domain/plans';
+import type { Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
+import { CHAIN_NAMES, type ChainName } from './domain/chains';
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -18,14 +20,21 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
+    SANDBOX_MANIFEST: z.string().min(1).optional(),
+    CHAIN_MANIFEST: z.string().min(1).optional(),
+    GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
     if (env.CHAIN_MODE === 'rpc' && !env.MONGODB_URI) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'is required with CHAIN_MODE=rpc (wallet keys must persist)' });
     }
-    if (env.CHAIN_MODE === 'rpc' && !env.KEY_VAULT_MASTER_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['KEY_VAULT_MASTER_KEY'], message: 'is required with CHAIN_MODE=rpc' });
+    if (env.CHAIN_MODE === 'rpc') {
+      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY', 'ATTESTER_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
+      }
     }
   });
 
@@ -43,7 +52,23 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
   sandboxBlockTimeMs: number;
+  sandboxManifestPath?: string;
+  chainManifestPath?: string;
+  rpcUrls: Partial<Record<ChainName, string>>;
+  serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
   bodyLimitBytes: number;
+}
+
+const hexKey = (k: string): Hex => (k.startsWith('0x') ? k : `0x${k}`) as Hex;
+
+/** RPC_URL_<CHAIN> (e.g. RPC_URL_BASE_SEPOLIA) for every chain of the registry. */
+function rpcUrlsFrom(env: NodeJS.ProcessEnv): Partial<Record<ChainName, string>> {
+  const out: Partial<Record<ChainName, string>> = {};
+  for (const c of CHAIN_NAMES) {
+    const v = env[`RPC_URL_${c.toUpperCase().replace(/-/g, '_')}`];
+    if (v) out[c] = v;
+  }
+  return out;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
+    sandboxManifestPath: e.SANDBOX_MANIFEST,
+    chainManifestPath: e.CHAIN_MANIFEST,
+    rpcUrls: rpcUrlsFrom(env),
+    serviceKeys:
+      e.GAS_TANK_KEY && e.FAUCET_KEY && e.ATTESTER_KEY
+        ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
+        : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
   };
 }

@@ -13,6 +13,10 @@ import { createMetrics } from './rest/metrics';
 import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { bootstrapDevAccount } from './app/bootstrap';
+import { createReadCaches } from './app/caches';
+import { startChains, type RunningChains } from './chain/startChains';
+import { chainRoutes } from './rest/routes/chainReads';
+import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 
 export interface RunningService {
   server: Server;
@@ -20,21 +24,25 @@ export interface RunningService {
   deps: AppDeps;
   devApiKey: string;
   devAccountId: string;
+  chains: RunningChains;
   stop(): Promise<void>;
 }
 
 const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
 
-/** Composition root: config → store → key vault → use-case deps → REST + GraphQL on one HTTP server. */
+/** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const clock = { now: () => new Date() };
-  const store = await createStore(config);
+  const [store, chains] = await Promise.all([createStore(config), startChains(config)]);
+  logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const deps: AppDeps = {
     store,
     clock,
     keyVault: createKeyVault({ masterKey, keys: store.walletKeys }),
     keyCache: new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: 60_000 }),
+    chains: chains.port,
+    caches: createReadCaches(),
   };
   const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
   const metrics = createMetrics();
@@ -44,10 +52,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     metrics,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
+    v1Routers: [chainRoutes(deps)],
+    adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls)] : [],
     health: {
       async ready() {
-        await store.ping();
-        return { store: 'ok' };
+        await Promise.all([store.ping(), chains.port.rates()]);
+        return { store: 'ok', chains: 'ok' };
       },
     },
   });
@@ -76,13 +86,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     deps,
     devApiKey: dev.key,
     devAccountId: dev.accountId,
+    chains,
     stop() {
       stopping ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await store.close();
+        await Promise.all([store.close(), chains.stop()]);
       })();
       return stopping;
     },

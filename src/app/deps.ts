@@ -2,6 +2,7 @@ import type { LRUCache } from 'lru-cache';
 import type { Store } from '../store/port';
 import type { KeyVault } from '../chain/keyVault';
 import type { ApiKeyRecord } from '../domain/types';
+import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -10,4 +11,12 @@ export interface AppDeps {
   keyVault: KeyVault;
   /** Key lookups by hash; entries are dropped on revocation so it never delays it. */
   keyCache: LRUCache<string, ApiKeyRecord>;
+  chains: ChainPort;
+  caches: ReadCaches;
+}
+
+/** Read caches: yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */
+export interface ReadCaches {
+  rates: LRUCache<'all', MarketRate[]>;
+  holdings: LRUCache<string, ChainHoldings[]>;
 }

@@ -54,6 +54,13 @@ function minedWithRevert(e: unknown): boolean {
   return /VM Exception while processing transaction/i.test(text);
 }
 
+/** The node refused the nonce (another sender used it first). */
+function nonceTaken(e: unknown): boolean {
+  const cause = (e as { cause?: unknown }).cause ?? e;
+  const text = cause instanceof BaseError ? `${cause.message} ${cause.details}` : String((cause as Error)?.message ?? cause);
+  return /nonce too low|nonce has already been used|replacement transaction underpriced/i.test(text);
+}
+
 function isExecutionRevert(e: unknown): boolean {
   return e instanceof BaseError && (e instanceof EstimateGasExecutionError || e.walk((x) => x instanceof ContractFunctionRevertedError) !== null || /revert/i.test(e.message));
 }
@@ -101,31 +108,39 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     const sabotage = (tx.kind === 'burn' && faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert'));
     const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
     return nonceLocks.run(`${tx.chain}:${account.address}`, async () => {
-      const [nonce, fees, gas] = await Promise.all([
-        call(tx.chain, (x) => x.client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
-        call(tx.chain, (x) => x.client.estimateFeesPerGas()),
-        call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
-          (g) => (g * 12n) / 10n,
-          (e) => {
-            if (isExecutionRevert(e) || sabotage) return REVERTING_GAS_LIMIT;
-            throw e;
-          },
-        ),
-      ]);
-      const raw = await account.signTransaction({
-        chainId: c.chain.id,
-        type: 'eip1559',
-        to,
-        data,
-        nonce,
-        gas,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
-      const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
-      await onSigned(signed);
-      await broadcast(tx.chain, raw);
-      return signed;
+      // Another process may share a service account (tests, several instances): a nonce taken
+      // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.
+      for (let attempt = 1; ; attempt++) {
+        const [nonce, fees, gas] = await Promise.all([
+          call(tx.chain, (x) => x.client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+          call(tx.chain, (x) => x.client.estimateFeesPerGas()),
+          call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
+            (g) => (g * 12n) / 10n,
+            (e) => {
+              if (isExecutionRevert(e) || sabotage) return REVERTING_GAS_LIMIT;
+              throw e;
+            },
+          ),
+        ]);
+        const raw = await account.signTransaction({
+          chainId: c.chain.id,
+          type: 'eip1559',
+          to,
+          data,
+          nonce,
+          gas,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        });
+        const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
+        await onSigned(signed);
+        try {
+          await broadcast(tx.chain, raw);
+          return signed;
+        } catch (e) {
+          if (attempt >= 3 || !nonceTaken(e)) throw e;
+        }
+      }
     });
   }
 

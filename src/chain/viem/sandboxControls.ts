@@ -28,7 +28,7 @@ export function createSandboxControls(o: {
   const faucet = privateKeyToAccount(o.faucetKey);
   const wallet = (chain: ChainName, key: 'deployer' | 'faucet') => {
     const c = o.client(chain);
-    return { c, w: createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl) }) };
+    return { c, w: createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) }) };
   };
   const tokenOf = (c: ChainClient, asset: TokenAsset): Address => {
     const t = c.deployment.tokens[asset];

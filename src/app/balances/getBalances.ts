@@ -1,0 +1,72 @@
+import type { Address } from 'viem';
+import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import type { ChainHoldings } from '../../chain/port';
+import type { Wallet } from '../../domain/types';
+import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains';
+import { fromUnits } from '../../domain/money';
+import { getWalletById } from '../wallets/getWallet';
+
+export interface TokenBalanceView {
+  asset: Asset;
+  /** Smallest units, integer string. */
+  balance: string;
+  balanceFormatted: string;
+  decimals: number;
+  valueUsd: number;
+}
+
+export interface PositionView extends TokenBalanceView {
+  protocol: string;
+}
+
+export interface BalanceReport {
+  walletId: string;
+  address: string;
+  chains: { chain: ChainName; tokens: TokenBalanceView[]; positions: PositionView[] }[];
+  /** Tokens plus lending positions, every chain. */
+  totalValueUsd: number;
+}
+
+/** USD in integer micro-dollars so the total is exactly the sum of the entries. */
+const MICRO = 1_000_000;
+
+/** Wallet holdings through the per-wallet cache. */
+export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
+  const hit = deps.caches.holdings.get(wallet.id);
+  if (hit) return hit;
+  const active = wallet.chains.filter((c) => deps.chains.chains.includes(c));
+  const holdings = await deps.chains.holdings(wallet.evmAddress as Address, active);
+  deps.caches.holdings.set(wallet.id, holdings);
+  return holdings;
+}
+
+/**
+ * SPEC balance report: every chain of the wallet listed (`tokens: []` when
+ * empty, upcoming chains included), balances as integer strings and decimals,
+ * USD values, and the wallet's lending positions per chain.
+ */
+export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, principal: Principal, walletId: string): Promise<BalanceReport> {
+  const wallet = await getWalletById(deps, principal, walletId);
+  const holdings = await walletHoldings(deps, wallet);
+  const byChain = new Map(holdings.map((h) => [h.chain, h]));
+  const assets = new Set<Asset>(holdings.flatMap((h) => [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]));
+  const prices = new Map<Asset, number>();
+  await Promise.all([...assets].map(async (a) => prices.set(a, await deps.chains.priceUsd(a))));
+
+  let totalMicro = 0;
+  const entry = (asset: Asset, units: bigint): TokenBalanceView => {
+    const micro = Math.round(Number(fromUnits(units, asset)) * (prices.get(asset) ?? 0) * MICRO);
+    totalMicro += micro;
+    return { asset, balance: units.toString(), balanceFormatted: fromUnits(units, asset), decimals: ASSET_DECIMALS[asset], valueUsd: micro / MICRO };
+  };
+  const chains = wallet.chains.map((chain) => {
+    const h = byChain.get(chain);
+    return {
+      chain,
+      tokens: (h?.tokens ?? []).map((t) => entry(t.asset, t.balance)),
+      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(p.asset, p.amount) })),
+    };
+  });
+  return { walletId: wallet.id, address: wallet.address, chains, totalValueUsd: totalMicro / MICRO };
+}

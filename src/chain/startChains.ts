@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { parseUnits, type Hex } from 'viem';
+import type { ChainName } from '../domain/chains';
+import type { ChainPort } from './port';
+import type { SandboxManifest } from './sandbox/manifest';
+import { startSandbox } from './sandbox/sandbox';
+import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './sandbox/accounts';
+import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
+import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
+import { readHoldings } from './viem/readHoldings';
+
+export interface ChainsConfig {
+  chainMode: 'sandbox' | 'rpc';
+  /** Attach to devnets already running (tests) instead of starting new ones. */
+  sandboxManifestPath?: string;
+  sandboxBlockTimeMs: number;
+  /** rpc mode: deployment manifest, per-chain RPC URL overrides and the service's keys. */
+  chainManifestPath?: string;
+  rpcUrls: Partial<Record<ChainName, string>>;
+  serviceKeys?: ServiceKeys;
+}
+
+export interface RunningChains {
+  port: ChainPort;
+  /** Present in sandbox mode only. */
+  controls: SandboxControls | null;
+  manifest: SandboxManifest;
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** The faucet's USDC stock on the demo chain, minted at sandbox start when it runs low. */
+const FAUCET_STOCK = parseUnits('1000000', 6);
+
+function readManifest(path: string): SandboxManifest {
+  return JSON.parse(readFileSync(path, 'utf8')) as SandboxManifest;
+}
+
+/** Starts (or attaches to) the sandbox devnets, or connects to configured RPC endpoints, and builds the chain port. */
+export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
+  const started = Date.now();
+  if (cfg.chainMode === 'rpc') {
+    if (!cfg.chainManifestPath || !cfg.serviceKeys) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
+    const manifest = readManifest(cfg.chainManifestPath);
+    for (const [name, url] of Object.entries(cfg.rpcUrls)) {
+      const d = manifest.chains[name as ChainName];
+      if (d && url) d.rpcUrl = url;
+    }
+    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000 });
+    return { port, controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
+  }
+
+  const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
+  const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
+  const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
+  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50 });
+  const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults });
+  const demo = port.client('arbitrum-sepolia');
+  const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
+  if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: SANDBOX_ADDRESSES.faucet, amount: FAUCET_STOCK });
+  return {
+    port,
+    controls,
+    manifest,
+    startupMs: Date.now() - started,
+    async stop() {
+      await port.close();
+      await sandbox?.stop();
+    },
+  };
+}
