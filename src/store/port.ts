@@ -1,4 +1,5 @@
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../domain/types';
+import type { Intent, IntentStatus } from '../domain/intent';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -45,6 +46,36 @@ export interface IdempotencyRepo {
   delete(scope: string, key: string): Promise<void>;
 }
 
+/** Position in a wallet's intent list (newest first): the last item seen. */
+export interface IntentCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** One page request of `IntentRepo.listByWallet`. */
+export interface IntentListQuery {
+  status?: IntentStatus;
+  /** Page size, ≥ 1. */
+  limit: number;
+  /** Items strictly after this one in the order (createdAt, id) descending. */
+  after?: IntentCursor;
+}
+
+export interface IntentRepo {
+  /** Inserts; throws DuplicateError ('intents.id') when the id exists. */
+  insert(intent: Intent): Promise<void>;
+  get(id: string): Promise<Intent | null>;
+  /**
+   * Replaces the stored intent when its version is still `expectedVersion`;
+   * otherwise (or when it does not exist) throws VERSION_CONFLICT.
+   */
+  update(intent: Intent, expectedVersion: number): Promise<void>;
+  /** A wallet's intents, newest first (createdAt, then id, descending). */
+  listByWallet(walletId: string, query: IntentListQuery): Promise<Intent[]>;
+  /** Every intent not yet completed or failed, oldest first (recovery resumes them in creation order). */
+  listNonFinal(): Promise<Intent[]>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
   accounts: AccountRepo;
@@ -53,6 +84,7 @@ export interface Store {
   walletKeys: WalletKeyRepo;
   usage: UsageRepo;
   idempotency: IdempotencyRepo;
+  intents: IntentRepo;
   /** Throws when the backing database is unreachable (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

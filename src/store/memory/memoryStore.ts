@@ -1,5 +1,6 @@
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
 import { DuplicateError, type Store } from '../port';
+import { createMemoryIntents } from './memoryIntents';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -125,6 +126,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         idem.delete(idemKey(scope, key));
       },
     },
+    intents: createMemoryIntents(),
     async ping() {},
     async close() {},
   };

@@ -13,5 +13,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('usage').createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
     db.collection('idempotency').createIndex({ scope: 1, key: 1 }, { unique: true }),
     db.collection('idempotency').createIndex({ expiresAtDate: 1 }, { expireAfterSeconds: 0 }),
+    db.collection('intents').createIndex({ id: 1 }, { unique: true }),
+    db.collection('intents').createIndex({ walletId: 1, createdAt: 1 }),
+    db.collection('intents').createIndex({ status: 1 }),
   ]);
 }

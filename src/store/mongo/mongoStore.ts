@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
 import { DuplicateError, type Store } from '../port';
 import { ensureIndexes } from './indexes';
+import { createMongoIntents } from './mongoIntents';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -141,6 +142,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         await idem.deleteOne({ scope, key });
       },
     },
+    intents: createMongoIntents(db),
     async ping() {
       await db.command({ ping: 1 });
     },
