@@ -3,6 +3,9 @@ import { builder } from './builder';
 import './types/scalars';
 import './types/enums';
 import './types/wallet';
+import './types/balances';
+import './types/yields';
+import './types/funding';
 
 let schema: GraphQLSchema | undefined;
 

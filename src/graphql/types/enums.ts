@@ -1,5 +1,5 @@
 import { builder } from '../builder';
-import { CHAIN_NAMES, type ChainName } from '../../domain/chains';
+import { ASSETS, CHAIN_NAMES, type Asset, type ChainName } from '../../domain/chains';
 
 /** GraphQL enum names cannot hold "-": ETHEREUM_SEPOLIA ↔ "ethereum-sepolia". */
 export const ChainEnum = builder.enumType('Chain', {
@@ -8,4 +8,8 @@ export const ChainEnum = builder.enumType('Chain', {
 
 export const ChainTypeEnum = builder.enumType('ChainType', {
   values: { ETHEREUM: { value: 'ethereum' as const }, TRON: { value: 'tron' as const } },
+});
+
+export const AssetEnum = builder.enumType('Asset', {
+  values: Object.fromEntries(ASSETS.map((a) => [a, { value: a }])) as Record<Asset, { value: Asset }>,
 });
