@@ -33,7 +33,15 @@ const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.s
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const clock = { now: () => new Date() };
-  const [store, chains] = await Promise.all([createStore(config), startChains(config)]);
+  const [storeResult, chainsResult] = await Promise.allSettled([createStore(config), startChains(config)]);
+  if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
+    // Whatever did start is stopped again: no devnet or connection outlives a failed start.
+    if (storeResult.status === 'fulfilled') await storeResult.value.close();
+    if (chainsResult.status === 'fulfilled') await chainsResult.value.stop();
+    throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
+  }
+  const store = storeResult.value;
+  const chains = chainsResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const deps: AppDeps = {
@@ -72,10 +80,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (e) {
+    await Promise.all([store.close(), chains.stop()]);
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
