@@ -12,6 +12,8 @@ import { createRestApp } from './rest/restApp';
 import { createMetrics } from './rest/metrics';
 import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
+import { attachGraphQLWebSocket } from './graphql/wsServer';
+import { buildSchema } from './graphql/schema';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches } from './app/caches';
 import { startChains, type RunningChains } from './chain/startChains';
@@ -78,6 +80,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
     else void koaHandler(req, res);
   });
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps, logger });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   try {
@@ -102,6 +105,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     chains,
     stop() {
       stopping ??= (async () => {
+        await ws.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { execute, subscribe, type GraphQLSchema } from 'graphql';
+import type { AppDeps } from '../app/deps';
+import type { Logger } from '../logger';
+import type { Principal } from '../app/accounts/principal';
+import type { GraphQLContext } from './context';
+import { admitRequest } from '../app/accounts/admitRequest';
+import { isServiceError } from '../domain/errors/base';
+import { newId } from '../domain/ids';
+
+type ConnectionExtra = {
+  principal?: Principal;
+  requestId?: string;
+};
+
+/** Largest WebSocket message accepted (a subscription document, not a payload channel). */
+const MAX_PAYLOAD = 64 * 1024;
+
+/**
+ * graphql-ws on `/graphql` (same path as HTTP). The connection is admitted once
+ * with `connectionParams.authorization` (key check + one request in the rate
+ * window); an unauthenticated socket is closed with 4403 before any operation.
+ */
+export function attachGraphQLWebSocket(o: { server: Server; schema: GraphQLSchema; deps: AppDeps; logger: Logger }): { close(): Promise<void> } {
+  const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
+  const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
+    {
+      schema: o.schema,
+      execute,
+      subscribe,
+      connectionInitWaitTimeout: 5_000,
+      onConnect: async (ctx) => {
+        const auth = ctx.connectionParams?.authorization;
+        try {
+          const { principal } = await admitRequest(o.deps, typeof auth === 'string' ? auth : undefined);
+          ctx.extra.principal = principal;
+          ctx.extra.requestId = newId('request');
+          return true;
+        } catch (e) {
+          if (!isServiceError(e)) o.logger.error({ err: e }, 'websocket admission failed');
+          return false;
+        }
+      },
+      context: (ctx): GraphQLContext => ({ deps: o.deps, principal: ctx.extra.principal ?? null, requestId: ctx.extra.requestId ?? 'ws' }),
+    },
+    wss,
+  );
+  return {
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await cleanup.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
