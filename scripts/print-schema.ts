@@ -1,0 +1,18 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { printSchema } from 'graphql';
+import { buildSchema } from '../src/graphql/schema';
+
+/** Where the printed schema is committed (DESIGN §2: a test fails when it is stale). */
+export const SCHEMA_PATH = join(__dirname, '..', 'schema.graphql');
+
+/** The SDL of the Pothos schema as committed in schema.graphql. */
+export function schemaSDL(): string {
+  return `${printSchema(buildSchema())}\n`;
+}
+
+// `npm run schema`: rewrite schema.graphql.
+if (require.main === module) {
+  writeFileSync(SCHEMA_PATH, schemaSDL());
+  console.log(`wrote ${SCHEMA_PATH}`);
+}

@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import { DuplicateError, type Store } from '../../src/store/port';
+import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../src/domain/types';
+
+/**
+ * The repository contract of src/store/port.ts. Every adapter runs this same
+ * suite (memoryStore.test.ts, mongoStore.test.ts). Records use random ids so
+ * the suite can share one store (one database) between its tests.
+ */
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
+
+function account(over: Partial<Account> = {}): Account {
+  return { id: `acct_${hex(16)}`, plan: 'free', createdAt: iso(), ...over };
+}
+
+function apiKey(accountId: string, over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: `key_${hex(16)}`,
+    accountId,
+    hash: hex(32),
+    prefix: `svc_sk_${hex(2)}`,
+    name: 'ci',
+    scopes: ['read', 'write'],
+    createdAt: iso(),
+    revokedAt: null,
+    ...over,
+  };
+}
+
+function wallet(accountId: string, over: Partial<Wallet> = {}): Wallet {
+  const evm = `0x${hex(20)}`;
+  return {
+    id: `svc_wallet_${hex(16)}`,
+    accountId,
+    userId: `user_${hex(4)}`,
+    address: evm,
+    evmAddress: evm,
+    chainType: 'ethereum',
+    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
+    email: 'alice@example.com',
+    metadata: { tier: 'gold', nested: { list: [1, 'two', { three: true }], nothing: null } },
+    createdAt: iso(),
+    ...over,
+  };
+}
+
+function walletKey(walletId: string): WalletKeyRecord {
+  return { walletId, address: `0x${hex(20)}`, ciphertext: randomBytes(60).toString('base64'), createdAt: iso() };
+}
+
+function idemRecord(over: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+  return {
+    scope: `acct_${hex(8)}:createWallet`,
+    key: `idem-${hex(8)}`,
+    requestHash: hex(32),
+    status: 0,
+    body: null,
+    createdAt: iso(),
+    expiresAt: iso(24 * 3600 * 1000),
+    ...over,
+  };
+}
+
+/** Expects `p` to reject with the port's DuplicateError naming `index`. */
+async function expectDuplicate(p: Promise<unknown>, index: string): Promise<void> {
+  await expect(p).rejects.toBeInstanceOf(DuplicateError);
+  await expect(p).rejects.toMatchObject({ index });
+}
+
+/** Registers the repository contract suite for one adapter. */
+export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    test('behavior: ping answers', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    describe('accounts', () => {
+      test('behavior: insert → get round-trips an Account (with and without a custom rate)', async () => {
+        const plain = account();
+        const custom = account({ plan: 'enterprise', requestsPerMinute: 5000 });
+        await store.accounts.insert(plain);
+        await store.accounts.insert(custom);
+        expect(await store.accounts.get(plain.id)).toEqual(plain);
+        expect(await store.accounts.get(custom.id)).toEqual(custom);
+      });
+
+      test('behavior: get of an unknown id is null', async () => {
+        expect(await store.accounts.get(`acct_${hex(16)}`)).toBeNull();
+      });
+
+      test('error: a second account with the same id is a DuplicateError', async () => {
+        const a = account();
+        await store.accounts.insert(a);
+        await expectDuplicate(store.accounts.insert({ ...a, plan: 'pro' }), 'accounts.id');
+        expect((await store.accounts.get(a.id))?.plan).toBe('free');
+      });
+    });
+
+    describe('apiKeys', () => {
+      test('behavior: insert → get and findByHash round-trip an ApiKeyRecord', async () => {
+        const k = apiKey(`acct_${hex(16)}`, { scopes: ['read'], name: null });
+        await store.apiKeys.insert(k);
+        expect(await store.apiKeys.get(k.id)).toEqual(k);
+        expect(await store.apiKeys.findByHash(k.hash)).toEqual(k);
+      });
+
+      test('behavior: unknown id and unknown hash are null', async () => {
+        expect(await store.apiKeys.get(`key_${hex(16)}`)).toBeNull();
+        expect(await store.apiKeys.findByHash(hex(32))).toBeNull();
+      });
+
+      test('behavior: listByAccount returns exactly that account\'s keys', async () => {
+        const accountId = `acct_${hex(16)}`;
+        const mine = [apiKey(accountId, { createdAt: iso(-2000) }), apiKey(accountId, { createdAt: iso(-1000) })];
+        for (const k of [...mine, apiKey(`acct_${hex(16)}`)]) await store.apiKeys.insert(k);
+        const listed = await store.apiKeys.listByAccount(accountId);
+        expect([...listed].sort((a, b) => a.id.localeCompare(b.id))).toEqual([...mine].sort((a, b) => a.id.localeCompare(b.id)));
+        expect(await store.apiKeys.listByAccount(`acct_${hex(16)}`)).toEqual([]);
+      });
+
+      test('error: a second key with the same hash is a DuplicateError', async () => {
+        const k = apiKey(`acct_${hex(16)}`);
+        await store.apiKeys.insert(k);
+        await expectDuplicate(store.apiKeys.insert(apiKey(`acct_${hex(16)}`, { hash: k.hash })), 'apiKeys.hash');
+        expect(await store.apiKeys.findByHash(k.hash)).toEqual(k);
+      });
+
+      test('error: a second key with the same id is a DuplicateError', async () => {
+        const k = apiKey(`acct_${hex(16)}`);
+        await store.apiKeys.insert(k);
+        await expectDuplicate(store.apiKeys.insert(apiKey(k.accountId, { id: k.id })), 'apiKeys.id');
+      });
+
+      test('behavior: revoke sets revokedAt, is idempotent (the first time wins) and false for an unknown key', async () => {
+        const k = apiKey(`acct_${hex(16)}`);
+        await store.apiKeys.insert(k);
+        const first = iso();
+        expect(await store.apiKeys.revoke(k.id, first)).toBe(true);
+        expect(await store.apiKeys.revoke(k.id, iso(60_000))).toBe(true);
+        expect(await store.apiKeys.get(k.id)).toEqual({ ...k, revokedAt: first });
+        expect((await store.apiKeys.findByHash(k.hash))?.revokedAt).toBe(first);
+        expect(await store.apiKeys.revoke(`key_${hex(16)}`, iso())).toBe(false);
+      });
+    });
+
+    describe('wallets', () => {
+      test('behavior: insert → getById and getByUserId round-trip a Wallet (metadata, null email, tron)', async () => {
+        const accountId = `acct_${hex(16)}`;
+        const w = wallet(accountId);
+        const tron = wallet(accountId, { chainType: 'tron', address: 'TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC', chains: [], email: null, metadata: {} });
+        await store.wallets.insert(w);
+        await store.wallets.insert(tron);
+        expect(await store.wallets.getById(w.id)).toEqual(w);
+        expect(await store.wallets.getByUserId(accountId, w.userId)).toEqual(w);
+        expect(await store.wallets.getById(tron.id)).toEqual(tron);
+      });
+
+      test('behavior: unknown ids and users are null; userId lookups are scoped to the account', async () => {
+        const w = wallet(`acct_${hex(16)}`);
+        await store.wallets.insert(w);
+        expect(await store.wallets.getById(`svc_wallet_${hex(16)}`)).toBeNull();
+        expect(await store.wallets.getByUserId(w.accountId, 'nobody')).toBeNull();
+        expect(await store.wallets.getByUserId(`acct_${hex(16)}`, w.userId)).toBeNull();
+      });
+
+      test('behavior: the same userId in two accounts is two wallets', async () => {
+        const a = wallet(`acct_${hex(16)}`, { userId: 'shared-user' });
+        const b = wallet(`acct_${hex(16)}`, { userId: 'shared-user' });
+        await store.wallets.insert(a);
+        await store.wallets.insert(b);
+        expect((await store.wallets.getByUserId(a.accountId, 'shared-user'))?.id).toBe(a.id);
+        expect((await store.wallets.getByUserId(b.accountId, 'shared-user'))?.id).toBe(b.id);
+      });
+
+      test('error: a second wallet for (accountId, userId) is a DuplicateError and leaves the first', async () => {
+        const w = wallet(`acct_${hex(16)}`);
+        await store.wallets.insert(w);
+        await expectDuplicate(store.wallets.insert(wallet(w.accountId, { userId: w.userId })), 'wallets.accountId_userId');
+        expect(await store.wallets.getByUserId(w.accountId, w.userId)).toEqual(w);
+        expect(await store.wallets.countByAccount(w.accountId)).toBe(1);
+      });
+
+      test('error: a second wallet with the same id is a DuplicateError', async () => {
+        const w = wallet(`acct_${hex(16)}`);
+        await store.wallets.insert(w);
+        await expectDuplicate(store.wallets.insert(wallet(`acct_${hex(16)}`, { id: w.id })), 'wallets.id');
+      });
+
+      test('behavior: of 10 concurrent inserts for one userId exactly one wins', async () => {
+        const accountId = `acct_${hex(16)}`;
+        const results = await Promise.allSettled(Array.from({ length: 10 }, () => store.wallets.insert(wallet(accountId, { userId: 'racer' }))));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(DuplicateError);
+        expect(await store.wallets.countByAccount(accountId)).toBe(1);
+      });
+
+      test('behavior: countByAccount counts one account\'s wallets only', async () => {
+        const accountId = `acct_${hex(16)}`;
+        expect(await store.wallets.countByAccount(accountId)).toBe(0);
+        for (let i = 0; i < 3; i++) await store.wallets.insert(wallet(accountId));
+        await store.wallets.insert(wallet(`acct_${hex(16)}`));
+        expect(await store.wallets.countByAccount(accountId)).toBe(3);
+      });
+
+      test('behavior: returned records are copies; changing one does not change the store', async () => {
+        const w = wallet(`acct_${hex(16)}`);
+        await store.wallets.insert(w);
+        const got = await store.wallets.getById(w.id);
+        (got!.metadata as { tier: string }).tier = 'tampered';
+        got!.chains.push('ethereum');
+        (w.metadata as { tier: string }).tier = 'changed after insert';
+        const again = await store.wallets.getById(w.id);
+        expect(again?.metadata).toMatchObject({ tier: 'gold' });
+        expect(again?.chains).toEqual(['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia']);
+      });
+    });
+
+    describe('walletKeys', () => {
+      test('behavior: insert → get round-trips a WalletKeyRecord; unknown is null', async () => {
+        const r = walletKey(`svc_wallet_${hex(16)}`);
+        await store.walletKeys.insert(r);
+        expect(await store.walletKeys.get(r.walletId)).toEqual(r);
+        expect(await store.walletKeys.get(`svc_wallet_${hex(16)}`)).toBeNull();
+      });
+
+      test('error: a second key for the same wallet is a DuplicateError and keeps the first', async () => {
+        const r = walletKey(`svc_wallet_${hex(16)}`);
+        await store.walletKeys.insert(r);
+        await expectDuplicate(store.walletKeys.insert(walletKey(r.walletId)), 'walletKeys.walletId');
+        expect(await store.walletKeys.get(r.walletId)).toEqual(r);
+      });
+    });
+
+    describe('usage', () => {
+      const inAMinute = () => new Date(Date.now() + 60_000);
+
+      test('behavior: increment returns the new value; get reads it; unknown counters are 0', async () => {
+        const key = `rate:${hex(8)}`;
+        expect(await store.usage.get(key)).toBe(0);
+        expect(await store.usage.increment(key, 1, inAMinute())).toBe(1);
+        expect(await store.usage.increment(key, 5, inAMinute())).toBe(6);
+        expect(await store.usage.increment(key, -2, inAMinute())).toBe(4);
+        expect(await store.usage.get(key)).toBe(4);
+      });
+
+      test('behavior: 50 concurrent increments are atomic (final 50, each return value seen once)', async () => {
+        const key = `rate:${hex(8)}`;
+        const values = await Promise.all(Array.from({ length: 50 }, () => store.usage.increment(key, 1, inAMinute())));
+        expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+        expect(await store.usage.get(key)).toBe(50);
+      });
+
+      test('behavior: an expired counter reads 0 and restarts from zero on the next increment', async () => {
+        const key = `rate:${hex(8)}`;
+        expect(await store.usage.increment(key, 7, new Date(Date.now() - 1000))).toBe(7);
+        expect(await store.usage.get(key)).toBe(0);
+        expect(await store.usage.increment(key, 2, inAMinute())).toBe(2);
+        expect(await store.usage.get(key)).toBe(2);
+      });
+
+      test('behavior: the first increment fixes the expiry; later ones do not extend it', async () => {
+        const key = `credits:${hex(8)}`;
+        await store.usage.increment(key, 1, new Date(Date.now() + 400));
+        await store.usage.increment(key, 1, new Date(Date.now() + 3_600_000));
+        expect(await store.usage.get(key)).toBe(2);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(await store.usage.get(key)).toBe(0);
+      });
+    });
+
+    describe('idempotency', () => {
+      test('behavior: insertIfAbsent inserts once, then returns the stored record', async () => {
+        const r = idemRecord();
+        expect(await store.idempotency.insertIfAbsent(r)).toBeNull();
+        const again = await store.idempotency.insertIfAbsent({ ...r, requestHash: hex(32), createdAt: iso(1000) });
+        expect(again).toEqual(r);
+      });
+
+      test('behavior: complete stores the answer (status and body) for later readers', async () => {
+        const r = idemRecord();
+        await store.idempotency.insertIfAbsent(r);
+        const body = { id: `svc_wallet_${hex(16)}`, chains: ['base-sepolia'], metadata: { a: { b: [1, null] } } };
+        await store.idempotency.complete(r.scope, r.key, 201, body);
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toEqual({ ...r, status: 201, body });
+      });
+
+      test('behavior: delete frees the key', async () => {
+        const r = idemRecord();
+        await store.idempotency.insertIfAbsent(r);
+        await store.idempotency.delete(r.scope, r.key);
+        const next = idemRecord({ scope: r.scope, key: r.key });
+        expect(await store.idempotency.insertIfAbsent(next)).toBeNull();
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toEqual(next);
+      });
+
+      test('behavior: the same key in another scope is independent', async () => {
+        const r = idemRecord();
+        await store.idempotency.insertIfAbsent(r);
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ key: r.key }))).toBeNull();
+      });
+
+      test('behavior: an expired record is treated as absent and replaced', async () => {
+        const old = idemRecord({ expiresAt: iso(-1000), status: 201, body: { id: 'old' } });
+        expect(await store.idempotency.insertIfAbsent(old)).toBeNull();
+        const fresh = idemRecord({ scope: old.scope, key: old.key });
+        expect(await store.idempotency.insertIfAbsent(fresh)).toBeNull();
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: old.scope, key: old.key }))).toEqual(fresh);
+      });
+
+      test('behavior: of 10 concurrent insertIfAbsent for one key exactly one inserts', async () => {
+        const scope = `acct_${hex(8)}:createWallet`;
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.idempotency.insertIfAbsent(idemRecord({ scope, key: 'same' }))));
+        expect(results.filter((r) => r === null)).toHaveLength(1);
+        const winner = results.find((r) => r !== null);
+        for (const r of results) if (r !== null) expect(r).toEqual(winner);
+      });
+
+      test('behavior: complete and delete of an unknown key are harmless no-ops', async () => {
+        await expect(store.idempotency.complete('nope', hex(4), 201, {})).resolves.toBeUndefined();
+        await expect(store.idempotency.delete('nope', hex(4))).resolves.toBeUndefined();
+      });
+    });
+  });
+}

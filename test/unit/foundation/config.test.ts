@@ -1,0 +1,68 @@
+import { ConfigError, loadConfig } from '../../../src/config';
+
+/** The ConfigError `env` produces, or null when it is accepted. */
+function tryConfig(env: NodeJS.ProcessEnv): ConfigError | null {
+  try {
+    loadConfig(env);
+    return null;
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+}
+
+/** The message of the ConfigError that `env` produces (fails the test when none is thrown). */
+function configError(env: NodeJS.ProcessEnv): string {
+  const e = tryConfig(env);
+  expect(e).toBeInstanceOf(ConfigError);
+  return e!.message;
+}
+
+const GOOD_KEY = `svc_sk_${'ab'.repeat(32)}`;
+
+describe('config', () => {
+  test('behavior: defaults of DESIGN §3 (127.0.0.1:3000, sandbox, free, in-memory, 1 MiB bodies)', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', chainMode: 'sandbox', devPlan: 'free', logLevel: 'info', production: false, bodyLimitBytes: 1024 * 1024 });
+    expect(c.mongodbUri).toBeUndefined();
+    expect(c.adminToken).toBeUndefined();
+    expect(c.devApiKey).toBeUndefined();
+    expect(c.keyVaultMasterKey).toBeUndefined();
+  });
+
+  test('behavior: values are parsed (PORT 0, DEV_API_KEY, ADMIN_TOKEN, a 0x master key as 32 bytes, production)', () => {
+    const c = loadConfig({ PORT: '0', DEV_API_KEY: GOOD_KEY, ADMIN_TOKEN: 'a'.repeat(16), KEY_VAULT_MASTER_KEY: `0x${'11'.repeat(32)}`, NODE_ENV: 'production', DEV_PLAN: 'pro' });
+    expect(c.port).toBe(0);
+    expect(c.devApiKey).toBe(GOOD_KEY);
+    expect(c.adminToken).toBe('a'.repeat(16));
+    expect(c.keyVaultMasterKey?.equals(Buffer.alloc(32, 0x11))).toBe(true);
+    expect(c.production).toBe(true);
+    expect(c.devPlan).toBe('pro');
+  });
+
+  test.each([['abc'], ['70000'], ['-1'], ['3.5']])('error: PORT=%s is named', (port) => {
+    expect(configError({ PORT: port })).toMatch(/^\s*PORT: /m);
+  });
+
+  test('error: CHAIN_MODE=rpc without MONGODB_URI is refused (wallet keys would be lost)', () => {
+    const msg = configError({ CHAIN_MODE: 'rpc', KEY_VAULT_MASTER_KEY: '22'.repeat(32) });
+    expect(msg).toMatch(/^\s*MONGODB_URI: .*CHAIN_MODE=rpc/m);
+    expect(tryConfig({ CHAIN_MODE: 'rpc', MONGODB_URI: 'mongodb://127.0.0.1:27017/x' })?.message ?? '').not.toMatch(/MONGODB_URI/);
+  });
+
+  test('error: a bad DEV_API_KEY is named without echoing its value', () => {
+    for (const bad of ['svc_sk_123', `svc_sk_${'AB'.repeat(32)}`, `sk_${'ab'.repeat(32)}`]) {
+      const msg = configError({ DEV_API_KEY: bad });
+      expect(msg).toMatch(/^\s*DEV_API_KEY: /m);
+      expect(msg).not.toContain(bad);
+    }
+  });
+
+  test('error: every bad variable is named at once', () => {
+    const msg = configError({ PORT: 'x', DEV_PLAN: 'gold', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', KEY_VAULT_MASTER_KEY: 'beef', MONGODB_URI: 'http://db' });
+    for (const name of ['PORT', 'DEV_PLAN', 'LOG_LEVEL', 'ADMIN_TOKEN', 'KEY_VAULT_MASTER_KEY', 'MONGODB_URI']) {
+      expect(msg).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+    }
+    expect(msg).not.toMatch(/^\s*HOST: /m);
+  });
+});
