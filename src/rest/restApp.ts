@@ -50,10 +50,10 @@ export function createRestApp(o: RestAppOptions): Koa<RestState> {
   app.use(requestId());
   app.use(accessLog(o.logger, o.metrics));
   app.use(errorHandler(o.logger));
-  app.use(jsonBody(o.bodyLimitBytes));
-  // Admission runs before routing so every /v1 answer (404 and 405 included) is authenticated and rate-counted.
+  // Admission runs before body parsing and routing, so every /v1 answer (413, 415, 404 and 405 included) is authenticated and rate-counted.
   const admit = admission(o.deps);
   app.use((ctx, next) => (isV1(ctx.path) ? admit(ctx, next) : next()));
+  app.use(jsonBody(o.bodyLimitBytes));
   app.use(async (ctx, next) => {
     await next();
     // The router only sets a bare status for unmatched paths and methods; answer them in JSON.

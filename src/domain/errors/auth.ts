@@ -1,7 +1,7 @@
 import { ServiceError } from './base';
 
 export const unauthorized = (message = 'API key missing or invalid', details: Record<string, unknown> = {}): ServiceError =>
-  new ServiceError('UNAUTHORIZED', message, { details });
+  new ServiceError('UNAUTHORIZED', message, { details, headers: { 'WWW-Authenticate': 'Bearer' } });
 
 export const forbidden = (message: string, details: Record<string, unknown> = {}): ServiceError =>
   new ServiceError('FORBIDDEN', message, { details });
