@@ -1,0 +1,49 @@
+import type { Clock } from '../domain/clock';
+
+/** Thrown inside the engine when it is being stopped: the intent is left as persisted, for recovery to resume. */
+export class EngineStopped extends Error {
+  override readonly name = 'EngineStopped';
+  constructor() {
+    super('engine stopping');
+  }
+}
+
+/** Throws EngineStopped when `signal` is aborted. */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new EngineStopped();
+}
+
+/** `p`, or EngineStopped as soon as `signal` aborts (the abandoned promise is left to settle on its own). */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new EngineStopped());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Waits `ms` on the injected clock; EngineStopped when `signal` aborts first. */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new EngineStopped());
+    const onAbort = (): void => {
+      clock.clearTimeout(timer);
+      reject(new EngineStopped());
+    };
+    const timer = clock.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,26 @@
+import type { Intent } from '../domain/intent';
+import { executeNext } from './executor/executeNext';
+import { planIntent } from './planIntent';
+import type { UnitContext } from './unitContext';
+
+/**
+ * One unit of work on a non-final intent, by status: pending → planning;
+ * planning → plan (executing or failed); executing → the next step or
+ * sub-transaction. The intent actor calls it until the intent is final.
+ */
+export async function advance(intent: Intent, ctx: UnitContext): Promise<void> {
+  switch (intent.status) {
+    case 'pending':
+      await ctx.commit({ type: 'plan' });
+      return;
+    case 'planning':
+      await ctx.commit(await planIntent(intent, ctx));
+      return;
+    case 'executing':
+      await executeNext(intent, ctx);
+      return;
+    case 'completed':
+    case 'failed':
+      return;
+  }
+}

@@ -1,0 +1,112 @@
+import type { Clock } from '../domain/clock';
+import type { Intent } from '../domain/intent';
+import type { ChainPort } from '../chain/port';
+import type { KeyVault } from '../chain/keyVault';
+import type { IntentRepo, WalletRepo } from '../store/port';
+import { createActorSystem } from './actors/runtime';
+import { advance } from './advance';
+import type { EngineLogger } from './engineLogger';
+import { createIntentBus, type IntentBus } from './eventBus';
+import { DEFAULT_RETRY, type RetryPolicy } from './executor/retry';
+import { spawnIntentActor, type IntentMsg } from './intentActor';
+import { recoverIntents } from './recovery';
+import { isFinal } from './stateMachine';
+import type { EngineEffects } from './unitContext';
+import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';
+
+/** What `createEngine` needs. */
+export interface EngineOptions {
+  store: { intents: IntentRepo; wallets: Pick<WalletRepo, 'getById'> };
+  chains: ChainPort;
+  keyVault: Pick<KeyVault, 'signer'>;
+  clock: Clock;
+  logger: EngineLogger;
+  /** Defaults to a fresh bus. */
+  bus?: IntentBus;
+  /** Back-off for NETWORK_ERROR/TIMEOUT; default 5 attempts, 500 ms doubling, capped at 8 s. */
+  retry?: Partial<RetryPolicy>;
+  /** Called after each confirmed transaction of a wallet (drop its cached balances). */
+  onWalletActivity?: (walletId: string) => void;
+  /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
+  walletIdleMs?: number;
+}
+
+/** The intent engine: wallet actors that serialise intents, intent actors that plan and execute them. */
+export interface Engine {
+  readonly bus: IntentBus;
+  /** Queues a persisted, non-final intent behind its wallet's earlier ones. After stop() it is left for the next start's recovery. */
+  submit(intent: Intent): Promise<void>;
+  /** Runs recovery: resumes every non-final intent in the store; resolves with how many. */
+  start(): Promise<{ resumed: number }>;
+  /** Stops taking work, lets in-flight units wind down at their next safe point, and resolves once every actor has stopped. */
+  stop(): Promise<void>;
+}
+
+/** Builds the engine (DESIGN §6) over the store, the chain port and the key vault. */
+export function createEngine(options: EngineOptions): Engine {
+  const { store, clock, logger } = options;
+  const bus = options.bus ?? createIntentBus();
+  const effects: EngineEffects = {
+    chains: options.chains,
+    keyVault: options.keyVault,
+    wallets: store.wallets,
+    clock,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    onWalletActivity: options.onWalletActivity,
+  };
+  const onError = (err: unknown, info: { actorId: string }): void => logger.error({ actorId: info.actorId, err }, 'actor failed');
+  const intentActors = createActorSystem<IntentMsg>({ clock, onError });
+  const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000 });
+  let stopping = false;
+
+  /** Runs one intent to a halt under its own actor; resolves when the actor lets go of it. */
+  async function runIntent(intentId: string, signal: AbortSignal): Promise<void> {
+    const intent = await store.intents.get(intentId);
+    if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
+    if (stopping || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      spawnIntentActor(intentActors, intent, {
+        repo: store.intents,
+        bus,
+        clock,
+        logger,
+        advance: (current, commit, unitSignal) => advance(current, { ...effects, commit, signal: unitSignal }),
+        onHalt: (last, reason) => {
+          if (reason !== 'final') logger.info({ intentId, status: last.status, reason }, 'intent actor halted');
+          void intentActors.stop(intentId);
+          resolve();
+        },
+      });
+    });
+  }
+
+  const behavior = walletBehavior(runIntent);
+  const supervise = walletSupervisor(logger);
+
+  async function submit(intent: Intent): Promise<void> {
+    const id = walletActorId(intent.walletId);
+    const message: WalletMsg = { type: 'run', intentId: intent.id };
+    while (!stopping) {
+      if (walletActors.tell(id, message)) return;
+      if (!walletActors.has(id)) {
+        walletActors.spawn<WalletActorState>(id, behavior, { walletId: intent.walletId, ran: 0 }, { supervise });
+        continue;
+      }
+      // the wallet's actor is stopping (idle): let it go, then start a fresh one
+      await walletActors.stop(id);
+    }
+    logger.info({ intentId: intent.id }, 'engine stopping; intent left for recovery');
+  }
+
+  return {
+    bus,
+    submit,
+    async start() {
+      return { resumed: await recoverIntents(store.intents, submit, logger) };
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all([walletActors.stopAll(), intentActors.stopAll()]);
+    },
+  };
+}

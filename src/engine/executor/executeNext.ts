@@ -1,0 +1,48 @@
+import { emptyResults, type Intent, type Step } from '../../domain/intent';
+import type { UnitContext } from '../unitContext';
+import { nextAction } from './nextAction';
+import { failStep, runSubTx } from './runSubTx';
+import { stepFailed } from './stepFailure';
+import { subTransactions } from './subTransactions';
+import { gasTotals, stepRecords } from './txRecords';
+
+/** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
+function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
+  const records = stepRecords(intent.results, step.index);
+  const gas = gasTotals(records);
+  const mainKind = subTransactions(step).find((s) => s.main)?.kind;
+  const done: Step = {
+    ...step,
+    status: 'completed',
+    completedAt: ctx.clock.now().toISOString(),
+    txHash: records.find((r) => r.kind === mainKind)?.txHash ?? step.txHash,
+    gasUsed: gas.gasUsed,
+    gasCostUsd: gas.gasCostUsd,
+  };
+  const steps = intent.executionPlan?.steps ?? [];
+  const completedSteps = steps.filter((s) => s.status === 'completed' || s.index === step.index).length;
+  const results = { ...(intent.results ?? emptyResults()), completedSteps };
+  if (completedSteps === steps.length) return ctx.commit({ type: 'complete', step: done, results: { ...results, finalAmount: intent.amount } });
+  return ctx.commit({ type: 'progress', step: done, results });
+}
+
+/**
+ * One unit of execution of an executing intent, decided from its persisted
+ * record (nextAction): start a step, run one sub-transaction to its receipt,
+ * or finish a step. The caller loops until the intent is final.
+ */
+export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Intent> {
+  const action = nextAction(intent);
+  switch (action.type) {
+    case 'start-step':
+      return ctx.commit({ type: 'progress', step: { ...action.step, status: 'executing', startedAt: ctx.clock.now().toISOString() } });
+    case 'sub-tx':
+      return runSubTx(intent, action.step, action.spec, ctx);
+    case 'reverted':
+      return failStep(intent, action.step, stepFailed(action.step, `${action.record.kind} transaction reverted`, { kind: action.record.kind, txHash: action.record.txHash }), ctx);
+    case 'finish-step':
+      return finishStep(intent, action.step, ctx);
+    case 'complete':
+      return ctx.commit({ type: 'complete', results: { ...(intent.results ?? emptyResults()), finalAmount: intent.amount } });
+  }
+}

@@ -1,0 +1,117 @@
+import type { Clock } from '../domain/clock';
+import { ServiceError, isServiceError } from '../domain/errors/base';
+import type { Intent } from '../domain/intent';
+import type { IntentRepo } from '../store/port';
+import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
+import type { EngineLogger } from './engineLogger';
+import type { IntentBus } from './eventBus';
+import { isFinal, transition, type IntentEvent } from './stateMachine';
+import type { Commit } from './unitContext';
+
+/** The one message of an intent actor: do the next unit of work. */
+export interface IntentMsg {
+  type: 'advance';
+}
+
+/** Why an intent actor stopped: its intent is final, the engine is stopping, or another writer moved the intent on. */
+export type HaltReason = 'final' | 'stopped' | 'superseded';
+
+/** The actor's state: the intent as last persisted (mutated only by its own commits). */
+export interface IntentActorState {
+  intent: Intent;
+  halted: boolean;
+}
+
+/** What an intent actor needs. */
+export interface IntentActorDeps {
+  repo: Pick<IntentRepo, 'update'>;
+  bus: IntentBus;
+  clock: Clock;
+  logger: EngineLogger;
+  /** One unit of work on a non-final intent; every change goes through `commit`. */
+  advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
+  /** Called once, when the actor stops working on the intent. */
+  onHalt(intent: Intent, reason: HaltReason): void;
+}
+
+const ADVANCE: IntentMsg = { type: 'advance' };
+
+/** The error a failed intent shows for an unexpected fault; the fault itself goes to the log only. */
+const internalFailure = (intent: Intent): ServiceError =>
+  new ServiceError('INTERNAL_ERROR', 'The intent failed on an internal error', { details: { intentId: intent.id, stage: intent.status } });
+
+/**
+ * Spawns the actor of one intent (DESIGN §6): it applies the state machine's
+ * transitions, persisting each (optimistic version) before publishing it on
+ * the bus, one unit of work per message until the intent is final. A thrown
+ * error fails the intent with INTERNAL_ERROR (supervision); a stop leaves the
+ * intent as persisted, for recovery.
+ */
+export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent, deps: IntentActorDeps): ActorRef<IntentActorState, IntentMsg> {
+  const commitFor =
+    (state: IntentActorState): Commit =>
+    async (event: IntentEvent) => {
+      const next = transition(state.intent, event, deps.clock.now());
+      await deps.repo.update(next, state.intent.version);
+      state.intent = next;
+      deps.bus.publish(next);
+      return next;
+    };
+
+  const halt = (state: IntentActorState, reason: HaltReason): IntentActorState => {
+    if (!state.halted) {
+      state.halted = true;
+      deps.onHalt(state.intent, reason);
+    }
+    return state;
+  };
+
+  const continueOrHalt = (state: IntentActorState, ctx: ActorContext<IntentMsg>): IntentActorState => {
+    if (isFinal(state.intent.status)) return halt(state, 'final');
+    if (ctx.signal.aborted || !ctx.self(ADVANCE)) return halt(state, 'stopped');
+    return state;
+  };
+
+  /** Fails the intent with INTERNAL_ERROR; pending has no `fail` edge, so it passes through planning first. */
+  const failInternal = async (state: IntentActorState): Promise<void> => {
+    const commit = commitFor(state);
+    if (state.intent.status === 'pending') await commit({ type: 'plan' });
+    const open = state.intent.status === 'executing' ? state.intent.executionPlan?.steps.find((s) => s.status !== 'completed') : undefined;
+    await commit({
+      type: 'fail',
+      error: internalFailure(state.intent).toJSON(),
+      failedStep: open === undefined ? undefined : open.index + 1,
+      step: open === undefined ? undefined : { ...open, status: 'failed' },
+    });
+  };
+
+  const ref = system.spawn<IntentActorState>(
+    intent.id,
+    async (state, _msg, ctx) => {
+      if (state.halted) return state;
+      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commitFor(state), ctx.signal);
+      return continueOrHalt(state, ctx);
+    },
+    { intent, halted: false },
+    {
+      supervise: async (error, state, _msg, ctx) => {
+        const log = { intentId: state.intent.id, status: state.intent.status, version: state.intent.version, err: error };
+        if (ctx.signal.aborted) return halt(state, 'stopped');
+        if (isServiceError(error) && error.code === 'VERSION_CONFLICT') {
+          deps.logger.warn(log, 'intent changed by another writer; this actor lets go of it');
+          return halt(state, 'superseded');
+        }
+        deps.logger.error(log, 'intent actor failed; failing the intent with INTERNAL_ERROR');
+        try {
+          await failInternal(state);
+        } catch (failError) {
+          deps.logger.error({ ...log, err: failError }, 'could not record the failure; the intent is left for recovery');
+          return halt(state, 'stopped');
+        }
+        return continueOrHalt(state, ctx);
+      },
+    },
+  );
+  ref.tell(ADVANCE);
+  return ref;
+}

@@ -1,0 +1,92 @@
+import type { Address } from 'viem';
+import { ServiceError, isServiceError } from '../domain/errors/base';
+import { invalidChain } from '../domain/errors/chain';
+import { walletNotFound } from '../domain/errors/wallet';
+import type { Intent } from '../domain/intent';
+import { fromUnits, toUnits } from '../domain/money';
+import type { ChainHoldings, MarketRate } from '../chain/port';
+import { untilAborted } from './abort';
+import { withRetry } from './executor/retry';
+import { plan } from './planner/plan';
+import type { ChainAmounts, PlannerInput, PositionAmounts, RouteFees } from './planner/types';
+import type { IntentEvent } from './stateMachine';
+import type { UnitContext } from './unitContext';
+
+/** What the planner reads from the chains for one wallet. */
+interface MarketSnapshot {
+  holdings: ChainHoldings[];
+  rates: MarketRate[];
+  routeFees: RouteFees;
+}
+
+/** Balances and positions of the intent's asset, per chain (and protocol), in smallest units. */
+function holdingsOf(holdings: readonly ChainHoldings[], asset: Intent['asset']): { balances: ChainAmounts; positions: PositionAmounts } {
+  const balances: ChainAmounts = {};
+  const positions: Partial<Record<ChainHoldings['chain'], Record<string, bigint>>> = {};
+  for (const h of holdings) {
+    const balance = h.tokens.filter((t) => t.asset === asset).reduce((sum, t) => sum + t.balance, 0n);
+    if (balance > 0n) balances[h.chain] = balance;
+    for (const p of h.positions) {
+      if (p.asset !== asset || p.amount <= 0n) continue;
+      const byProtocol = (positions[h.chain] ??= {});
+      byProtocol[p.protocol] = (byProtocol[p.protocol] ?? 0n) + p.amount;
+    }
+  }
+  return { balances, positions };
+}
+
+/** The planner input of `intent` from a fresh market snapshot. */
+export function plannerInput(intent: Intent, market: MarketSnapshot, chains: readonly string[]): PlannerInput {
+  const { balances, positions } = holdingsOf(market.holdings, intent.asset);
+  return {
+    request: {
+      action: intent.action,
+      amount: toUnits(intent.requestedAmount, intent.asset),
+      asset: intent.asset,
+      chain: intent.chain,
+      fromChain: intent.fromChain,
+      toChain: intent.toChain,
+    },
+    balances,
+    positions,
+    rates: market.rates.filter((r) => chains.includes(r.chain)),
+    routeFees: market.routeFees,
+  };
+}
+
+const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
+
+/**
+ * Plans a planning intent: reads the wallet's holdings on its chains, the
+ * rates and route fees (transient errors retried), then runs the pure
+ * planner. Returns the `execute` event, or `fail` (INSUFFICIENT_FUNDS with
+ * details, or why the chains could not be read).
+ */
+export async function planIntent(intent: Intent, ctx: UnitContext): Promise<IntentEvent> {
+  const wallet = await ctx.wallets.getById(intent.walletId);
+  if (wallet === null) return fail(walletNotFound({ walletId: intent.walletId }));
+  if (wallet.chainType === 'tron') return fail(invalidChain('tron', { reason: 'no Tron network is supported yet' }));
+  const chains = wallet.chains.filter((c) => ctx.chains.chains.includes(c));
+
+  let market: MarketSnapshot;
+  try {
+    market = await withRetry(
+      async () => {
+        const [holdings, rates, routeFees] = await untilAborted(
+          Promise.all([ctx.chains.holdings(wallet.evmAddress as Address, chains), ctx.chains.rates(), ctx.chains.routeFeesBps()]),
+          ctx.signal,
+        );
+        return { holdings, rates, routeFees };
+      },
+      { policy: ctx.retry, clock: ctx.clock, signal: ctx.signal },
+    );
+  } catch (e) {
+    // a service error from the reads (node trouble beyond the retries, an unconfigured chain) fails the planning
+    if (isServiceError(e) && e.code !== 'INTERNAL_ERROR') return fail(e);
+    throw e;
+  }
+
+  const result = plan(plannerInput(intent, market, chains));
+  if (!result.ok) return fail(result.error);
+  return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: result.apy ?? undefined };
+}

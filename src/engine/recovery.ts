@@ -1,0 +1,33 @@
+import type { Intent, IntentStatus } from '../domain/intent';
+import type { IntentRepo } from '../store/port';
+import type { EngineLogger } from './engineLogger';
+
+// Intents already spending funds resume first, so a later intent of the same wallet never plans on funds in flight.
+const RESUME_ORDER: Partial<Record<IntentStatus, number>> = { executing: 0, planning: 1, pending: 2 };
+
+/** Non-final intents in the order to resume them: executing, then planning, then pending; each oldest first. */
+export function resumeOrder(intents: readonly Intent[]): Intent[] {
+  return [...intents].sort(
+    (a, b) =>
+      (RESUME_ORDER[a.status] ?? 3) - (RESUME_ORDER[b.status] ?? 3) ||
+      (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/**
+ * Recovery at engine start (DESIGN §6): every non-final intent is handed back
+ * to the engine. pending and planning intents (re)plan; executing ones carry
+ * on at their first unfinished sub-transaction, resuming a persisted hash
+ * from its receipt (rebroadcast when unknown), never signing it again.
+ */
+export async function recoverIntents(
+  repo: Pick<IntentRepo, 'listNonFinal'>,
+  submit: (intent: Intent) => Promise<void>,
+  logger: EngineLogger,
+): Promise<number> {
+  const open = resumeOrder(await repo.listNonFinal());
+  for (const intent of open) await submit(intent);
+  if (open.length > 0) logger.info({ count: open.length }, 'resuming non-final intents');
+  return open.length;
+}

@@ -1,0 +1,27 @@
+import type { Clock } from '../domain/clock';
+import type { Intent } from '../domain/intent';
+import type { ChainPort } from '../chain/port';
+import type { KeyVault } from '../chain/keyVault';
+import type { WalletRepo } from '../store/port';
+import type { IntentEvent } from './stateMachine';
+import type { RetryPolicy } from './executor/retry';
+
+/** Applies `event` through the intent actor: transition, persist (optimistic version), then publish; resolves the new intent. */
+export type Commit = (event: IntentEvent) => Promise<Intent>;
+
+/** The engine's injected effects (DESIGN §6: machines pure, chain calls injected). */
+export interface EngineEffects {
+  chains: ChainPort;
+  keyVault: Pick<KeyVault, 'signer'>;
+  wallets: Pick<WalletRepo, 'getById'>;
+  clock: Clock;
+  retry: RetryPolicy;
+  /** A transaction of the wallet was confirmed (cached balances are stale). */
+  onWalletActivity?: (walletId: string) => void;
+}
+
+/** What one unit of work on an intent receives: the effects, its actor's commit, and the stop signal. */
+export interface UnitContext extends EngineEffects {
+  commit: Commit;
+  signal: AbortSignal;
+}

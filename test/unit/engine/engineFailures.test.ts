@@ -1,0 +1,114 @@
+import { createHarness, usdc, type Harness } from './engineHarness';
+
+describe('engine: failures and retries', () => {
+  let h: Harness;
+
+  beforeEach(() => {
+    h = createHarness();
+  });
+
+  afterEach(async () => {
+    await h.engine.stop();
+  });
+
+  test('error: a reverted burn in the second bridge → BRIDGE_FAILED, failedStep 2, completedSteps 1, nothing after it sent', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('60'));
+    h.chain.fund('ethereum-sepolia', w.address, 'USDC', usdc('50'));
+    h.chain.revertNext('burn', { chain: 'ethereum-sepolia' });
+    const done = await h.settled((await h.submit(w.id, { amount: '100' })).id);
+
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'BRIDGE_FAILED', details: { step: 2, type: 'bridge', kind: 'burn', chain: 'ethereum-sepolia' } });
+    expect(done.results).toMatchObject({ failedStep: 2, completedSteps: 1 });
+    expect(done.executionPlan?.steps.map((s) => s.status)).toEqual(['completed', 'failed', 'pending']);
+    const burn = h.chain.signed.filter((s) => s.kind === 'burn')[1];
+    // the reverted transaction still spent gas, and the record says so
+    expect(done.results?.transactions.find((t) => t.txHash === burn?.txHash)).toMatchObject({ status: 'reverted', gasUsed: '120000' });
+    expect(h.chain.signedCount('mint')).toBe(1);
+    expect(h.chain.signedCount('supply')).toBe(0);
+    expect(done.completedAt).toBeUndefined();
+  });
+
+  test('error: a reverted supply → DEPOSIT_FAILED with failedStep 1 and completedSteps 0', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.revertNext('supply');
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, kind: 'supply' } });
+    expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('10'));
+  });
+
+  test('error: a reverted withdraw → WITHDRAW_FAILED', async () => {
+    const w = await h.wallet();
+    h.chain.supplyPosition('base-sepolia', w.address, 'aave-v3', 'USDC', usdc('10'));
+    h.chain.revertNext('withdraw');
+    const done = await h.settled((await h.submit(w.id, { action: 'withdraw', amount: '10', chain: 'base-sepolia' })).id);
+    expect(done.error).toMatchObject({ code: 'WITHDRAW_FAILED', details: { step: 1 } });
+    expect(done.results?.failedStep).toBe(1);
+  });
+
+  test('behavior: NETWORK_ERROR/TIMEOUT at every stage are retried with exponential back-off and the intent completes, each transaction signed once', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('100'));
+    h.chain.failNext('rates', 'NETWORK_ERROR', { count: 2 });
+    h.chain.failNext('send', 'TIMEOUT', { kind: 'burn' });
+    h.chain.failNext('broadcast', 'NETWORK_ERROR', { kind: 'supply', count: 2 });
+    h.chain.failNext('attest', 'NETWORK_ERROR');
+    h.chain.failNext('receipt', 'TIMEOUT', { count: 3 });
+    const done = await h.settled((await h.submit(w.id, { amount: '100' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(h.chain.signed.map((s) => s.kind)).toEqual(['approve', 'burn', 'mint', 'approve', 'supply']);
+    expect(new Set(h.chain.executed).size).toBe(5);
+    // a broadcast that failed after signing is resumed by rebroadcasting the persisted bytes
+    expect(h.chain.rebroadcasts).toEqual([h.chain.signed[4]?.txHash]);
+    // rates ×2, approve receipt ×3, burn send, attest, supply broadcast + its rebroadcast
+    expect(h.clock.delays.filter((d) => d > 0)).toEqual([100, 200, 100, 200, 400, 100, 100, 100, 200]);
+  });
+
+  test('error: transient errors beyond the last attempt fail the intent at its step with that code', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.failNext('send', 'NETWORK_ERROR', { kind: 'supply', count: 5 });
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'NETWORK_ERROR', details: { step: 1, kind: 'supply', attempts: 5, txHash: null } });
+    expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
+    expect(h.clock.delays.filter((d) => d > 0)).toEqual([100, 200, 400, 800]);
+  });
+
+  test('error: chain reads failing beyond the retries fail the intent in planning', async () => {
+    const w = await h.wallet();
+    h.chain.failNext('holdings', 'TIMEOUT', { count: 5 });
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.status).toBe('failed');
+    expect(done.executionPlan).toBeNull();
+    expect(done.error?.code).toBe('TIMEOUT');
+  });
+
+  test('error: an unexpected error in the actor fails the intent with INTERNAL_ERROR, and the wallet\'s next intent still runs', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.throwNext('attest', new TypeError('attestation service bug'));
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    const first = await h.submit(w.id, { action: 'bridge', amount: '5', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
+    const second = await h.submit(w.id, { amount: '10' });
+    const failed = await h.settled(first.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ code: 'INTERNAL_ERROR', message: 'The intent failed on an internal error', details: { intentId: first.id, stage: 'executing' } });
+    expect(failed.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
+    expect(failed.executionPlan?.steps[0]?.status).toBe('failed');
+    expect((await h.settled(second.id)).status).toBe('completed');
+  });
+
+  test('error: an unexpected error while planning fails the intent from planning', async () => {
+    const w = await h.wallet();
+    h.chain.throwNext('rates', new Error('boom'));
+    const done = await h.settled((await h.submit(w.id, { amount: '1' })).id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'INTERNAL_ERROR', details: { stage: 'planning' } });
+    expect(done.results).toBeUndefined();
+  });
+});

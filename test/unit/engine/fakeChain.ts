@@ -1,0 +1,297 @@
+import { keccak256, toHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Asset, ChainName, TokenAsset } from '../../../src/domain/chains';
+import { STABLECOINS } from '../../../src/domain/chains';
+import type { ErrorCode } from '../../../src/domain/errors/base';
+import { ServiceError } from '../../../src/domain/errors/base';
+import type {
+  Attested,
+  ChainHoldings,
+  ChainPort,
+  MarketRate,
+  Protocol,
+  SignedTx,
+  TxKind,
+  TxReceipt,
+  TxRequest,
+  TxSigner,
+} from '../../../src/chain/port';
+import type { KeyVault } from '../../../src/chain/keyVault';
+
+/**
+ * An in-process ChainPort for engine unit tests: a tiny ledger (balances,
+ * allowances, lending positions, CCTP burns and mints) with instant receipts,
+ * configurable reverts, transient errors and pauses, and a log of everything
+ * signed and executed so tests can prove nothing was sent twice.
+ */
+
+export const RELAYER: Address = '0x00000000000000000000000000000000000000aa';
+const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
+
+/** Where a fault strikes: before signing, after signing but before broadcast, or on a read. */
+export type FaultOp = 'send' | 'broadcast' | 'receipt' | 'holdings' | 'rates' | 'attest';
+
+interface Fault {
+  op: FaultOp;
+  make: () => unknown;
+  count: number;
+  kind?: TxKind;
+}
+
+interface SignedEntry {
+  hash: Hex;
+  from: Address;
+  tx: TxRequest;
+}
+
+interface Burn {
+  from: Address;
+  chain: ChainName;
+  toChain: ChainName;
+  amount: bigint;
+  minted: boolean;
+}
+
+const GAS: Record<TxKind, bigint> = { approve: 46_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+
+const key = (...parts: string[]): string => parts.join('|');
+
+/** Test key vault: a deterministic key per wallet id. */
+export function testKeyVault(): Pick<KeyVault, 'signer'> {
+  return { signer: async (walletId) => privateKeyToAccount(keccak256(toHex(walletId))) };
+}
+
+/** The address `testKeyVault` signs with for `walletId`. */
+export function testAddress(walletId: string): Address {
+  return privateKeyToAccount(keccak256(toHex(walletId))).address;
+}
+
+export class FakeChain implements ChainPort {
+  readonly chains: ChainName[];
+  marketRates: MarketRate[];
+  feeBps: number;
+  /** Everything signed, in order. */
+  readonly signed: SignedTx[] = [];
+  /** Hashes executed on chain, in order (a hash appears once per execution). */
+  readonly executed: Hex[] = [];
+  readonly rebroadcasts: Hex[] = [];
+  /** Awaited after onSigned and before the broadcast (hold a transaction between persisting and sending it). */
+  beforeBroadcast?: (signed: SignedTx) => Promise<void>;
+  /** Awaited before a receipt is answered. */
+  beforeReceipt?: (chain: ChainName, hash: Hex) => Promise<void>;
+
+  private readonly balances = new Map<string, bigint>();
+  private readonly positions = new Map<string, bigint>();
+  private readonly allowances = new Map<string, bigint>();
+  private readonly receipts = new Map<Hex, TxReceipt>();
+  private readonly byRaw = new Map<Hex, SignedEntry>();
+  private readonly burns = new Map<Hex, Burn>();
+  private readonly nonces = new Map<string, number>();
+  private readonly reverts: { kind: TxKind; chain?: ChainName; count: number }[] = [];
+  private readonly faults: Fault[] = [];
+  private block = 1n;
+
+  constructor(o: { rates?: MarketRate[]; feeBps?: number; chains?: ChainName[] } = {}) {
+    this.chains = o.chains ?? ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
+    this.marketRates = o.rates ?? [];
+    this.feeBps = o.feeBps ?? 0;
+  }
+
+  // ---- test controls ----
+
+  /** Credits `amount` (smallest units) of `asset` to `address` on `chain`. */
+  fund(chain: ChainName, address: Address, asset: TokenAsset, amount: bigint): void {
+    this.add(this.balances, key(chain, address, asset), amount);
+  }
+
+  /** Gives `address` a supplied position. */
+  supplyPosition(chain: ChainName, address: Address, protocol: Protocol, asset: TokenAsset, amount: bigint): void {
+    this.add(this.positions, key(chain, address, protocol, asset), amount);
+  }
+
+  balance(chain: ChainName, address: Address, asset: TokenAsset): bigint {
+    return this.balances.get(key(chain, address, asset)) ?? 0n;
+  }
+
+  position(chain: ChainName, address: Address, protocol: Protocol, asset: TokenAsset): bigint {
+    return this.positions.get(key(chain, address, protocol, asset)) ?? 0n;
+  }
+
+  /** The next `count` transactions of `kind` (on `chain`, when given) revert. */
+  revertNext(kind: TxKind, o: { chain?: ChainName; count?: number } = {}): void {
+    this.reverts.push({ kind, chain: o.chain, count: o.count ?? 1 });
+  }
+
+  /** The next `count` calls at `op` (for transactions of `kind`, when given) throw a ServiceError `code` (NETWORK_ERROR/TIMEOUT are transient). */
+  failNext(op: FaultOp, code: ErrorCode, o: { count?: number; kind?: TxKind } = {}): void {
+    this.faults.push({ op, make: () => new ServiceError(code, `injected ${code} at ${op}`, { details: { op } }), count: o.count ?? 1, kind: o.kind });
+  }
+
+  /** The next call at `op` throws `error` as is (a bug-like, non-service error). */
+  throwNext(op: FaultOp, error: unknown): void {
+    this.faults.push({ op, make: () => error, count: 1 });
+  }
+
+  /** How many times a transaction of `kind` was signed. */
+  signedCount(kind: TxKind): number {
+    return this.signed.filter((s) => s.kind === kind).length;
+  }
+
+  // ---- ChainPort ----
+
+  async holdings(address: Address, chains: readonly ChainName[]): Promise<ChainHoldings[]> {
+    this.fault('holdings');
+    return chains
+      .filter((c) => this.chains.includes(c))
+      .map((chain) => {
+        const tokens: ChainHoldings['tokens'] = [];
+        const positions: ChainHoldings['positions'] = [];
+        for (const [k, v] of this.balances) {
+          const [c, a, asset] = k.split('|');
+          if (c === chain && a === address && v > 0n) tokens.push({ asset: asset as Asset, balance: v });
+        }
+        for (const [k, v] of this.positions) {
+          const [c, a, protocol, asset] = k.split('|');
+          if (c === chain && a === address && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, amount: v });
+        }
+        return { chain, tokens, positions };
+      });
+  }
+
+  async rates(): Promise<MarketRate[]> {
+    this.fault('rates');
+    return this.marketRates;
+  }
+
+  async routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>> {
+    const out: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
+    for (const from of this.chains) for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = this.feeBps;
+    return out;
+  }
+
+  async priceUsd(asset: Asset): Promise<number> {
+    return STABLECOINS.includes(asset) ? 1 : 3000;
+  }
+
+  async send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
+    this.fault('send', tx.kind);
+    const from = signer === 'relayer' ? RELAYER : signer === 'faucet' ? FAUCET : signer.address;
+    const nonceKey = key(tx.chain, from);
+    const nonce = this.nonces.get(nonceKey) ?? 0;
+    this.nonces.set(nonceKey, nonce + 1);
+    const raw = toHex(JSON.stringify({ from, nonce, tx }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from, nonce, raw };
+    this.byRaw.set(raw, { hash: signed.txHash, from, tx });
+    this.signed.push(signed);
+    await onSigned(signed);
+    await this.beforeBroadcast?.(signed);
+    this.fault('broadcast', tx.kind);
+    this.execute({ hash: signed.txHash, from, tx });
+    return signed;
+  }
+
+  async rebroadcast(_chain: ChainName, raw: Hex): Promise<void> {
+    const entry = this.byRaw.get(raw);
+    if (entry === undefined) throw new Error('rebroadcast of bytes this chain never signed');
+    this.fault('broadcast', entry.tx.kind);
+    this.rebroadcasts.push(entry.hash);
+    if (!this.receipts.has(entry.hash)) this.execute(entry);
+  }
+
+  async receipt(chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
+    await this.beforeReceipt?.(chain, txHash);
+    this.fault('receipt');
+    return this.receipts.get(txHash) ?? null;
+  }
+
+  async attest(_chain: ChainName, burnTxHash: Hex): Promise<Attested> {
+    this.fault('attest');
+    if (!this.burns.has(burnTxHash)) throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction');
+    return { message: burnTxHash, attestation: '0xa77e57' };
+  }
+
+  async close(): Promise<void> {}
+
+  // ---- ledger ----
+
+  private fault(op: FaultOp, kind?: TxKind): void {
+    const f = this.faults.find((x) => x.op === op && x.count > 0 && (x.kind === undefined || x.kind === kind));
+    if (f === undefined) return;
+    f.count--;
+    throw f.make();
+  }
+
+  private add(m: Map<string, bigint>, k: string, by: bigint): void {
+    m.set(k, (m.get(k) ?? 0n) + by);
+  }
+
+  /** Moves `amount` out of `k` in `m`; false (nothing moved) when short. */
+  private take(m: Map<string, bigint>, k: string, amount: bigint): boolean {
+    const have = m.get(k) ?? 0n;
+    if (have < amount) return false;
+    m.set(k, have - amount);
+    return true;
+  }
+
+  /** Applies the transaction's effects; any failed condition reverts it (no effect, gas still spent). */
+  private apply(hash: Hex, from: Address, tx: TxRequest): boolean {
+    const r = this.reverts.find((x) => x.kind === tx.kind && x.count > 0 && (x.chain === undefined || x.chain === tx.chain));
+    if (r !== undefined) {
+      r.count--;
+      return false;
+    }
+    switch (tx.kind) {
+      case 'approve':
+        this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), tx.amount);
+        return true;
+      case 'supply': {
+        const allowance = key(tx.chain, from, tx.protocol, tx.asset);
+        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
+        this.take(this.allowances, allowance, tx.amount);
+        this.add(this.positions, key(tx.chain, from, tx.protocol, tx.asset), tx.amount);
+        return true;
+      }
+      case 'withdraw': {
+        const amount = tx.amount === 'max' ? this.position(tx.chain, from, tx.protocol, tx.asset) : tx.amount;
+        if (!this.take(this.positions, key(tx.chain, from, tx.protocol, tx.asset), amount)) return false;
+        this.add(this.balances, key(tx.chain, from, tx.asset), amount);
+        return true;
+      }
+      case 'burn': {
+        const allowance = key(tx.chain, from, 'bridge', 'USDC');
+        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount)) return false;
+        this.take(this.allowances, allowance, tx.amount);
+        this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, minted: false });
+        return true;
+      }
+      case 'mint': {
+        const burn = this.burns.get(tx.message);
+        if (burn === undefined || burn.minted || burn.toChain !== tx.chain) return false;
+        burn.minted = true;
+        const fee = (burn.amount * BigInt(this.feeBps) + 9_999n) / 10_000n;
+        this.add(this.balances, key(tx.chain, burn.from, 'USDC'), burn.amount - fee);
+        return true;
+      }
+      case 'transfer':
+        if (!this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
+        this.add(this.balances, key(tx.chain, tx.to, tx.asset), tx.amount);
+        return true;
+    }
+  }
+
+  private execute({ hash, from, tx }: SignedEntry): void {
+    if (this.receipts.has(hash)) throw new Error(`transaction ${hash} executed twice`);
+    this.executed.push(hash);
+    const ok = this.apply(hash, from, tx);
+    const gasUsed = GAS[tx.kind];
+    this.receipts.set(hash, {
+      chain: tx.chain,
+      txHash: hash,
+      status: ok ? 'success' : 'reverted',
+      gasUsed,
+      gasCostWei: gasUsed * 1_000_000_000n,
+      gasCostUsd: Number(gasUsed) / 10_000_000,
+      blockNumber: this.block++,
+    });
+  }
+}
