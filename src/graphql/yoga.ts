@@ -5,7 +5,10 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
 import { maskError } from './errors';
-import { disableIntrospection } from './plugins';
+import { disableIntrospection, limitDepth } from './plugins';
+
+/** Deepest selection allowed (the schema itself nests ≤ 6). */
+export const MAX_QUERY_DEPTH = 10;
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -32,6 +35,6 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       requestId,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
-    plugins: o.production ? [disableIntrospection()] : [],
+    plugins: [limitDepth(MAX_QUERY_DEPTH), ...(o.production ? [disableIntrospection()] : [])],
   });
 }
