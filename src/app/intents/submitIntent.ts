@@ -1,0 +1,92 @@
+import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import { withIdempotency, type Replayable } from '../idempotency';
+import { getWalletById } from '../wallets/getWallet';
+import { CHAINS, type ChainName } from '../../domain/chains';
+import { planRestricted } from '../../domain/errors/auth';
+import { invalidChain } from '../../domain/errors/chain';
+import type { ServiceError } from '../../domain/errors/base';
+import { newId } from '../../domain/ids';
+import type { Intent } from '../../domain/intent';
+import { PLANS } from '../../domain/plans';
+import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
+import type { Wallet } from '../../domain/types';
+import { toIntentView, type IntentView } from './intentView';
+
+/** The engine as use-cases see it: it takes a persisted pending intent and runs it in the background. */
+export interface IntentSubmitter {
+  submit(intent: Intent): Promise<void>;
+}
+
+export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock'> & { engine: IntentSubmitter };
+export type SubmitIntentResult = Replayable<IntentView>;
+/** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT. */
+export type SubmitIntentError = ServiceError;
+
+/** The chains a request names, with the field naming each. */
+function namedChains(params: CreateIntentParams): { field: string; chain: ChainName }[] {
+  return INTENT_CHAIN_FIELDS.flatMap((field) => {
+    const chain = params[field];
+    return chain === undefined ? [] : [{ field, chain }];
+  });
+}
+
+/** DESIGN §4: an upcoming main chain is 403 PLAN_RESTRICTED on the free plan, 400 INVALID_CHAIN (status "upcoming") otherwise. */
+function checkUpcoming(principal: Principal, params: CreateIntentParams): void {
+  for (const { field, chain } of namedChains(params)) {
+    if (CHAINS[chain].status !== 'upcoming') continue;
+    if (!PLANS[principal.account.plan].mainNetworks) throw planRestricted(principal.account.plan, chain);
+    throw invalidChain(chain, { field, status: 'upcoming' });
+  }
+}
+
+/** Tron wallets have no supported network yet; EVM wallets only act on their own chains. */
+function checkWalletChains(wallet: Wallet, params: CreateIntentParams): void {
+  if (wallet.chainType === 'tron') {
+    throw invalidChain('tron', { walletId: wallet.id, chainType: 'tron', reason: 'intents are not supported on Tron wallets yet' });
+  }
+  for (const { field, chain } of namedChains(params)) {
+    if (!wallet.chains.includes(chain)) throw invalidChain(chain, { field, walletChains: wallet.chains });
+  }
+}
+
+/**
+ * POST /intents: validates the body (the shared zod schema), checks the
+ * chains against the plan and the wallet (which must be the caller's),
+ * stores the intent as `pending` and hands it to the engine. Answers 201
+ * with the intent; an Idempotency-Key replays the first answer for 24 h.
+ */
+export async function submitIntent(
+  deps: SubmitIntentDeps,
+  principal: Principal,
+  body: unknown,
+  idempotencyKey?: string,
+): Promise<SubmitIntentResult> {
+  return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async () => {
+    const params = parseCreateIntent(body);
+    checkUpcoming(principal, params);
+    const wallet = await getWalletById(deps, principal, params.walletId);
+    checkWalletChains(wallet, params);
+    const now = deps.clock.now().toISOString();
+    const intent: Intent = {
+      id: newId('intent'),
+      accountId: principal.account.id,
+      walletId: wallet.id,
+      status: 'pending',
+      action: params.action,
+      amount: params.amount,
+      requestedAmount: params.amount,
+      asset: params.asset,
+      ...(params.chain !== undefined && { chain: params.chain }),
+      ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
+      ...(params.toChain !== undefined && { toChain: params.toChain }),
+      executionPlan: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    };
+    await deps.store.intents.insert(intent);
+    await deps.engine.submit(intent);
+    return { status: 201, body: toIntentView(intent) };
+  });
+}

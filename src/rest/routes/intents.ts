@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../../app/deps';
+import type { RestContext, RestState } from '../context';
+import { param } from '../params';
+import { operation } from '../middleware/admission';
+import { submitIntent, type IntentSubmitter } from '../../app/intents/submitIntent';
+import { getIntent } from '../../app/intents/getIntent';
+import { listIntents } from '../../app/intents/listIntents';
+import { pollAfterSeconds, toIntentView, type IntentView } from '../../app/intents/intentView';
+
+/** An intent answer that is not final tells the client when to look again (Retry-After). */
+function pollHint(ctx: RestContext, intent: IntentView): void {
+  const seconds = pollAfterSeconds(intent);
+  if (seconds !== null) ctx.set('Retry-After', String(seconds));
+}
+
+/** A query-string value: the first when repeated, absent when missing. */
+const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** POST /intents, GET /intents/:intentId and GET /intents?walletId= (SPEC "Endpoints"; the list is DESIGN's addition). */
+export function intentRoutes(deps: AppDeps, engine: IntentSubmitter): Router<RestState> {
+  const router = new Router<RestState>();
+
+  router.post(
+    '/intents',
+    operation(deps, 'createIntent', async (ctx) => {
+      const result = await submitIntent({ ...deps, engine }, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+      pollHint(ctx, result.body);
+      ctx.status = result.status;
+      ctx.body = result.body;
+    }),
+  );
+
+  router.get(
+    '/intents/:intentId',
+    operation(deps, 'getIntent', async (ctx) => {
+      const view = toIntentView(await getIntent(deps, ctx.state.principal!, param(ctx, 'intentId')));
+      pollHint(ctx, view);
+      ctx.body = view;
+    }),
+  );
+
+  router.get(
+    '/intents',
+    operation(deps, 'listIntents', async (ctx) => {
+      const params = Object.fromEntries(
+        ['walletId', 'status', 'first', 'after'].flatMap((k) => {
+          const v = queryValue(ctx.query[k]);
+          return v === undefined ? [] : [[k, v]];
+        }),
+      );
+      const page = await listIntents(deps, ctx.state.principal!, params);
+      ctx.body = { intents: page.edges.map((e) => toIntentView(e.node)), pageInfo: page.pageInfo };
+    }),
+  );
+
+  return router;
+}
