@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { createPublicClient, createWalletClient, http, type Address } from 'viem';
+import type { ChainName } from '../../../src/domain/chains';
+import { createSystemClock } from '../../../src/domain/clock';
+import type { Intent } from '../../../src/domain/intent';
+import { toUnits } from '../../../src/domain/money';
+import type { Wallet } from '../../../src/domain/types';
+import { createKeyVault, type KeyVault } from '../../../src/chain/keyVault';
+import type { ChainPort } from '../../../src/chain/port';
+import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
+import { SANDBOX_ADDRESSES } from '../../../src/chain/sandbox/accounts';
+import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
+import { startChains, type RunningChains } from '../../../src/chain/startChains';
+import { createEngine, type Engine, type EngineOptions } from '../../../src/engine/engine';
+import { silentLogger } from '../../../src/engine/engineLogger';
+import { isFinal } from '../../../src/engine/stateMachine';
+import { createMemoryStore } from '../../../src/store/memory/memoryStore';
+import type { Store } from '../../../src/store/port';
+import { loadSandboxManifest, sandboxChain, SANDBOX_TEST_FEE_BPS } from '../../setup/sandbox';
+
+/**
+ * The engine against the real sandbox devnets (jest global setup) through the
+ * viem chain port: real signed transactions, real receipts, CCTP-like burn,
+ * attestation and mint, injected reverts, and a restart between persisting a
+ * transaction and broadcasting it.
+ */
+
+const manifest = loadSandboxManifest();
+const usdc = (amount: string): bigint => toUnits(amount, 'USDC');
+
+let chains: RunningChains;
+let store: Store;
+let keyVault: KeyVault;
+const engines: Engine[] = [];
+
+/** Mints sandbox USDC through the node-managed faucet account (the node assigns nonces, so parallel test files never collide). */
+async function mintUsdc(chain: ChainName, to: Address, amount: bigint): Promise<void> {
+  const d = sandboxChain(manifest, chain);
+  const viemChain = viemChainFor(chain, d.rpcUrl);
+  const transport = http(d.rpcUrl, { retryCount: 0 });
+  const faucet = createWalletClient({ account: SANDBOX_ADDRESSES.faucet, chain: viemChain, transport });
+  const hash = await faucet.writeContract({ address: d.tokens.USDC!, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] });
+  await createPublicClient({ chain: viemChain, transport, pollingInterval: 20 }).waitForTransactionReceipt({ hash });
+}
+
+function engine(overrides: Partial<EngineOptions> = {}): Engine {
+  const e = createEngine({ store, chains: chains.port, keyVault, clock: createSystemClock(), logger: silentLogger, retry: { baseMs: 50, maxMs: 500 }, ...overrides });
+  engines.push(e);
+  return e;
+}
+
+async function newWallet(): Promise<{ id: string; address: Address }> {
+  const id = `svc_wallet_${randomBytes(16).toString('hex')}`;
+  const address = await keyVault.createKey(id);
+  const w: Wallet = {
+    id,
+    accountId: 'acct_engine_it',
+    userId: id,
+    address,
+    evmAddress: address,
+    chainType: 'ethereum',
+    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
+    email: null,
+    metadata: {},
+    createdAt: new Date().toISOString(),
+  };
+  await store.wallets.insert(w);
+  return { id, address };
+}
+
+async function submit(e: Engine, walletId: string, request: Partial<Intent> & Pick<Intent, 'amount'>): Promise<Intent> {
+  const now = new Date().toISOString();
+  const intent: Intent = {
+    id: `intent_${randomBytes(16).toString('hex')}`,
+    accountId: 'acct_engine_it',
+    walletId,
+    status: 'pending',
+    action: 'lend',
+    asset: 'USDC',
+    requestedAmount: request.amount,
+    executionPlan: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+    ...request,
+  };
+  await store.intents.insert(intent);
+  await e.submit(intent);
+  return intent;
+}
+
+/** Resolves with the intent once `e` publishes it final (or it already is). */
+function settled(e: Engine, id: string): Promise<Intent> {
+  return new Promise((resolve) => {
+    let off = (): void => undefined;
+    const done = (i: Intent | null): void => {
+      if (i === null || !isFinal(i.status)) return;
+      off();
+      resolve(i);
+    };
+    off = e.bus.listen({ intentId: id }, done);
+    void store.intents.get(id).then(done);
+  });
+}
+
+async function usdcHoldings(address: Address, chain: ChainName): Promise<{ balance: bigint; aave: bigint }> {
+  const [h] = await chains.port.holdings(address, [chain]);
+  return {
+    balance: h?.tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n,
+    aave: h?.positions.find((p) => p.protocol === 'aave-v3' && p.asset === 'USDC')?.amount ?? 0n,
+  };
+}
+
+beforeAll(async () => {
+  chains = await startChains({ chainMode: 'sandbox', sandboxManifestPath: process.env.SANDBOX_MANIFEST, sandboxBlockTimeMs: 0, rpcUrls: {} });
+  store = createMemoryStore();
+  keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
+});
+
+afterAll(async () => {
+  await Promise.all(engines.map((e) => e.stop()));
+  await chains?.stop();
+});
+
+describe('engine on the sandbox devnets', () => {
+  test('behavior: lend with funds on the named chain → direct-deposit: approve + supply mined, aToken position, gas in USD', async () => {
+    const e = engine();
+    const w = await newWallet();
+    await mintUsdc('base-sepolia', w.address, usdc('50'));
+    const done = await settled(e, (await submit(e, w.id, { amount: '20', chain: 'base-sepolia' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(done.executionPlan?.strategy).toBe('direct-deposit');
+    expect(done.results?.completedSteps).toBe(1);
+    expect(done.results?.transactions).toHaveLength(2);
+    for (const t of done.results!.transactions) {
+      expect(t).toMatchObject({ chain: 'base-sepolia', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), status: 'confirmed' });
+      expect(BigInt(t.gasUsed!)).toBeGreaterThan(21_000n);
+      expect(t.gasCostUsd).toBeGreaterThan(0);
+    }
+    expect(BigInt(done.results!.totalGasUsed)).toBeGreaterThan(0n);
+    const after = await usdcHoldings(w.address, 'base-sepolia');
+    expect(after.balance).toBe(usdc('30'));
+    expect(after.aave).toBeGreaterThanOrEqual(usdc('20'));
+  });
+
+  test('behavior: lend with funds on another chain → single-bridge: burn, attestation, relayer mint, deposit of what arrives after the route fee', async () => {
+    const e = engine();
+    const w = await newWallet();
+    await mintUsdc('arbitrum-sepolia', w.address, usdc('10'));
+    const done = await settled(e, (await submit(e, w.id, { amount: '10', chain: 'base-sepolia' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(done.executionPlan?.strategy).toBe('single-bridge');
+    const fee = (usdc('10') * BigInt(SANDBOX_TEST_FEE_BPS) + 9_999n) / 10_000n;
+    expect(toUnits(done.amount, 'USDC')).toBe(usdc('10') - fee);
+    expect(done.results?.transactions.map((t) => `${(t as { kind?: string }).kind}@${t.chain}`)).toEqual([
+      'approve@arbitrum-sepolia',
+      'burn@arbitrum-sepolia',
+      'mint@base-sepolia',
+      'approve@base-sepolia',
+      'supply@base-sepolia',
+    ]);
+    expect((await usdcHoldings(w.address, 'arbitrum-sepolia')).balance).toBe(0n);
+    expect((await usdcHoldings(w.address, 'base-sepolia')).aave).toBeGreaterThanOrEqual(usdc('10') - fee);
+
+    const back = await settled(e, (await submit(e, w.id, { action: 'withdraw', amount: '5', chain: 'base-sepolia' })).id);
+    expect(back.status).toBe('completed');
+    expect(back.executionPlan?.strategy).toBe('direct-withdraw');
+    expect((await usdcHoldings(w.address, 'base-sepolia')).balance).toBe(usdc('5'));
+  });
+
+  test('error: an injected bridge revert → BRIDGE_FAILED with failedStep 1; the funds stay on the source chain', async () => {
+    const e = engine();
+    const w = await newWallet();
+    await mintUsdc('ethereum-sepolia', w.address, usdc('3'));
+    chains.controls!.registerFault({ chain: 'ethereum-sepolia', kind: 'bridge-revert', count: 1 });
+    const done = await settled(e, (await submit(e, w.id, { action: 'bridge', amount: '3', fromChain: 'ethereum-sepolia', toChain: 'arbitrum-sepolia' })).id);
+
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'BRIDGE_FAILED', details: { step: 1, kind: 'burn' } });
+    expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
+    expect((await usdcHoldings(w.address, 'ethereum-sepolia')).balance).toBe(usdc('3'));
+  });
+
+  test('behavior: restart between persisting a supply and broadcasting it → the next engine rebroadcasts the same signed bytes; one supply on chain', async () => {
+    let first!: Engine;
+    let stopping: Promise<void> | undefined;
+    const dying: ChainPort = {
+      ...chains.port,
+      send: (signer, tx, onSigned) =>
+        chains.port.send(signer, tx, async (signed) => {
+          await onSigned(signed);
+          if (tx.kind !== 'supply') return;
+          stopping = first.stop();
+          // the process dies before the broadcast: the port never sends these bytes
+          throw new Error('process killed');
+        }),
+    };
+    first = engine({ chains: dying });
+    const w = await newWallet();
+    await mintUsdc('base-sepolia', w.address, usdc('7'));
+    const intent = await submit(first, w.id, { amount: '7', chain: 'base-sepolia' });
+    for (let n = 0; n < 600 && stopping === undefined; n++) await new Promise((r) => setTimeout(r, 20));
+    await stopping;
+
+    const persisted = await store.intents.get(intent.id);
+    expect(persisted?.status).toBe('executing');
+    const supply = persisted?.results?.transactions.find((t) => (t as { kind?: string }).kind === 'supply');
+    expect(supply).toMatchObject({ status: 'signed' });
+    expect(await chains.port.receipt('base-sepolia', supply!.txHash as `0x${string}`, 1_000)).toBeNull();
+
+    const second = engine();
+    expect((await second.start()).resumed).toBeGreaterThanOrEqual(1);
+    const done = await settled(second, intent.id);
+    expect(done.status).toBe('completed');
+    const final = done.results?.transactions.filter((t) => (t as { kind?: string }).kind === 'supply');
+    expect(final).toHaveLength(1);
+    expect(final?.[0]?.txHash).toBe(supply!.txHash);
+    expect((await usdcHoldings(w.address, 'base-sepolia')).aave).toBeGreaterThanOrEqual(usdc('7'));
+  });
+});
