@@ -184,7 +184,6 @@ describe('engine on the sandbox devnets', () => {
   });
 
   test('behavior: restart between persisting a supply and broadcasting it → the next engine rebroadcasts the same signed bytes; one supply on chain', async () => {
-    let first!: Engine;
     let stopping: Promise<void> | undefined;
     const dying: ChainPort = {
       ...chains.port,
@@ -197,7 +196,7 @@ describe('engine on the sandbox devnets', () => {
           throw new Error('process killed');
         }),
     };
-    first = engine({ chains: dying });
+    const first = engine({ chains: dying });
     const w = await newWallet();
     await mintUsdc('base-sepolia', w.address, usdc('7'));
     const intent = await submit(first, w.id, { amount: '7', chain: 'base-sepolia' });
