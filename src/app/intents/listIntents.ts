@@ -7,7 +7,9 @@ import { INTENT_STATUSES, type Intent } from '../../domain/intent';
 import { parseInput } from '../../domain/schemas/parse';
 import type { IntentCursor } from '../../store/port';
 
+/** Largest page a client may ask for. */
 export const MAX_PAGE = 100;
+/** Page size when `first` is absent. */
 export const DEFAULT_PAGE = 20;
 
 /** Query of GET /intents and Query.intents (query strings arrive as strings, hence the coercion). */
@@ -23,6 +25,7 @@ export const listIntentsSchema = z.strictObject({
   after: z.string().min(1, 'after must not be empty').optional(),
 });
 
+/** What a client may pass: walletId, status?, first? (1–100, default 20), after? (a cursor). */
 export type ListIntentsParams = z.input<typeof listIntentsSchema>;
 
 /** One page, Relay style: items newest first, each with its cursor. */

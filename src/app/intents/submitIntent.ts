@@ -18,7 +18,9 @@ export interface IntentSubmitter {
   submit(intent: Intent): Promise<void>;
 }
 
+/** The use-case deps plus the engine that runs the intent. */
 export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock'> & { engine: IntentSubmitter };
+/** 201 with the intent view; `replayed` when an Idempotency-Key answered from the first request. */
 export type SubmitIntentResult = Replayable<IntentView>;
 /** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT. */
 export type SubmitIntentError = ServiceError;

@@ -12,6 +12,7 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
+/** 5 tries: waits of 0.5, 1, 2 and 4 s between them. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500, maxMs: 8_000 };
 
 /** NETWORK_ERROR and TIMEOUT are worth another try (SPEC "Errors": transient, retryable). */

@@ -139,6 +139,7 @@ const IntentErrorRef = builder.objectRef<IntentError>('IntentError').implement({
   }),
 });
 
+/** The Intent object type (backed by the stored record, amounts as exact decimal strings). */
 export const IntentRef = builder.objectRef<Intent>('Intent').implement({
   description: 'A lend, withdraw or bridge goal, planned and executed asynchronously (same resource as /v1/intents).',
   fields: (t) => ({
