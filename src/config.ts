@@ -20,7 +20,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
-    SANDBOX_MANIFEST: z.string().min(1).optional(),
+    SANDBOX_MANIFEST: z.string().optional(),
     CHAIN_MANIFEST: z.string().min(1).optional(),
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
@@ -95,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
-    sandboxManifestPath: e.SANDBOX_MANIFEST,
+    sandboxManifestPath: e.SANDBOX_MANIFEST || undefined,
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
     serviceKeys:

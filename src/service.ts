@@ -15,7 +15,10 @@ import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
 import { bootstrapDevAccount } from './app/bootstrap';
-import { createReadCaches } from './app/caches';
+import { createReadCaches, invalidateWalletHoldings } from './app/caches';
+import { createSystemClock } from './domain/clock';
+import { createEngine } from './engine/engine';
+import { intentRoutes } from './rest/routes/intents';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
@@ -46,15 +49,29 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const chains = chainsResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
+  const keyVault = createKeyVault({ masterKey, keys: store.walletKeys });
+  const caches = createReadCaches();
+  const engine = createEngine({
+    store,
+    chains: chains.port,
+    keyVault,
+    clock: createSystemClock(),
+    logger,
+    // The service's own transactions make cached balances stale.
+    onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
+  });
   const deps: AppDeps = {
     store,
     clock,
-    keyVault: createKeyVault({ masterKey, keys: store.walletKeys }),
+    keyVault,
     keyCache: new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: 60_000 }),
     chains: chains.port,
-    caches: createReadCaches(),
+    caches,
+    engine,
   };
   const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
+  const { resumed } = await engine.start();
+  if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   const metrics = createMetrics();
   const rest = createRestApp({
     deps,
@@ -62,7 +79,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     metrics,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps, engine)],
     adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls)] : [],
     health: {
       async ready() {
@@ -89,6 +106,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (e) {
+    await engine.stop();
     await Promise.all([store.close(), chains.stop()]);
     throw e;
   }
@@ -110,6 +128,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await engine.stop();
         await Promise.all([store.close(), chains.stop()]);
       })();
       return stopping;

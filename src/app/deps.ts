@@ -3,6 +3,8 @@ import type { Store } from '../store/port';
 import type { KeyVault } from '../chain/keyVault';
 import type { ApiKeyRecord } from '../domain/types';
 import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
+import type { IntentSubmitter } from './intents/submitIntent';
+import type { IntentBus } from '../engine/eventBus';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -13,6 +15,8 @@ export interface AppDeps {
   keyCache: LRUCache<string, ApiKeyRecord>;
   chains: ChainPort;
   caches: ReadCaches;
+  /** Runs intents in the background (the intent engine). */
+  engine: IntentSubmitter & { bus: IntentBus };
 }
 
 /** Read caches: yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */

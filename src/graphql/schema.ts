@@ -6,6 +6,7 @@ import './types/wallet';
 import './types/balances';
 import './types/yields';
 import './types/funding';
+import './types/intent';
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,12 +1,10 @@
 import { builder } from '../builder';
-import type { GraphQLContext } from '../context';
 import { AssetEnum, ChainEnum } from './enums';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { submitIntent, type IntentSubmitter } from '../../app/intents/submitIntent';
+import { submitIntent } from '../../app/intents/submitIntent';
 import { getIntent } from '../../app/intents/getIntent';
 import { listIntents, type IntentPage } from '../../app/intents/listIntents';
-import { serviceUnavailable } from '../../domain/errors/request';
 import {
   INTENT_ACTIONS,
   INTENT_STATUSES,
@@ -38,16 +36,6 @@ const IntentStatusEnum = builder.enumType('IntentStatus', { values: enumValues(I
 const IntentActionEnum = builder.enumType('IntentAction', { values: enumValues(INTENT_ACTIONS) });
 const StepStatusEnum = builder.enumType('StepStatus', { values: enumValues(STEP_STATUSES) });
 const StrategyEnum = builder.enumType('Strategy', { values: enumValues(STRATEGIES) });
-
-/**
- * The engine, until AppDeps carries it as `engine` (see the wiring note in the
- * intents work): read from `ctx.deps.engine`, typed to the one method used.
- */
-function engineOf(ctx: GraphQLContext): IntentSubmitter {
-  const deps: GraphQLContext['deps'] & { engine?: IntentSubmitter } = ctx.deps;
-  if (deps.engine === undefined) throw serviceUnavailable('The intent engine is not running');
-  return deps.engine;
-}
 
 const StepRef = builder.interfaceRef<Step>('Step').implement({
   description: 'One step of an execution plan; `index` is its position from 0.',
@@ -232,10 +220,9 @@ builder.mutationField('createIntent', (t) =>
     args: { input: t.arg({ type: CreateIntentInput, required: true }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const engine = engineOf(ctx);
       const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });
       return runOperation(ctx.deps, principal, 'createIntent', async () => {
-        const result = await submitIntent({ ...ctx.deps, engine }, principal, body, ctx.idempotencyKey);
+        const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
         // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
         return getIntent(ctx.deps, principal, result.body.id);
       });

@@ -135,17 +135,6 @@ describe('yields', () => {
     expect(r.body.best.reasoning).toMatch(/compared with/);
   });
 
-  it('behavior: a rate set through the admin control shows in /v1/yields and moves best', async () => {
-    const before = await srv.rest('GET', '/v1/yields?asset=USDT', { key: acct.key });
-    expect(before.body.best.chain).not.toBe('ethereum-sepolia');
-    const set = await admin('rates', { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDT', apy: 12.5 });
-    expect(set.status).toBe(200);
-    const after = await srv.rest('GET', '/v1/yields?asset=USDT', { key: acct.key });
-    expect(after.body.rates.find((x: any) => x.chain === 'ethereum-sepolia').apy).toBeCloseTo(12.5, 2);
-    expect(after.body.best).toMatchObject({ chain: 'ethereum-sepolia', asset: 'USDT', protocol: 'aave-v3' });
-    await admin('rates', { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDT', apy: 2.2 });
-  });
-
   it('error: DAI is refused on base-sepolia (no market, no mint)', async () => {
     const y = await srv.rest('GET', '/v1/yields?asset=DAI&chain=base-sepolia', { key: acct.key });
     expect(y.status).toBe(200);
