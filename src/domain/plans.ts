@@ -28,6 +28,7 @@ export const CREDIT_COST = {
   createIntent: 5,
   getIntent: 1,
   listIntents: 1,
+  watchIntent: 1,
   fundDemo: 1,
 } as const;
 export type Operation = keyof typeof CREDIT_COST;

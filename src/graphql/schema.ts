@@ -7,6 +7,7 @@ import './types/balances';
 import './types/yields';
 import './types/funding';
 import './types/intent';
+import './types/intentSubscription';
 
 let schema: GraphQLSchema | undefined;
 

@@ -9,6 +9,7 @@ import type { GraphQLContext } from './context';
 import { admitRequest } from '../app/accounts/admitRequest';
 import { isServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
+import { maskError } from './errors';
 
 type ConnectionExtra = {
   principal?: Principal;
@@ -43,6 +44,10 @@ export function attachGraphQLWebSocket(o: { server: Server; schema: GraphQLSchem
           return false;
         }
       },
+      // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => undefined)) } : result,
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e, () => undefined)),
       context: (ctx): GraphQLContext => ({ deps: o.deps, principal: ctx.extra.principal ?? null, requestId: ctx.extra.requestId ?? 'ws' }),
     },
     wss,
