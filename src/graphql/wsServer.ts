@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { execute, subscribe, type GraphQLSchema } from 'graphql';
+import { execute, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { Principal } from '../app/accounts/principal';
 import type { GraphQLContext } from './context';
-import { admitRequest } from '../app/accounts/admitRequest';
+import { admitRequest, authorizeOperation } from '../app/accounts/admitRequest';
+import { createSharedSubscribe } from './sharedSubscriptions';
 import { isServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
 import { maskError } from './errors';
@@ -30,7 +31,19 @@ export function attachGraphQLWebSocket(o: { server: Server; schema: GraphQLSchem
     {
       schema: o.schema,
       execute,
-      subscribe,
+      subscribe: createSharedSubscribe({
+        // Shared only within one account: resolvers check ownership once per group.
+        keyOf: (args) => {
+          const ctx = args.contextValue as GraphQLContext;
+          const body = args.document.loc?.source.body;
+          if (!ctx.principal || !body) return null;
+          return `${ctx.principal.account.id}\u0000${args.operationName ?? ''}\u0000${body}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+        },
+        onJoin: async (args) => {
+          const ctx = args.contextValue as GraphQLContext;
+          if (ctx.principal) await authorizeOperation(o.deps, ctx.principal, 'watchIntent');
+        },
+      }),
       connectionInitWaitTimeout: 5_000,
       onConnect: async (ctx) => {
         const auth = ctx.connectionParams?.authorization;

@@ -1,0 +1,93 @@
+import { buildSchema, parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSharedSubscribe } from '../../../src/graphql/sharedSubscriptions';
+
+/** A schema whose `ticks` subscription counts how many source streams were opened and closed. */
+function setup() {
+  const schema = buildSchema('type Query { ok: Boolean } type Subscription { ticks: Int! }');
+  const listeners = new Set<(n: number) => void>();
+  const stats = { opened: 0, closed: 0, executed: 0 };
+  const rootValue = {
+    ticks: () => {
+      stats.opened++;
+      const queue: number[] = [];
+      let wake: (() => void) | null = null;
+      const l = (n: number) => {
+        queue.push(n);
+        wake?.();
+      };
+      listeners.add(l);
+      const it: AsyncIterableIterator<unknown> = {
+        async next() {
+          while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+          stats.executed++;
+          return { value: { ticks: queue.shift() }, done: false };
+        },
+        async return() {
+          stats.closed++;
+          listeners.delete(l);
+          return { value: undefined, done: true };
+        },
+        [Symbol.asyncIterator]: () => it,
+      };
+      return it;
+    },
+  };
+  const document = parse('subscription { ticks }');
+  const args = (): ExecutionArgs => ({ schema, document, rootValue, contextValue: {} });
+  const publish = (n: number) => listeners.forEach((l) => l(n));
+  return { args, publish, stats };
+}
+
+const next = async (it: unknown) => ((await (it as AsyncIterator<ExecutionResult>).next()).value as ExecutionResult).data;
+
+describe('shared subscriptions', () => {
+  it('behavior: identical subscriptions share one source; a late joiner gets the latest result first', async () => {
+    const { args, publish, stats } = setup();
+    const joined: string[] = [];
+    const subscribe = createSharedSubscribe({ keyOf: () => 'k', onJoin: async () => void joined.push('x') });
+    const a = await subscribe(args());
+    const b = await subscribe(args());
+    publish(1);
+    expect(await next(a)).toEqual({ ticks: 1 });
+    expect(await next(b)).toEqual({ ticks: 1 });
+    const c = await subscribe(args());
+    expect(await next(c)).toEqual({ ticks: 1 });
+    expect(stats.opened).toBe(1);
+    expect(joined).toHaveLength(2);
+  });
+
+  it('behavior: the source closes when the last subscriber leaves, and a new one opens a new source', async () => {
+    const { args, stats } = setup();
+    const subscribe = createSharedSubscribe({ keyOf: () => 'k' });
+    const a = (await subscribe(args())) as AsyncIterableIterator<ExecutionResult>;
+    const b = (await subscribe(args())) as AsyncIterableIterator<ExecutionResult>;
+    await a.return!();
+    expect(stats.closed).toBe(0);
+    await b.return!();
+    expect(stats.closed).toBe(1);
+    await subscribe(args());
+    expect(stats.opened).toBe(2);
+  });
+
+  it('error: a joiner refused by onJoin gets an error result and does not join', async () => {
+    const { args, stats } = setup();
+    const subscribe = createSharedSubscribe({
+      keyOf: () => 'k',
+      onJoin: async () => {
+        throw new Error('no credits');
+      },
+    });
+    await subscribe(args());
+    const refused = (await subscribe(args())) as ExecutionResult;
+    expect(refused.errors?.[0]?.message).toBe('no credits');
+    expect(stats.opened).toBe(1);
+  });
+
+  it('behavior: a null key is not shared', async () => {
+    const { args, stats } = setup();
+    const subscribe = createSharedSubscribe({ keyOf: () => null });
+    await subscribe(args());
+    await subscribe(args());
+    expect(stats.opened).toBe(2);
+  });
+});
