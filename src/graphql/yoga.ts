@@ -1,4 +1,4 @@
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLContext } from './context';
 import type { AppDeps } from '../app/deps';
@@ -17,6 +17,28 @@ export interface ServerContext {
   requestId: string;
 }
 
+/**
+ * GraphiQL's page with its scripts, styles and editor workers inlined
+ * (@graphql-yoga/render-graphiql), so it works offline; yoga's default page
+ * loads them from a CDN. The ~9 MB bundle is loaded on the first page view
+ * and the page is kept per options.
+ */
+function renderLocalGraphiQL(): (opts: GraphiQLOptions) => string {
+  const pages = new Map<string, string>();
+  return (opts) => {
+    const key = JSON.stringify(opts);
+    let page = pages.get(key);
+    if (page === undefined) {
+      // Required lazily: production serves no GraphiQL and never loads the bundle.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { renderGraphiQL } = require('@graphql-yoga/render-graphiql') as typeof import('@graphql-yoga/render-graphiql');
+      page = renderGraphiQL(opts);
+      if (pages.size < 8) pages.set(key, page);
+    }
+    return page;
+  };
+}
+
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
 
 /** graphql-yoga over the Pothos schema; GraphiQL and introspection outside production only. */
@@ -25,6 +47,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     graphiql: o.production ? false : { title: 'Wallet & Intent API', defaultQuery: '{ wallet(userId: "alice") { id address chains } }' },
+    ...(o.production ? {} : { renderGraphiQL: renderLocalGraphiQL() }),
     landingPage: false,
     logging: false,
     batching: false,
