@@ -56,6 +56,9 @@ export function plannerInput(intent: Intent, market: MarketSnapshot, chains: rea
 
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
 
+/** APY percent as the yields report shows it (2 decimals), so an intent's `results.apy` matches GET /yields for its market. */
+const reportedApy = (apy: number | null): number | undefined => (apy === null ? undefined : Math.round(apy * 100) / 100);
+
 /**
  * Plans a planning intent: reads the wallet's holdings on its chains, the
  * rates and route fees (transient errors retried), then runs the pure
@@ -88,5 +91,5 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
 
   const result = plan(plannerInput(intent, market, chains));
   if (!result.ok) return fail(result.error);
-  return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: result.apy ?? undefined };
+  return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
 }
