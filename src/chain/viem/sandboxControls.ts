@@ -24,8 +24,11 @@ export function createSandboxControls(o: {
   faucetKey: Hex;
   faults: FaultRegistry;
 }): SandboxControls {
-  const deployer = privateKeyToAccount(o.deployerKey);
-  const faucet = privateKeyToAccount(o.faucetKey);
+  // The devnet node holds these sandbox accounts and assigns their nonces (eth_sendTransaction):
+  // signing locally raced on the nonce when admin calls ran concurrently, here or in another
+  // service attached to the same devnets (parallel mints answered 500).
+  const deployer = privateKeyToAccount(o.deployerKey).address;
+  const faucet = privateKeyToAccount(o.faucetKey).address;
   const wallet = (chain: ChainName, key: 'deployer' | 'faucet') => {
     const c = o.client(chain);
     return { c, w: createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) }) };
