@@ -90,7 +90,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   });
   const koaHandler = rest.callback();
   const yoga = createGraphQLServer({ deps, logger, production: config.production });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: config.bodyLimitBytes });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: config.bodyLimitBytes, production: config.production });
 
   // /graphql is dispatched before Koa so it does not pay for Koa's middleware chain.
   const server = createServer((req, res) => {

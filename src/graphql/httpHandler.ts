@@ -8,6 +8,9 @@ import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge } from '../domain/errors/request';
 import { newId } from '../domain/ids';
 import { toGraphQLError } from './errors';
+import { createGraphQLFastPath } from './fastPath';
+import { buildSchema } from './schema';
+import { MAX_QUERY_DEPTH } from './yoga';
 
 /** GraphiQL's page load: a browser GET without a query. */
 function isGraphiQLPage(req: IncomingMessage): boolean {
@@ -24,7 +27,8 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
-export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number }) {
+export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean }) {
+  const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, maxDepth: MAX_QUERY_DEPTH, bodyLimitBytes: o.bodyLimitBytes });
   // requestListener merges extra server-context arguments at run time; its declared type omits them.
   const listen = o.yoga.requestListener as unknown as (
     req: IncomingMessage,
@@ -45,7 +49,12 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
       const { principal, rate } = await admitRequest(o.deps, req.headers.authorization);
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
-      await listen(req, res, { principal, requestId });
+      if (fastPath.accepts(req)) {
+        const idem = req.headers['idempotency-key'];
+        await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined });
+      } else {
+        await listen(req, res, { principal, requestId });
+      }
     } catch (thrown) {
       const e = toServiceError(thrown);
       if (e.status >= 500) o.logger.error({ err: thrown, requestId }, 'graphql request failed');

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  execute,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { GraphQLContext } from './context';
+import { maskError } from './errors';
+import { maxDepthRule } from './plugins';
+import { payloadTooLarge } from '../domain/errors/request';
+
+/** The codes yoga gives parse and validation errors, unless a rule set its own. */
+function withCode(e: GraphQLError, code: string): GraphQLError {
+  if (e.extensions.code) return e;
+  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions, code } });
+}
+
+/** A parsed and validated document, or the errors that stop it; cached by query text. */
+type Prepared = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
+
+export interface FastPathOptions {
+  schema: GraphQLSchema;
+  production: boolean;
+  maxDepth: number;
+  bodyLimitBytes: number;
+}
+
+/**
+ * Plain `POST /graphql` JSON queries and mutations executed straight on
+ * graphql-js: the body read once, parse + validation cached per query text,
+ * the answer written directly. It answers exactly as yoga does for
+ * `application/json` (200 with `errors`, 400 for a malformed request);
+ * everything else (GET, SSE, GraphiQL, graphql-response+json) goes to yoga.
+ */
+export function createGraphQLFastPath(o: FastPathOptions) {
+  const rules = [...specifiedRules, maxDepthRule(o.maxDepth), ...(o.production ? [NoSchemaIntrospectionCustomRule] : [])];
+  const prepared = new LRUCache<string, Prepared>({ max: 1_000, maxSize: 8 * 1024 * 1024, sizeCalculation: (_v, k) => k.length + 1 });
+
+  function prepare(query: string): Prepared {
+    const hit = prepared.get(query);
+    if (hit) return hit;
+    let p: Prepared;
+    try {
+      const document = parse(query);
+      const errors = validate(o.schema, document, rules);
+      p = errors.length > 0 ? { errors: errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
+    } catch (e) {
+      p = { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError(String(e)), 'GRAPHQL_PARSE_FAILED')] };
+    }
+    prepared.set(query, p);
+    return p;
+  }
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  const badRequest = (res: ServerResponse, message: string) => send(res, 400, { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > o.bodyLimitBytes) throw payloadTooLarge(o.bodyLimitBytes);
+      chunks.push(c as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  return {
+    /** Whether this request is a plain JSON POST the fast path answers like yoga would. */
+    accepts(req: IncomingMessage): boolean {
+      if (req.method !== 'POST' || !(req.headers['content-type'] ?? '').startsWith('application/json')) return false;
+      const accept = req.headers.accept ?? '*/*';
+      return !accept.includes('text/event-stream') && !accept.includes('application/graphql-response+json') && !accept.includes('multipart/mixed');
+    },
+
+    async handle(req: IncomingMessage, res: ServerResponse, context: GraphQLContext): Promise<void> {
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch (e) {
+        if (e instanceof SyntaxError) return badRequest(res, 'POST body sent invalid JSON.');
+        throw e;
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return badRequest(res, 'POST body is expected to be object but received ' + (Array.isArray(body) ? 'array' : typeof body));
+      const { query, variables, operationName, extensions, ...rest } = body as Record<string, unknown>;
+      void extensions;
+      const unknownKey = Object.keys(rest)[0];
+      if (unknownKey !== undefined) return badRequest(res, `Unexpected parameter "${unknownKey}" in the request body.`);
+      if (typeof query !== 'string') return badRequest(res, 'Must provide query string.');
+      if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return badRequest(res, 'Invalid variables provided');
+      if (operationName != null && typeof operationName !== 'string') return badRequest(res, 'Invalid operationName provided');
+
+      const p = prepare(query);
+      if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId)) });
+      const operation = getOperationAST(p.document, operationName ?? undefined);
+      if (operation?.operation === 'subscription') {
+        return badRequest(res, 'Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).');
+      }
+      const result = (await execute({
+        schema: o.schema,
+        document: p.document,
+        variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
+        operationName: (operationName as string | null | undefined) ?? undefined,
+        contextValue: context,
+      })) as ExecutionResult;
+      send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId)) } : result);
+    },
+  };
+}
