@@ -51,10 +51,16 @@ export function gasTotals(records: readonly TransactionRecord[]): { gasUsed: str
   return { gasUsed: gas.toString(), gasCostUsd: roundUsd(usd) };
 }
 
-/** Results with a freshly signed sub-transaction appended (persisted before it is broadcast). */
+/**
+ * Results with a freshly signed sub-transaction recorded (persisted before it is broadcast).
+ * A step sends each kind once: a record of the same step and kind is one the port re-signed
+ * because its nonce was taken before it reached the chain, so the new bytes replace it.
+ */
 export function withSigned(results: IntentResults, type: StepType, step: number, signed: SignedTx): IntentResults {
   const record: SubTxRecord = { type, kind: signed.kind, chain: signed.chain, step, txHash: signed.txHash, raw: signed.raw, status: 'signed' };
-  return { ...results, transactions: [...results.transactions, record] };
+  const same = (t: TransactionRecord): boolean => isSubTxRecord(t) && t.step === step && t.kind === signed.kind;
+  if (!results.transactions.some(same)) return { ...results, transactions: [...results.transactions, record] };
+  return { ...results, transactions: results.transactions.map((t) => (same(t) ? record : t)) };
 }
 
 /** Results with `receipt` recorded on its sub-transaction and the totals brought up to date. */
