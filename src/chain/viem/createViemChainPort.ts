@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
+import { networkError } from '../../domain/errors/chain';
 import type { ChainPort, SignedTx, TxReceipt, TxRequest, TxSigner } from '../port';
 import type { SandboxManifest } from '../sandbox/manifest';
 import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
@@ -59,6 +60,20 @@ function nonceTaken(e: unknown): boolean {
   const cause = (e as { cause?: unknown }).cause ?? e;
   const text = cause instanceof BaseError ? `${cause.message} ${cause.details}` : String((cause as Error)?.message ?? cause);
   return /nonce too low|nonce has already been used|replacement transaction underpriced/i.test(text);
+}
+
+/** Tries at sending one transaction when its nonce keeps being taken by another sender of the same account. */
+const NONCE_ATTEMPTS = 6;
+
+/**
+ * Whether a send refused for a taken nonce should be tried again: a short, growing,
+ * jittered pause first, so two instances draining their queues on one shared account
+ * (the gas tank) stop reading the same pending nonce in lockstep.
+ */
+async function retryTakenNonce(e: unknown, attempt: number): Promise<boolean> {
+  if (attempt >= NONCE_ATTEMPTS || !nonceTaken(e)) return false;
+  await new Promise((r) => setTimeout(r, Math.random() * 25 * attempt));
+  return true;
 }
 
 function isExecutionRevert(e: unknown): boolean {
@@ -138,7 +153,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
           await broadcast(tx.chain, raw);
           return signed;
         } catch (e) {
-          if (attempt >= 3 || !nonceTaken(e)) throw e;
+          if (!(await retryTakenNonce(e, attempt))) throw e;
         }
       }
     });
@@ -163,10 +178,19 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     if (balance >= minGas) return;
     const hash = await nonceLocks.run(`${chain}:${gasTank.address}`, async () => {
       const c = clientOf(chain);
-      const nonce = await call(chain, (x) => x.client.getTransactionCount({ address: gasTank.address, blockTag: 'pending' }));
-      const fees = await call(chain, (x) => x.client.estimateFeesPerGas());
-      const raw = await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: topUp, nonce, gas: 21_000n, ...fees });
-      return call(chain, (x) => x.client.sendRawTransaction({ serializedTransaction: raw }));
+      // The gas tank is shared with other instances (and the relayer): a nonce taken under our feet is re-signed.
+      for (let attempt = 1; ; attempt++) {
+        const nonce = await call(chain, (x) => x.client.getTransactionCount({ address: gasTank.address, blockTag: 'pending' }));
+        const fees = await call(chain, (x) => x.client.estimateFeesPerGas());
+        const raw = await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: topUp, nonce, gas: 21_000n, ...fees });
+        try {
+          return await call(chain, (x) => x.client.sendRawTransaction({ serializedTransaction: raw }));
+        } catch (e) {
+          if (await retryTakenNonce(e, attempt)) continue;
+          // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off
+          throw nonceTaken(e) ? networkError(chain, e) : e;
+        }
+      }
     });
     await call(chain, (c) => c.client.waitForTransactionReceipt({ hash, timeout: 60_000 }));
   }
