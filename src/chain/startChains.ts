@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseUnits, type Hex } from 'viem';
+import { parseEther, parseUnits, type Hex } from 'viem';
 import type { ChainName } from '../domain/chains';
 import type { ChainPort } from './port';
 import type { SandboxManifest } from './sandbox/manifest';
@@ -29,6 +29,13 @@ export interface RunningChains {
   stop(): Promise<void>;
 }
 
+/**
+ * Native gas a wallet is topped up with before it transacts: a lend with a bridge is
+ * about five transactions of ≈ 0.0001 ETH each on the devnets, so 0.003 ETH covers
+ * several intents without handing users a noticeable balance.
+ */
+const GAS = { minGasWei: parseEther('0.001'), topUpWei: parseEther('0.003') };
+
 /** The faucet's USDC stock on the demo chain, minted at sandbox start when it runs low. */
 const FAUCET_STOCK = parseUnits('1000000', 6);
 
@@ -46,14 +53,14 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
     }
-    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000 });
+    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...GAS });
     return { port, controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
-  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50 });
+  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...GAS });
   const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
