@@ -215,3 +215,16 @@ describe('GraphQL wallets', () => {
     expect(a.text).not.toMatch(LEAK);
   });
 });
+
+describe('walletById', () => {
+  test('behavior: reads a wallet by id; another account sees WALLET_NOT_FOUND', async () => {
+    const a = await srv.admin.createAccount();
+    const b = await srv.admin.createAccount();
+    const created = await srv.rest('POST', '/v1/wallets', { key: a.key, body: { userId: 'by-id' } });
+    const q = 'query($id: ID!) { walletById(id: $id) { id userId address } }';
+    const mine = await srv.gql(q, { id: created.body.id }, a.key);
+    expect(mine.body.data.walletById).toEqual({ id: created.body.id, userId: 'by-id', address: created.body.address });
+    const theirs = await srv.gql(q, { id: created.body.id }, b.key);
+    expect(theirs.body.errors[0].extensions.code).toBe('WALLET_NOT_FOUND');
+  });
+});

@@ -4,7 +4,7 @@ import type { WalletView } from '../../app/wallets/walletView';
 import { toWalletView } from '../../app/wallets/walletView';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { createWallet } from '../../app/wallets/createWallet';
-import { getWalletByUserId } from '../../app/wallets/getWallet';
+import { getWalletById, getWalletByUserId } from '../../app/wallets/getWallet';
 import { withIdempotency } from '../../app/idempotency';
 import { parseInput } from '../../domain/schemas/parse';
 import { createWalletSchema } from '../../domain/schemas/wallet';
@@ -47,6 +47,18 @@ builder.queryField('wallet', (t) =>
       return runOperation(ctx.deps, principal, 'getWallet', async () =>
         toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId)),
       );
+    },
+  }),
+);
+
+builder.queryField('walletById', (t) =>
+  t.field({
+    type: WalletRef,
+    description: 'A wallet by its id (svc_wallet_…), within the caller\'s account.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      return runOperation(ctx.deps, principal, 'getWallet', async () => toWalletView(await getWalletById(ctx.deps, principal, String(args.id))));
     },
   }),
 );
