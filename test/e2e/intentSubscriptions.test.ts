@@ -122,3 +122,36 @@ it('behavior: the same subscription over SSE streams to the final state', async 
     .filter((e) => e.data);
   expect(events[events.length - 1].data.intentUpdated.status).toBe('COMPLETED');
 });
+
+it('behavior: a disconnect releases the subscription (no listener left on the bus)', async () => {
+  const deps = srv.service.deps;
+  const acct = await srv.admin.createAccount({ plan: 'pro' });
+  const w = await srv.rest('POST', '/v1/wallets', { key: acct.key, body: { userId: 'sub-release' } });
+  // An intent that never moves: the subscription stays open until the client goes away.
+  const now = new Date().toISOString();
+  await deps.store.intents.insert({
+    id: 'intent_release_probe',
+    accountId: acct.accountId,
+    walletId: w.body.id,
+    status: 'executing',
+    action: 'lend',
+    amount: '1',
+    requestedAmount: '1',
+    asset: 'USDC',
+    executionPlan: { strategy: 'no-bridge', reasoning: 'probe', steps: [] },
+    createdAt: now,
+    updatedAt: now,
+    version: 3,
+  });
+  const before = deps.engine.bus.size();
+  const client = wsClient(`Bearer ${acct.key}`);
+  const got: any[] = [];
+  await new Promise<void>((resolve) => {
+    client.subscribe({ query: SUBSCRIPTION, variables: { id: 'intent_release_probe' } }, { next: (r) => (got.push(r), resolve()), error: () => resolve(), complete: () => resolve() });
+  });
+  expect(got).toHaveLength(1);
+  expect(deps.engine.bus.size()).toBe(before + 1);
+  await client.dispose();
+  for (let i = 0; i < 50 && deps.engine.bus.size() > before; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(deps.engine.bus.size()).toBe(before);
+});
