@@ -12,6 +12,7 @@ import { admission } from './middleware/admission';
 import { walletRoutes } from './routes/wallets';
 import { adminRoutes } from './routes/admin';
 import { healthRoutes, type HealthChecks } from './routes/health';
+import { docsRoutes } from './routes/docs';
 import { methodNotAllowed, notFound } from '../domain/errors/request';
 
 export interface RestAppOptions {
@@ -39,6 +40,7 @@ export function createRestApp(o: RestAppOptions): Koa<RestState> {
   const root = new Router<RestState>();
   const health = healthRoutes(o.health, o.metrics);
   root.use(health.routes());
+  root.use(docsRoutes().routes());
   for (const r of o.publicRouters ?? []) root.use(r.routes());
 
   const v1 = new Router<RestState>({ prefix: '/v1' });

@@ -484,3 +484,16 @@ describe('Idempotency-Key', () => {
     expect(issuePaths(a)).toEqual(['Idempotency-Key']);
   });
 });
+
+describe('API documents', () => {
+  test('behavior: /v1/openapi.json and /docs are public and list the routes', async () => {
+    const doc = await srv.rest('GET', '/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.body.paths)).toContain('/wallets');
+    const page = await srv.rest('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('/v1/intents/{intentId}');
+  });
+});
