@@ -1,0 +1,147 @@
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../helpers/server';
+import {
+  expectCompleted,
+  expectMinedTransactions,
+  expectPositionNear,
+  expectTotals,
+  intentHttp,
+  positionOn,
+  positionsOf,
+  txKinds,
+  usdc,
+  usdcApy,
+  usdcOn,
+  type IntentHttp,
+} from './intentsHttpHelpers';
+
+/**
+ * Intents over HTTP against injected faults and changed rates. Both are
+ * global to a devnet, so this file runs on its OWN sandbox (the empty
+ * SANDBOX_MANIFEST makes the service start fresh devnets; route fee 0 there)
+ * and its tests run one after the other.
+ */
+
+let srv: TestServer;
+let key: string;
+let api: IntentHttp;
+
+beforeAll(async () => {
+  srv = await startTestServer({ SANDBOX_MANIFEST: '' });
+  key = (await srv.admin.createAccount({ plan: 'pro' })).key;
+  api = intentHttp(srv, key);
+}, 60_000);
+afterAll(() => srv?.stop());
+
+async function fault(chain: string, kind: string, count: number): Promise<void> {
+  const r = await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain, kind, count } });
+  expect(r.status).toBe(201);
+}
+
+/** Faults registered and not yet consumed by the service's chain adapter. */
+const pendingFaults = (): Record<string, number> => (srv.service.deps.chains as unknown as { faults: { pending(): Record<string, number> } }).faults.pending();
+
+describe('faults', () => {
+  test('error: a bridge-revert on the second source chain → BRIDGE_FAILED at step 2; step 1 stays completed, the unbridged funds stay on their source chain', async () => {
+    const w = await api.fundedWallet('bridge-revert', { 'ethereum-sepolia': '6', 'arbitrum-sepolia': '5' });
+    await fault('arbitrum-sepolia', 'bridge-revert', 1);
+
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: 10 });
+
+    expect(done.status).toBe('failed');
+    expect(done.completedAt).toBeUndefined();
+    expect(done.executionPlan.strategy).toBe('multi-bridge');
+    expect(done.executionPlan.steps.map((s: any) => `${s.type}:${s.status}`)).toEqual(['bridge:completed', 'bridge:failed', 'deposit:pending']);
+    expect(done.error).toEqual({
+      code: 'BRIDGE_FAILED',
+      message: expect.stringContaining('Step 2 (bridge) failed'),
+      details: expect.objectContaining({ step: 2, type: 'bridge', chain: 'arbitrum-sepolia', kind: 'burn', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }),
+    });
+    expect(done.results).toMatchObject({ failedStep: 2, completedSteps: 1 });
+    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'burn@ethereum-sepolia', 'mint@base-sepolia', 'approve@arbitrum-sepolia', 'burn@arbitrum-sepolia']);
+    expect(done.results.transactions.map((t: any) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'reverted']);
+    expect(done.results.transactions[4].txHash).toBe(done.error.details.txHash);
+    // the reverted burn was mined too: it has gas and counts in the totals
+    expectMinedTransactions(done.results.transactions);
+    expectTotals(done.results);
+    expect(pendingFaults()).toEqual({});
+
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(usdc('5'));
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'base-sepolia')).toBe(usdc('6'));
+    expect(positionsOf(after)).toEqual([]);
+  });
+
+  test('error: a deposit-revert → DEPOSIT_FAILED at step 1, nothing completed, the funds stay in the wallet on that chain', async () => {
+    const w = await api.fundedWallet('deposit-revert', { 'base-sepolia': '5' });
+    await fault('base-sepolia', 'deposit-revert', 1);
+
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: 5 });
+
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, type: 'deposit', kind: 'supply' } });
+    expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
+    expect(done.executionPlan.steps[0].status).toBe('failed');
+    expect(txKinds(done)).toEqual(['approve@base-sepolia', 'supply@base-sepolia']);
+    expect(pendingFaults()).toEqual({});
+
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'base-sepolia')).toBe(usdc('5'));
+    expect(positionsOf(after)).toEqual([]);
+  });
+
+  test('behavior: two transient rpc-errors on the target chain are retried with back-off and the lend completes', async () => {
+    const w = await api.fundedWallet('rpc-error', { 'base-sepolia': '7' });
+    await fault('base-sepolia', 'rpc-error', 2);
+    const started = Date.now();
+
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: 7 });
+
+    expectCompleted(done);
+    expect(done.executionPlan.strategy).toBe('no-bridge');
+    expect(pendingFaults()).toEqual({});
+    // at least the first back-off (500 ms) was waited
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'base-sepolia')).toBe(0n);
+    expectPositionNear(positionOn(after, 'base-sepolia', 'aave-v3'), usdc('7'));
+  });
+
+  test('behavior: two transient timeouts on a bridge source chain are retried and the bridge completes', async () => {
+    const w = await api.fundedWallet('timeout', { 'ethereum-sepolia': '2' });
+    await fault('ethereum-sepolia', 'timeout', 2);
+
+    const done = await api.run({ walletId: w.id, action: 'bridge', amount: 2, fromChain: 'ethereum-sepolia', toChain: 'arbitrum-sepolia' });
+
+    expectCompleted(done);
+    expect(pendingFaults()).toEqual({});
+    // route fee 0 on this sandbox: everything arrives
+    expect(done).toMatchObject({ amount: 2, requestedAmount: 2 });
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(usdc('2'));
+  });
+});
+
+describe('rates', () => {
+  test('behavior: after ethereum-sepolia compound is raised to the best USDC rate, a lend without chain bridges there (single-bridge) and reports that APY', async () => {
+    const set = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 9 } });
+    expect(set.status).toBe(200);
+    const apy = await usdcApy(srv, key, 'ethereum-sepolia', 'compound-v3');
+    expect(apy).toBeCloseTo(9, 2);
+    const w = await api.fundedWallet('rates', { 'base-sepolia': '4' });
+
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: 4 });
+
+    expectCompleted(done);
+    expect(done.executionPlan.strategy).toBe('single-bridge');
+    expect(done.executionPlan.steps).toEqual([
+      expect.objectContaining({ type: 'bridge', from: 'base-sepolia', to: 'ethereum-sepolia', amount: '4' }),
+      expect.objectContaining({ type: 'deposit', chain: 'ethereum-sepolia', protocol: 'compound-v3', amount: '4' }),
+    ]);
+    expect(done.results.apy).toBe(apy);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'base-sepolia')).toBe(0n);
+    expectPositionNear(positionOn(after, 'ethereum-sepolia', 'compound-v3'), usdc('4'));
+  });
+});
