@@ -1,0 +1,425 @@
+/**
+ * Intent engine throughput: 10,000 intents over 1,000 wallets through the real
+ * engine (createEngine over the memory store and the key vault) with an instant
+ * in-process chain (bench/support/instantChain.ts: balances, allowances,
+ * positions and CCTP burns/mints are booked; every call answers in the next
+ * event-loop turn). All intents are submitted at once (insert + engine.submit,
+ * as POST /v1/intents does); each wallet runs its 10 intents one after another.
+ *
+ * Baseline in the same run: the same 10,000 intents through the bare pipeline,
+ * one after another: `advance()` (planIntent → plan(), executeNext) with
+ * `commit` = `transition()` only, no actors, no store, no bus, signers derived
+ * once, the chain answering in microtasks.
+ *
+ * Run: npx ts-node --transpile-only bench/engineThroughput.ts
+ * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet.)
+ */
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { Address } from 'viem';
+import type { LocalAccount } from 'viem/accounts';
+import type { ChainName } from '../src/domain/chains';
+import { createSystemClock } from '../src/domain/clock';
+import { newId } from '../src/domain/ids';
+import type { Intent, IntentAction, Strategy } from '../src/domain/intent';
+import { toUnits } from '../src/domain/money';
+import type { Wallet } from '../src/domain/types';
+import type { MarketRate } from '../src/chain/port';
+import { createKeyVault, type KeyVault } from '../src/chain/keyVault';
+import { createMemoryStore } from '../src/store/memory/memoryStore';
+import type { Store } from '../src/store/port';
+import { advance } from '../src/engine/advance';
+import { createEngine } from '../src/engine/engine';
+import { silentLogger } from '../src/engine/engineLogger';
+import { DEFAULT_RETRY } from '../src/engine/executor/retry';
+import { isFinal, transition, type IntentEvent } from '../src/engine/stateMachine';
+import type { UnitContext } from '../src/engine/unitContext';
+import { InstantChain } from './support/instantChain';
+import { forceGc, int, ms, RssSampler, summary } from './support/benchStats';
+
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 1_000);
+/** Rounds of every case; each row reports the median-throughput round. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** No run may take longer than this: the bench fails instead of hanging. */
+const DEADLINE_MS = 300_000;
+const FEE_BPS = 5;
+const CHAINS: ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
+
+/** Test-network USDC markets: base-sepolia/aave-v3 is the best (as in test/unit/engine/engineHarness.ts). */
+const MARKETS: MarketRate[] = [
+  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 4.2 },
+  { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 3.9 },
+  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 3.1 },
+  { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 2.5 },
+];
+
+/** What each wallet starts with (USDC). */
+const FUNDING: Partial<Record<ChainName, string>> = { 'base-sepolia': '60', 'arbitrum-sepolia': '100' };
+
+interface Req {
+  action: IntentAction;
+  amount: string;
+  chain?: ChainName;
+  fromChain?: ChainName;
+  toChain?: ChainName;
+  /** The strategy the planner must pick on the ledger the earlier intents left. */
+  expect: Strategy;
+}
+
+/**
+ * Every wallet's 10 intents, in order: 5 no-bridge lends, 2 single-bridge
+ * lends (base-sepolia runs dry), 2 withdraws, 1 bridge. Each is feasible on
+ * what the ones before it leave, so every intent should complete.
+ */
+const SEQUENCE: Req[] = [
+  { action: 'lend', amount: '10', expect: 'no-bridge' },
+  { action: 'lend', amount: '10', expect: 'no-bridge' },
+  { action: 'withdraw', amount: '5', chain: 'base-sepolia', expect: 'direct-withdraw' },
+  { action: 'lend', amount: '10', expect: 'no-bridge' },
+  { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'ethereum-sepolia', expect: 'single-bridge' },
+  { action: 'lend', amount: '10', expect: 'no-bridge' },
+  { action: 'lend', amount: '40', expect: 'single-bridge' },
+  { action: 'lend', amount: '10', expect: 'single-bridge' },
+  { action: 'withdraw', amount: '5', chain: 'base-sepolia', expect: 'direct-withdraw' },
+  { action: 'lend', amount: '5', expect: 'no-bridge' },
+];
+
+interface Env {
+  store: Store;
+  keyVault: KeyVault;
+  chain: InstantChain;
+  wallets: { id: string; address: Address }[];
+  funded: bigint;
+}
+
+/** A memory store, a key vault and the chain double, with `walletCount` funded wallets (keys made by the vault). */
+async function setup(walletCount: number, io: 'immediate' | 'microtask'): Promise<Env> {
+  const clock = createSystemClock();
+  const store = createMemoryStore(clock);
+  const keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
+  const chain = new InstantChain(MARKETS, FEE_BPS, { chains: CHAINS, io });
+  const wallets: Env['wallets'] = [];
+  let funded = 0n;
+  for (let n = 0; n < walletCount; n++) {
+    const id = newId('wallet');
+    const address = await keyVault.createKey(id);
+    const w: Wallet = {
+      id,
+      accountId: 'acct_bench',
+      userId: `bench_${n}`,
+      address,
+      evmAddress: address,
+      chainType: 'ethereum',
+      chains: CHAINS,
+      email: null,
+      metadata: {},
+      createdAt: clock.now().toISOString(),
+    };
+    await store.wallets.insert(w);
+    for (const [c, amount] of Object.entries(FUNDING)) {
+      chain.fund(c as ChainName, address, 'USDC', toUnits(amount, 'USDC'));
+      funded += toUnits(amount, 'USDC');
+    }
+    wallets.push({ id, address });
+  }
+  return { store, keyVault, chain, wallets, funded };
+}
+
+function pendingIntent(walletId: string, r: Req, now: string): Intent {
+  return {
+    id: newId('intent'),
+    accountId: 'acct_bench',
+    walletId,
+    status: 'pending',
+    action: r.action,
+    amount: r.amount,
+    requestedAmount: r.amount,
+    asset: 'USDC',
+    ...(r.chain && { chain: r.chain }),
+    ...(r.fromChain && { fromChain: r.fromChain }),
+    ...(r.toChain && { toChain: r.toChain }),
+    executionPlan: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
+}
+
+interface RunResult {
+  name: string;
+  intents: number;
+  wallets: number;
+  seconds: number;
+  completed: number;
+  failed: number;
+  /** created → final, ms. */
+  latency: number[];
+  /** planning → final, ms (the intent's own work, without waiting behind its wallet's earlier intents). */
+  service: number[];
+  rss: { startMiB: number; peakMiB: number; samples: number };
+  /** Heap still used after a full GC once every intent is final, per intent (the store keeps every intent). */
+  retainedKiBPerIntent: number;
+  /** Longest event-loop stall seen (one turn running every ready continuation). */
+  loopDelayMaxMs: number;
+  unexpected: string[];
+  failures: Map<string, number>;
+}
+
+/** Checks every final intent against the plan it was meant to get; returns the mismatches (first few kept). */
+function check(final: Intent[], reqs: Req[], result: RunResult): void {
+  final.forEach((i, n) => {
+    const r = reqs[n]!;
+    if (i.status === 'completed') result.completed++;
+    else if (i.status === 'failed') {
+      result.failed++;
+      const code = i.error?.code ?? 'UNKNOWN';
+      result.failures.set(code, (result.failures.get(code) ?? 0) + 1);
+    }
+    const strategy = i.executionPlan?.strategy;
+    if (i.status !== 'completed' || strategy !== r.expect) {
+      if (result.unexpected.length < 5) result.unexpected.push(`${i.id} ${r.action} ${r.amount}: ${i.status} ${strategy ?? '-'} (expected ${r.expect}) ${i.error?.message ?? ''}`);
+    }
+  });
+}
+
+/** Funds are conserved: what was minted to the wallets is in balances, positions, unminted burns or route fees. */
+function checkLedger(env: Env): void {
+  const t = env.chain.totals('USDC');
+  const sum = t.balances + t.positions + t.inFlight + env.chain.feesCollected;
+  if (sum !== env.funded) throw new Error(`ledger not conserved: funded ${env.funded}, accounted ${sum}`);
+  if (t.positions === 0n) throw new Error('no position was opened');
+}
+
+/** The intents in submission order: intent k of every wallet, then intent k + 1 (each wallet's own order kept). */
+function workload(env: Env): { walletId: string; req: Req }[] {
+  const out: { walletId: string; req: Req }[] = [];
+  for (const req of SEQUENCE) for (const w of env.wallets) out.push({ walletId: w.id, req });
+  return out;
+}
+
+/** Heap used after a full GC, bytes. */
+function heapAfterGc(): number {
+  forceGc();
+  return process.memoryUsage().heapUsed;
+}
+
+interface EngineRunOptions {
+  /**
+   * One bus listener per intent on its own id from creation until it is final,
+   * as GET-free clients watching their intent have (watchIntent behind the
+   * GraphQL intentUpdated subscription and SSE).
+   */
+  watchers: boolean;
+}
+
+/** The real engine: submit everything, wait for every intent to be final on the bus. */
+async function runEngine(name: string, walletCount: number, o: EngineRunOptions): Promise<RunResult> {
+  const env = await setup(walletCount, 'immediate');
+  const clock = createSystemClock();
+  const engine = createEngine({ store: env.store, chains: env.chain, keyVault: env.keyVault, clock, logger: silentLogger, onWalletActivity: () => undefined });
+  await engine.start();
+  const work = workload(env);
+  const index = new Map<string, number>();
+  const created = new Float64Array(work.length);
+  const planning = new Float64Array(work.length);
+  const finalAt = new Float64Array(work.length);
+  let done = 0;
+  let allFinal!: () => void;
+  const finished = new Promise<void>((resolve) => (allFinal = resolve));
+  const off = engine.bus.listen('all', (i) => {
+    const n = index.get(i.id);
+    if (n === undefined) return;
+    if (i.status === 'planning' && planning[n] === 0) planning[n] = performance.now();
+    if (isFinal(i.status) && finalAt[n] === 0) {
+      finalAt[n] = performance.now();
+      if (++done === work.length) allFinal();
+    }
+  });
+
+  const heapBefore = heapAfterGc();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const rss = new RssSampler(50);
+  const t0 = performance.now();
+  const ids: string[] = [];
+  for (const [n, { walletId, req }] of work.entries()) {
+    const intent = pendingIntent(walletId, req, clock.now().toISOString());
+    index.set(intent.id, n);
+    ids.push(intent.id);
+    if (o.watchers) {
+      const stop = engine.bus.listen({ intentId: intent.id }, (i) => {
+        if (isFinal(i.status)) stop();
+      });
+    }
+    created[n] = performance.now();
+    await env.store.intents.insert(intent);
+    await engine.submit(intent);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), DEADLINE_MS)));
+  const outcome = await Promise.race([finished.then(() => 'done' as const), timedOut]);
+  clearTimeout(timer);
+  const t1 = performance.now();
+  const mem = rss.stop();
+  loop.disable();
+  const retained = heapAfterGc() - heapBefore;
+  off();
+  await engine.stop();
+  if (outcome === 'timeout') throw new Error(`${name}: only ${done} of ${work.length} intents final after ${DEADLINE_MS} ms`);
+  if (engine.bus.size() !== 0) throw new Error(`${name}: ${engine.bus.size()} bus listeners left`);
+
+  const result: RunResult = {
+    name,
+    intents: work.length,
+    wallets: walletCount,
+    seconds: (t1 - t0) / 1000,
+    completed: 0,
+    failed: 0,
+    latency: Array.from(finalAt, (f, n) => f - created[n]!),
+    service: Array.from(finalAt, (f, n) => f - (planning[n] || created[n]!)),
+    rss: mem,
+    retainedKiBPerIntent: retained / work.length / 1024,
+    loopDelayMaxMs: loop.max / 1e6,
+    unexpected: [],
+    failures: new Map(),
+  };
+  const stored = await Promise.all(ids.map((id) => env.store.intents.get(id)));
+  check(
+    stored.map((i, n) => {
+      if (i === null) throw new Error(`intent ${ids[n]} missing from the store`);
+      return i;
+    }),
+    work.map((w) => w.req),
+    result,
+  );
+  checkLedger(env);
+  return result;
+}
+
+/** Baseline: the same intents, one at a time, through advance() with commit = transition() only. */
+async function runBare(name: string, walletCount: number): Promise<RunResult> {
+  const env = await setup(walletCount, 'microtask');
+  const clock = createSystemClock();
+  const signers = new Map<string, LocalAccount>();
+  const walletById = new Map<string, Wallet>();
+  for (const w of env.wallets) {
+    signers.set(w.id, await env.keyVault.signer(w.id));
+    walletById.set(w.id, (await env.store.wallets.getById(w.id))!);
+  }
+  const signal = new AbortController().signal;
+  const work = workload(env);
+  const latency: number[] = [];
+  const final: Intent[] = [];
+
+  const heapBefore = heapAfterGc();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const rss = new RssSampler(50);
+  const t0 = performance.now();
+  for (const [n, { walletId, req }] of work.entries()) {
+    // the pipeline never leaves the microtask queue: let the RSS sampler in now and then
+    if (n % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    let current = pendingIntent(walletId, req, clock.now().toISOString());
+    const ctx: UnitContext = {
+      chains: env.chain,
+      keyVault: { signer: async (id) => signers.get(id)! },
+      wallets: { getById: async (id) => walletById.get(id) ?? null },
+      clock,
+      retry: DEFAULT_RETRY,
+      signal,
+      commit: async (event: IntentEvent) => (current = transition(current, event, clock.now())),
+    };
+    for (let units = 0; !isFinal(current.status); units++) {
+      if (units > 100) throw new Error(`${current.id} did not finish in 100 units`);
+      await advance(current, ctx);
+    }
+    latency.push(performance.now() - started);
+    // only what check() reads is kept, so the baseline holds no store
+    final.push({ ...current, results: undefined, executionPlan: current.executionPlan && { ...current.executionPlan, steps: [], reasoning: '' } });
+  }
+  const t1 = performance.now();
+  const mem = rss.stop();
+  loop.disable();
+  const retained = heapAfterGc() - heapBefore;
+
+  const result: RunResult = {
+    name,
+    intents: work.length,
+    wallets: walletCount,
+    seconds: (t1 - t0) / 1000,
+    completed: 0,
+    failed: 0,
+    latency,
+    service: latency,
+    rss: mem,
+    retainedKiBPerIntent: retained / work.length / 1024,
+    loopDelayMaxMs: loop.max / 1e6,
+    unexpected: [],
+    failures: new Map(),
+  };
+  check(final, work.map((w) => w.req), result);
+  checkLedger(env);
+  return result;
+}
+
+const perSec = (r: RunResult): number => r.intents / r.seconds;
+
+/** The run with the median throughput of several rounds (other processes share the 2 cores). */
+function median(runs: RunResult[]): RunResult {
+  return [...runs].sort((a, b) => perSec(a) - perSec(b))[Math.floor(runs.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  // warm-up (JIT) on a small workload, not reported
+  await runBare('warm-up', 50);
+  await runEngine('warm-up', 50, { watchers: true });
+
+  const small = Math.max(1, Math.round(WALLETS / 10));
+  const cases: { name: string; run: () => Promise<RunResult> }[] = [
+    { name: 'bare pipeline (baseline)', run: () => runBare('bare pipeline (baseline)', WALLETS) },
+    { name: 'engine', run: () => runEngine('engine', small, { watchers: false }) },
+    { name: 'engine', run: () => runEngine('engine', WALLETS, { watchers: false }) },
+    { name: 'engine + 1 watcher per intent', run: () => runEngine('engine + 1 watcher per intent', WALLETS, { watchers: true }) },
+  ];
+  const results: RunResult[][] = cases.map(() => []);
+  // rounds interleave the cases, so a burst of load from elsewhere does not land on one case only
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [c, k] of cases.entries()) {
+      forceGc();
+      const r = await k.run();
+      if (r.completed + r.failed !== r.intents) throw new Error(`${r.name}: ${r.completed} completed + ${r.failed} failed ≠ ${r.intents}`);
+      results[c]!.push(r);
+      console.error(`round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s`);
+    }
+  }
+  const runs = results.map(median);
+  const [bare, oneTenth, full, watched] = runs as [RunResult, RunResult, RunResult, RunResult];
+
+  console.log(`intents per wallet: ${SEQUENCE.length} (5 no-bridge lends, 2 single-bridge lends, 2 withdraws, 1 bridge); route fee ${FEE_BPS} bps`);
+  console.log(`median of ${ROUNDS} rounds per row; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    '| run | intents / wallets | intents/s | vs baseline | latency p50 / p99 ms | service p50 / p99 ms | peak RSS MiB (at start) | retained heap KiB/intent | max loop stall ms | completed / failed |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of runs) {
+    const lat = summary(r.latency);
+    const svc = summary(r.service);
+    console.log(
+      `| ${r.name} | ${int(r.intents)} / ${int(r.wallets)} | ${int(perSec(r))} | ${(perSec(r) / perSec(bare)).toFixed(3)}× | ${ms(lat.p50)} / ${ms(lat.p99)} | ${ms(svc.p50)} / ${ms(svc.p99)} | ${int(r.rss.peakMiB)} (${int(r.rss.startMiB)}) | ${r.retainedKiBPerIntent.toFixed(1)} | ${ms(r.loopDelayMaxMs)} | ${int(r.completed)} / ${int(r.failed)} |`,
+    );
+  }
+  console.log(`scaling: engine at ${int(full.intents)} vs ${int(oneTenth.intents)} intents: ${(perSec(full) / perSec(oneTenth)).toFixed(3)}× the throughput (1.0 = linear)`);
+  console.log(`watchers: ${(perSec(watched) / perSec(full)).toFixed(3)}× the throughput of the engine without them`);
+  console.log(`engine / baseline: ${((full.seconds * 1000) / full.intents).toFixed(3)} ms vs ${((bare.seconds * 1000) / bare.intents).toFixed(3)} ms of wall time per intent`);
+  for (const r of runs) {
+    for (const line of r.unexpected) console.log(`unexpected (${r.name}): ${line}`);
+    for (const [code, n] of r.failures) console.log(`failed (${r.name}): ${code} × ${n}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
