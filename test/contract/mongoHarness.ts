@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { createMongoStore } from '../../src/store/mongo/mongoStore';
+import type { Store } from '../../src/store/port';
+
+/**
+ * Runs a contract suite against MongoDB when MONGODB_URI is set, on a fresh
+ * database dropped afterwards; otherwise prints one skip line.
+ */
+export function describeOnMongo(suite: string, run: (name: string, makeStore: () => Promise<Store>) => void): void {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) {
+    console.log(`skipped: MongoDB ${suite} (set MONGODB_URI to run it)`);
+    describe(`${suite}: mongo`, () => {
+      it.skip('runs only with MONGODB_URI set', () => undefined);
+    });
+    return;
+  }
+  // A fresh database per run, dropped afterwards, so runs never see each other's records.
+  const dbName = `contract_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  run(`mongo (${dbName})`, () => createMongoStore(uri, dbName));
+  // Top-level afterAll runs after the contract's own afterAll has closed its store.
+  afterAll(async () => {
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+    try {
+      await client.connect();
+      await client.db(dbName).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+}
