@@ -30,11 +30,6 @@ export interface IntentBus {
   size(): number;
 }
 
-function matches(topic: IntentTopic, intent: Intent): boolean {
-  if (topic === 'all') return true;
-  return 'intentId' in topic ? topic.intentId === intent.id : topic.walletId === intent.walletId;
-}
-
 /** A subscription's buffer: latest unread snapshot per intent, in first-unread order, at most `max` intents. */
 function conflatingSubscription(max: number, onClose: () => void): IntentSubscription & { push(intent: Intent): void } {
   const unread = new Map<string, Intent>();
@@ -89,14 +84,53 @@ function conflatingSubscription(max: number, onClose: () => void): IntentSubscri
   return sub;
 }
 
-/** Creates an empty bus. */
+interface Subscriber {
+  /** Subscription order: a snapshot reaches its subscribers in this order, whatever their topics. */
+  seq: number;
+  deliver(intent: Intent): void;
+}
+
+/**
+ * Creates an empty bus. Subscribers are indexed by topic, so a publish costs
+ * the subscribers of that intent, its wallet and 'all', not every subscriber
+ * of the process (one watcher per live intent would make that quadratic).
+ */
 export function createIntentBus(): IntentBus {
-  const subscribers = new Set<{ topic: IntentTopic; deliver(intent: Intent): void }>();
+  const all = new Set<Subscriber>();
+  const byIntent = new Map<string, Set<Subscriber>>();
+  const byWallet = new Map<string, Set<Subscriber>>();
+  let count = 0;
+  let nextSeq = 0;
+
+  /** Adds a subscriber under `topic`; returns its removal (idempotent). */
+  function add(topic: IntentTopic, deliver: (intent: Intent) => void): () => void {
+    const entry: Subscriber = { seq: nextSeq++, deliver };
+    let index: Map<string, Set<Subscriber>> | null = null;
+    let key = '';
+    let bucket = all;
+    if (topic !== 'all') {
+      [index, key] = 'intentId' in topic ? [byIntent, topic.intentId] : [byWallet, topic.walletId];
+      bucket = index.get(key) ?? new Set();
+      index.set(key, bucket);
+    }
+    bucket.add(entry);
+    count++;
+    return () => {
+      if (!bucket.delete(entry)) return;
+      count--;
+      if (index !== null && bucket.size === 0 && index.get(key) === bucket) index.delete(key);
+    };
+  }
 
   return {
     publish(intent) {
-      for (const s of [...subscribers]) {
-        if (!matches(s.topic, intent)) continue;
+      const forIntent = byIntent.get(intent.id);
+      const forWallet = byWallet.get(intent.walletId);
+      // copied first: a listener that (un)subscribes while being called does not change who gets this snapshot
+      const targets: Subscriber[] = [...all, ...(forWallet ?? []), ...(forIntent ?? [])];
+      const sources = (all.size > 0 ? 1 : 0) + (forWallet ? 1 : 0) + (forIntent ? 1 : 0);
+      if (sources > 1) targets.sort((a, b) => a.seq - b.seq);
+      for (const s of targets) {
         try {
           s.deliver(intent);
         } catch {
@@ -105,21 +139,17 @@ export function createIntentBus(): IntentBus {
       }
     },
     listen(topic, listener) {
-      const entry = { topic, deliver: listener };
-      subscribers.add(entry);
-      return () => {
-        subscribers.delete(entry);
-      };
+      return add(topic, listener);
     },
     subscribe(topic, options = {}) {
-      const entry = { topic, deliver: (intent: Intent) => sub.push(intent) };
-      const sub = conflatingSubscription(Math.max(1, options.maxBuffered ?? 100), () => subscribers.delete(entry));
-      subscribers.add(entry);
+      let remove = (): void => undefined;
+      const sub = conflatingSubscription(Math.max(1, options.maxBuffered ?? 100), () => remove());
+      remove = add(topic, (intent) => sub.push(intent));
       const { signal } = options;
       if (signal?.aborted) sub.close();
       else signal?.addEventListener('abort', () => sub.close(), { once: true });
       return sub;
     },
-    size: () => subscribers.size,
+    size: () => count,
   };
 }
