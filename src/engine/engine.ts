@@ -42,6 +42,29 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
+/**
+ * The vault's signer, asked once per intent: `signer()` decrypts the key and
+ * derives the account (a secp256k1 multiplication) on every call, which was
+ * most of the engine's CPU when asked per sub-transaction. Held only while the
+ * intent runs; a failed call is not kept, so a retry asks the vault again.
+ */
+function signerPerIntent(vault: Pick<KeyVault, 'signer'>): Pick<KeyVault, 'signer'> {
+  let held: { walletId: string; account: ReturnType<KeyVault['signer']> } | undefined;
+  return {
+    signer(walletId) {
+      if (held?.walletId !== walletId) {
+        const account = vault.signer(walletId);
+        const entry = { walletId, account };
+        held = entry;
+        account.catch(() => {
+          if (held === entry) held = undefined;
+        });
+      }
+      return held.account;
+    },
+  };
+}
+
 /** Builds the engine (DESIGN §6) over the store, the chain port and the key vault. */
 export function createEngine(options: EngineOptions): Engine {
   const { store, clock, logger } = options;
@@ -64,13 +87,14 @@ export function createEngine(options: EngineOptions): Engine {
     const intent = await store.intents.get(intentId);
     if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
     if (stopping || signal.aborted) return;
+    const keyVault = signerPerIntent(effects.keyVault);
     await new Promise<void>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         repo: store.intents,
         bus,
         clock,
         logger,
-        advance: (current, commit, unitSignal) => advance(current, { ...effects, commit, signal: unitSignal }),
+        advance: (current, commit, unitSignal) => advance(current, { ...effects, keyVault, commit, signal: unitSignal }),
         onHalt: (last, reason) => {
           if (reason !== 'final') logger.info({ intentId, status: last.status, reason }, 'intent actor halted');
           void intentActors.stop(intentId);
