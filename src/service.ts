@@ -79,7 +79,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     metrics,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps, engine)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps)],
     adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls)] : [],
     health: {
       async ready() {

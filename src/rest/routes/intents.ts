@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app/deps';
 import type { RestContext, RestState } from '../context';
 import { param } from '../params';
 import { operation } from '../middleware/admission';
-import { submitIntent, type IntentSubmitter } from '../../app/intents/submitIntent';
+import { submitIntent } from '../../app/intents/submitIntent';
 import { getIntent } from '../../app/intents/getIntent';
 import { listIntents } from '../../app/intents/listIntents';
 import { pollAfterSeconds, toIntentView, type IntentView } from '../../app/intents/intentView';
@@ -18,13 +18,13 @@ function pollHint(ctx: RestContext, intent: IntentView): void {
 const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** POST /intents, GET /intents/:intentId and GET /intents?walletId= (SPEC "Endpoints"; the list is DESIGN's addition). */
-export function intentRoutes(deps: AppDeps, engine: IntentSubmitter): Router<RestState> {
+export function intentRoutes(deps: AppDeps): Router<RestState> {
   const router = new Router<RestState>();
 
   router.post(
     '/intents',
     operation(deps, 'createIntent', async (ctx) => {
-      const result = await submitIntent({ ...deps, engine }, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
+      const result = await submitIntent(deps, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       pollHint(ctx, result.body);
       ctx.status = result.status;

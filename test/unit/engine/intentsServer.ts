@@ -75,7 +75,7 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     metrics: createMetrics(),
     bodyLimitBytes: 64 * 1024,
     health: { ready: async () => ({}) },
-    v1Routers: [intentRoutes(deps, engine)],
+    v1Routers: [intentRoutes(deps)],
   }).callback();
   const yoga = createGraphQLServer({ deps, logger, production: false });
   const graphql = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: 64 * 1024 });
