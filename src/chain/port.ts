@@ -99,7 +99,7 @@ export interface ChainPort {
    * first. The hash is never broadcast before `onSigned` resolves.
    */
   send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx>;
-  /** Broadcasts an already signed transaction again (recovery); "already known" is success. */
+  /** Broadcasts an already signed transaction again (recovery); "already known" is success; NonceConsumedError when it can never land. */
   rebroadcast(chain: ChainName, raw: Hex): Promise<void>;
   /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */
   receipt(chain: ChainName, txHash: Hex, timeoutMs?: number): Promise<TxReceipt | null>;
@@ -107,4 +107,19 @@ export interface ChainPort {
   attest(chain: ChainName, burnTxHash: Hex): Promise<Attested>;
   /** Releases clients and timers. */
   close(): Promise<void>;
+}
+
+/**
+ * Thrown by `rebroadcast` when the transaction can never land: the chain does
+ * not know its hash and its nonce is already used by another transaction. Its
+ * effect did not happen, so the caller may sign the same request again.
+ */
+export class NonceConsumedError extends Error {
+  override readonly name = 'NonceConsumedError';
+  constructor(
+    readonly chain: ChainName,
+    readonly txHash: Hex,
+  ) {
+    super(`transaction ${txHash} on ${chain} was never mined and its nonce is used`);
+  }
 }

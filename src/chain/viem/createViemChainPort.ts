@@ -15,7 +15,7 @@ import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { networkError } from '../../domain/errors/chain';
-import type { ChainPort, SignedTx, TxReceipt, TxRequest, TxSigner } from '../port';
+import { NonceConsumedError, type ChainPort, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
 import type { SandboxManifest } from '../sandbox/manifest';
 import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
 import { FaultRegistry } from '../faults';
@@ -241,8 +241,13 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
       try {
         await broadcast(chain, raw);
       } catch (e) {
-        if (/already known|nonce too low|known transaction/i.test(`${(e as Error).message} ${(e as BaseError).details ?? ''}`)) return;
-        throw e;
+        if (/already known|known transaction/i.test(`${(e as Error).message} ${(e as BaseError).details ?? ''}`)) return;
+        if (!nonceTaken(e)) throw e;
+        // The nonce is used: either by these very bytes (then the chain knows the hash) or by another transaction.
+        const txHash = keccak256(raw);
+        const known = await call(chain, (c) => c.client.getTransaction({ hash: txHash })).catch(() => null);
+        if (known) return;
+        throw new NonceConsumedError(chain, txHash);
       }
     },
 

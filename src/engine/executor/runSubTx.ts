@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import { timeoutError } from '../../domain/errors/chain';
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
-import type { SignedTx, TxReceipt, TxSigner } from '../../chain/port';
+import { NonceConsumedError, type SignedTx, type TxReceipt, type TxSigner } from '../../chain/port';
 import { throwIfAborted, untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { isTransient, withRetry } from './retry';
@@ -64,14 +64,21 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
   try {
     receipt = await withRetry(
       async () => {
-        let record = findSubTx(current.results, step.index, spec.kind);
-        if (record === undefined) {
-          const request = await untilAborted(buildRequest(current, step, spec, chains), signal);
-          const signer: TxSigner = spec.signer === 'relayer' ? 'relayer' : await ctx.keyVault.signer(intent.walletId);
-          await untilAborted(chains.send(signer, request, onSigned), signal);
-          record = findSubTx(current.results, step.index, spec.kind);
-          if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
+        const recorded = findSubTx(current.results, step.index, spec.kind);
+        if (recorded !== undefined) {
+          try {
+            return await confirm(recorded, ctx);
+          } catch (e) {
+            // Never mined and its nonce taken by another transaction: it did nothing, so it is signed
+            // again below (the new record replaces this one); anything else propagates.
+            if (!(e instanceof NonceConsumedError)) throw e;
+          }
         }
+        const request = await untilAborted(buildRequest(current, step, spec, chains), signal);
+        const signer: TxSigner = spec.signer === 'relayer' ? 'relayer' : await ctx.keyVault.signer(intent.walletId);
+        await untilAborted(chains.send(signer, request, onSigned), signal);
+        const record = findSubTx(current.results, step.index, spec.kind);
+        if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
         return confirm(record, ctx);
       },
       { policy: ctx.retry, clock: ctx.clock, signal },

@@ -218,4 +218,44 @@ describe('engine on the sandbox devnets', () => {
     expect(final?.[0]?.txHash).toBe(supply!.txHash);
     expect((await usdcHoldings(w.address, 'base-sepolia')).aave).toBeGreaterThanOrEqual(usdc('7'));
   });
+
+  test('behavior: restart after a persisted supply whose nonce another transaction then used → the supply is signed again, once, and lands', async () => {
+    let stopping: Promise<void> | undefined;
+    const dying: ChainPort = {
+      ...chains.port,
+      send: (signer, tx, onSigned) =>
+        chains.port.send(signer, tx, async (signed) => {
+          await onSigned(signed);
+          if (tx.kind !== 'supply') return;
+          stopping = first.stop();
+          throw new Error('process killed');
+        }),
+    };
+    const first = engine({ chains: dying });
+    const w = await newWallet();
+    await mintUsdc('base-sepolia', w.address, usdc('6'));
+    const intent = await submit(first, w.id, { amount: '6', chain: 'base-sepolia' });
+    for (let n = 0; n < 600 && stopping === undefined; n++) await new Promise((r) => setTimeout(r, 20));
+    await stopping;
+    const lost = (await store.intents.get(intent.id))?.results?.transactions.find((t) => (t as { kind?: string }).kind === 'supply');
+    expect(lost).toMatchObject({ status: 'signed' });
+
+    // Meanwhile the wallet's next nonce is used by another transaction: the persisted bytes can never land.
+    const d = sandboxChain(manifest, 'base-sepolia');
+    const account = await keyVault.signer(w.id);
+    const other = createWalletClient({ account, chain: viemChainFor('base-sepolia', d.rpcUrl), transport: http(d.rpcUrl, { retryCount: 0 }) });
+    await other.sendTransaction({ to: w.address, value: 0n });
+
+    const second = engine();
+    await second.start();
+    const done = await settled(second, intent.id);
+    expect(done.status).toBe('completed');
+    const supplies = done.results?.transactions.filter((t) => (t as { kind?: string }).kind === 'supply');
+    expect(supplies).toHaveLength(1);
+    expect(supplies?.[0]?.txHash).not.toBe(lost!.txHash);
+    expect(await chains.port.receipt('base-sepolia', lost!.txHash as `0x${string}`, 500)).toBeNull();
+    const aave = (await usdcHoldings(w.address, 'base-sepolia')).aave;
+    expect(aave).toBeGreaterThanOrEqual(usdc('6') - 1n);
+    expect(aave).toBeLessThan(usdc('6.01'));
+  });
 });
