@@ -68,6 +68,35 @@ async function newWallet(): Promise<{ id: string; address: Address }> {
   return { id, address };
 }
 
+/**
+ * Lends `amount` USDC on base-sepolia with an engine whose process "dies" right
+ * after the supply is signed and persisted, before the port broadcasts it.
+ * Returns the wallet, the intent and the persisted (never broadcast) supply record.
+ */
+async function lendAndDieBeforeSupplyBroadcast(amount: string) {
+  let stopping: Promise<void> | undefined;
+  const dying: ChainPort = {
+    ...chains.port,
+    send: (signer, tx, onSigned) =>
+      chains.port.send(signer, tx, async (signed) => {
+        await onSigned(signed);
+        if (tx.kind !== 'supply') return;
+        stopping = first.stop();
+        // the process dies before the broadcast: the port never sends these bytes
+        throw new Error('process killed');
+      }),
+  };
+  const first = engine({ chains: dying });
+  const w = await newWallet();
+  await mintUsdc('base-sepolia', w.address, usdc(amount));
+  const intent = await submit(first, w.id, { amount, chain: 'base-sepolia' });
+  for (let n = 0; n < 600 && stopping === undefined; n++) await new Promise((r) => setTimeout(r, 20));
+  await stopping;
+  const persisted = await store.intents.get(intent.id);
+  const supply = persisted?.results?.transactions.find((t) => (t as { kind?: string }).kind === 'supply');
+  return { w, intent, persisted, supply };
+}
+
 async function submit(e: Engine, walletId: string, request: Partial<Intent> & Pick<Intent, 'amount'>): Promise<Intent> {
   const now = new Date().toISOString();
   const intent: Intent = {
@@ -184,28 +213,8 @@ describe('engine on the sandbox devnets', () => {
   });
 
   test('behavior: restart between persisting a supply and broadcasting it → the next engine rebroadcasts the same signed bytes; one supply on chain', async () => {
-    let stopping: Promise<void> | undefined;
-    const dying: ChainPort = {
-      ...chains.port,
-      send: (signer, tx, onSigned) =>
-        chains.port.send(signer, tx, async (signed) => {
-          await onSigned(signed);
-          if (tx.kind !== 'supply') return;
-          stopping = first.stop();
-          // the process dies before the broadcast: the port never sends these bytes
-          throw new Error('process killed');
-        }),
-    };
-    const first = engine({ chains: dying });
-    const w = await newWallet();
-    await mintUsdc('base-sepolia', w.address, usdc('7'));
-    const intent = await submit(first, w.id, { amount: '7', chain: 'base-sepolia' });
-    for (let n = 0; n < 600 && stopping === undefined; n++) await new Promise((r) => setTimeout(r, 20));
-    await stopping;
-
-    const persisted = await store.intents.get(intent.id);
+    const { w, intent, persisted, supply } = await lendAndDieBeforeSupplyBroadcast('7');
     expect(persisted?.status).toBe('executing');
-    const supply = persisted?.results?.transactions.find((t) => (t as { kind?: string }).kind === 'supply');
     expect(supply).toMatchObject({ status: 'signed' });
     expect(await chains.port.receipt('base-sepolia', supply!.txHash as `0x${string}`, 1_000)).toBeNull();
 
@@ -220,24 +229,7 @@ describe('engine on the sandbox devnets', () => {
   });
 
   test('behavior: restart after a persisted supply whose nonce another transaction then used → the supply is signed again, once, and lands', async () => {
-    let stopping: Promise<void> | undefined;
-    const dying: ChainPort = {
-      ...chains.port,
-      send: (signer, tx, onSigned) =>
-        chains.port.send(signer, tx, async (signed) => {
-          await onSigned(signed);
-          if (tx.kind !== 'supply') return;
-          stopping = first.stop();
-          throw new Error('process killed');
-        }),
-    };
-    const first = engine({ chains: dying });
-    const w = await newWallet();
-    await mintUsdc('base-sepolia', w.address, usdc('6'));
-    const intent = await submit(first, w.id, { amount: '6', chain: 'base-sepolia' });
-    for (let n = 0; n < 600 && stopping === undefined; n++) await new Promise((r) => setTimeout(r, 20));
-    await stopping;
-    const lost = (await store.intents.get(intent.id))?.results?.transactions.find((t) => (t as { kind?: string }).kind === 'supply');
+    const { w, intent, supply: lost } = await lendAndDieBeforeSupplyBroadcast('6');
     expect(lost).toMatchObject({ status: 'signed' });
 
     // Meanwhile the wallet's next nonce is used by another transaction: the persisted bytes can never land.
