@@ -1,4 +1,4 @@
-import { toServiceError, type ServiceError } from '../domain/errors/base';
+import type { ServiceError } from '../domain/errors/base';
 
 /** SPEC "Errors": `{error, message, details}`; 500s are masked and carry the request id instead. */
 export function errorBody(e: ServiceError, requestId: string): { error: string; message: string; details: Record<string, unknown> } {
@@ -7,5 +7,3 @@ export function errorBody(e: ServiceError, requestId: string): { error: string; 
   }
   return { error: e.code, message: e.message, details: e.details };
 }
-
-export { toServiceError };

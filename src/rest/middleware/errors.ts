@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 import type { RestState } from '../context';
-import { errorBody, toServiceError } from '../errorBody';
+import { errorBody } from '../errorBody';
+import { toServiceError } from '../../domain/errors/base';
 
 /** The one place REST errors are shaped and logged: ServiceError → JSON; anything else → masked 500. */
 export function errorHandler(logger: Logger): Middleware<RestState> {

@@ -1,0 +1,40 @@
+import type { Address } from 'viem';
+import type { AppDeps } from '../deps';
+import type { SandboxControls } from '../../chain/viem/sandboxControls';
+import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { FaultKind } from '../../chain/faults';
+import type { Protocol } from '../../chain/port';
+import { toUnits } from '../../domain/money';
+
+/**
+ * The sandbox admin use-cases (DESIGN §3). Each control also drops the read
+ * caches it makes stale, so the next /v1 read sees its effect at once.
+ */
+export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls: SandboxControls) {
+  return {
+    /** Sets a market's supply APY on chain. */
+    async setRate(p: { chain: ChainName; protocol: Protocol; asset: TokenAsset; apy: number }) {
+      const { txHash } = await controls.setRate(p);
+      deps.caches.rates.clear();
+      return { ...p, txHash };
+    },
+    /** Mints `amount` (decimal string) of a test token to an address. */
+    async mint(p: { chain: ChainName; asset: TokenAsset; address: Address; amount: string }) {
+      const { txHash } = await controls.mint({ ...p, amount: toUnits(p.amount, p.asset) });
+      deps.caches.holdings.clear();
+      return { ...p, txHash };
+    },
+    /** Makes the next `count` chain calls of `kind` fail on `chain`. */
+    registerFault(p: { chain: ChainName; kind: FaultKind; count: number }) {
+      controls.registerFault(p);
+      return p;
+    },
+    /** Advances devnet time (one chain, or all) so interest accrues. */
+    async advanceTime(p: { chain?: ChainName; seconds: number }) {
+      const chains = p.chain ? [p.chain] : [...deps.chains.chains];
+      await Promise.all(chains.map((c) => controls.increaseTime(c, p.seconds)));
+      deps.caches.holdings.clear();
+      return { chains, seconds: p.seconds };
+    },
+  };
+}
