@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -8,12 +8,8 @@ import type { AppDeps } from './app/deps';
 import type { ApiKeyRecord } from './domain/types';
 import { createStore } from './store/createStore';
 import { createKeyVault } from './chain/keyVault';
-import { createRestApp } from './rest/restApp';
 import { createMetrics } from './rest/metrics';
-import { createGraphQLServer } from './graphql/yoga';
-import { createGraphQLHttpHandler } from './graphql/httpHandler';
-import { attachGraphQLWebSocket } from './graphql/wsServer';
-import { buildSchema } from './graphql/schema';
+import { createFrontDoors } from './frontDoors';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
@@ -32,8 +28,6 @@ export interface RunningService {
   chains: RunningChains;
   stop(): Promise<void>;
 }
-
-const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
 
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
@@ -73,10 +67,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   const metrics = createMetrics();
-  const rest = createRestApp({
+  const { server, closeWebSocket } = createFrontDoors({
     deps,
     logger,
     metrics,
+    production: config.production,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
     v1Routers: [chainRoutes(deps), intentRoutes(deps)],
@@ -88,18 +83,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
     },
   });
-  const koaHandler = rest.callback();
-  const yoga = createGraphQLServer({ deps, logger, production: config.production });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: config.bodyLimitBytes, production: config.production });
-
-  // /graphql is dispatched before Koa so it does not pay for Koa's middleware chain.
-  const server = createServer((req, res) => {
-    if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
-    else void koaHandler(req, res);
-  });
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps, logger });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -123,7 +106,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     chains,
     stop() {
       stopping ??= (async () => {
-        await ws.close();
+        await closeWebSocket();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -12,16 +11,12 @@ import { createReadCaches, invalidateWalletHoldings } from '../../../src/app/cac
 import { createAccount } from '../../../src/app/accounts/createAccount';
 import { createEngine, type Engine } from '../../../src/engine/engine';
 import { createSystemClock } from '../../../src/domain/clock';
-import { createRestApp } from '../../../src/rest/restApp';
 import { createMetrics } from '../../../src/rest/metrics';
+import { createFrontDoors } from '../../../src/frontDoors';
 import { intentRoutes } from '../../../src/rest/routes/intents';
-import { createGraphQLServer } from '../../../src/graphql/yoga';
-import { createGraphQLHttpHandler } from '../../../src/graphql/httpHandler';
 import { createLogger } from '../../../src/logger';
 import { FakeChain } from './fakeChain';
 import { MARKETS } from './engineHarness';
-// Registers the intent types on the builder before the schema is built (src/graphql/schema.ts does not import it yet).
-import '../../../src/graphql/types/intent';
 
 /** An HTTP answer with the body parsed as JSON. */
 export interface Answer {
@@ -69,17 +64,15 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     caches,
     engine,
   };
-  const rest = createRestApp({
+  const { server, closeWebSocket } = createFrontDoors({
     deps,
     logger,
     metrics: createMetrics(),
+    production: false,
     bodyLimitBytes: 64 * 1024,
     health: { ready: async () => ({}) },
     v1Routers: [intentRoutes(deps)],
-  }).callback();
-  const yoga = createGraphQLServer({ deps, logger, production: false });
-  const graphql = createGraphQLHttpHandler({ yoga, deps, logger, bodyLimitBytes: 64 * 1024 });
-  const server: Server = createServer((req, res) => void (req.url?.startsWith('/graphql') ? graphql(req, res) : rest(req, res)));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   await engine.start();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -126,6 +119,7 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     },
     async stop() {
       await engine.stop();
+      await closeWebSocket();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

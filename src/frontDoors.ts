@@ -1,0 +1,31 @@
+import { createServer, type Server } from 'node:http';
+import type { AppDeps } from './app/deps';
+import type { Logger } from './logger';
+import { createRestApp, type RestAppOptions } from './rest/restApp';
+import { createGraphQLServer } from './graphql/yoga';
+import { createGraphQLHttpHandler } from './graphql/httpHandler';
+import { attachGraphQLWebSocket } from './graphql/wsServer';
+import { buildSchema } from './graphql/schema';
+
+const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
+
+export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & { deps: AppDeps; logger: Logger; production: boolean };
+
+/**
+ * Both front doors on one HTTP server (not yet listening): REST through Koa,
+ * `/graphql` dispatched before Koa so it does not pay for Koa's middleware
+ * chain, and graphql-ws on the same path. `closeWebSocket` ends every socket.
+ */
+export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void> } {
+  const koaHandler = createRestApp(o).callback();
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production });
+  const server = createServer((req, res) => {
+    if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
+    else void koaHandler(req, res);
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger });
+  return { server, closeWebSocket: () => ws.close() };
+}
