@@ -26,6 +26,6 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger });
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production });
   return { server, closeWebSocket: () => ws.close() };
 }

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { createKeyCache } from './app/accounts/keyCache';
+import { createKeyRevocations } from './app/accounts/keyRevocations';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import type { AppDeps } from './app/deps';
-import type { ApiKeyRecord } from './domain/types';
 import { createStore } from './store/createStore';
 import { createKeyVault } from './chain/keyVault';
 import { createMetrics } from './rest/metrics';
@@ -58,7 +58,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     clock,
     keyVault,
-    keyCache: new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: 60_000 }),
+    keyCache: createKeyCache(),
+    revocations: createKeyRevocations({ store }),
     chains: chains.port,
     caches,
     engine,
@@ -106,6 +107,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     chains,
     stop() {
       stopping ??= (async () => {
+        deps.revocations.close();
         await closeWebSocket();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

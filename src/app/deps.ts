@@ -1,7 +1,8 @@
 import type { LRUCache } from 'lru-cache';
 import type { Store } from '../store/port';
 import type { KeyVault } from '../chain/keyVault';
-import type { ApiKeyRecord } from '../domain/types';
+import type { KeyCache } from './accounts/keyCache';
+import type { KeyRevocations } from './accounts/keyRevocations';
 import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
 import type { IntentSubmitter } from './intents/submitIntent';
 import type { IntentBus } from '../engine/eventBus';
@@ -12,7 +13,9 @@ export interface AppDeps {
   clock: { now(): Date };
   keyVault: KeyVault;
   /** Key lookups by hash; entries are dropped on revocation so it never delays it. */
-  keyCache: LRUCache<string, ApiKeyRecord>;
+  keyCache: KeyCache;
+  /** Open streams watch the key they were opened with, and end when it is revoked. */
+  revocations: KeyRevocations;
   chains: ChainPort;
   caches: ReadCaches;
   /** Runs intents in the background (the intent engine). */

@@ -1,11 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   GraphQLError,
-  NoSchemaIntrospectionCustomRule,
   execute,
   getOperationAST,
-  parse,
-  specifiedRules,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -14,7 +11,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './context';
 import { maskError } from './errors';
-import { maxDepthRule } from './plugins';
+import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 import { payloadTooLarge } from '../domain/errors/request';
 
 /** The codes yoga gives parse and validation errors, unless a rule set its own. */
@@ -29,7 +26,6 @@ type Prepared = { document: DocumentNode; errors?: undefined } | { document?: un
 export interface FastPathOptions {
   schema: GraphQLSchema;
   production: boolean;
-  maxDepth: number;
   bodyLimitBytes: number;
 }
 
@@ -41,7 +37,7 @@ export interface FastPathOptions {
  * everything else (GET, SSE, GraphiQL, graphql-response+json) goes to yoga.
  */
 export function createGraphQLFastPath(o: FastPathOptions) {
-  const rules = [...specifiedRules, maxDepthRule(o.maxDepth), ...(o.production ? [NoSchemaIntrospectionCustomRule] : [])];
+  const rules = operationRules(o.production);
   const prepared = new LRUCache<string, Prepared>({ max: 1_000, maxSize: 8 * 1024 * 1024, sizeCalculation: (_v, k) => k.length + 1 });
 
   function prepare(query: string): Prepared {
@@ -49,11 +45,12 @@ export function createGraphQLFastPath(o: FastPathOptions) {
     if (hit) return hit;
     let p: Prepared;
     try {
-      const document = parse(query);
-      const errors = validate(o.schema, document, rules);
+      const document = boundedParse(query);
+      const errors = validate(o.schema, document, rules).map((e) => (o.production ? withoutSuggestions(e) : e));
       p = errors.length > 0 ? { errors: errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
     } catch (e) {
-      p = { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError(String(e)), 'GRAPHQL_PARSE_FAILED')] };
+      // Anything but a GraphQLError (a RangeError, say) is an engine internal: never shown.
+      p = { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError('The document could not be parsed'), 'GRAPHQL_PARSE_FAILED')] };
     }
     prepared.set(query, p);
     return p;
@@ -95,12 +92,13 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) return badRequest(res, 'POST body is expected to be object but received ' + (Array.isArray(body) ? 'array' : typeof body));
       const { query, variables, operationName, extensions, ...rest } = body as Record<string, unknown>;
-      void extensions;
       const unknownKey = Object.keys(rest)[0];
       if (unknownKey !== undefined) return badRequest(res, `Unexpected parameter "${unknownKey}" in the request body.`);
       if (typeof query !== 'string') return badRequest(res, 'Must provide query string.');
       if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return badRequest(res, 'Invalid variables provided');
       if (operationName != null && typeof operationName !== 'string') return badRequest(res, 'Invalid operationName provided');
+      const tooDeep = checkRequestObjects({ variables, extensions });
+      if (tooDeep) return send(res, 400, { errors: [tooDeep.toJSON()] });
 
       const p = prepare(query);
       if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId)) });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { GraphQLServer, ServerContext } from './yoga';
@@ -10,11 +11,17 @@ import { newId } from '../domain/ids';
 import { toGraphQLError } from './errors';
 import { createGraphQLFastPath } from './fastPath';
 import { buildSchema } from './schema';
-import { MAX_QUERY_DEPTH } from './yoga';
 
-/** GraphiQL's page load: a browser GET without a query. */
-function isGraphiQLPage(req: IncomingMessage): boolean {
-  return req.method === 'GET' && !/[?&]query=/.test(req.url ?? '') && (req.headers.accept ?? '').includes('text/html');
+/**
+ * Whether yoga will answer this request with the GraphiQL page (and execute
+ * nothing): only outside production, where GraphiQL is on, and by yoga's own
+ * rule (shouldRenderGraphiQL: a GET whose Accept names text/html, whatever the
+ * query string says). Everything else is admitted before yoga sees it.
+ */
+function rendersGraphiQL(req: IncomingMessage, production: boolean): boolean {
+  if (production) return false;
+  const accept = req.headers.accept;
+  return shouldRenderGraphiQL({ method: req.method ?? '', headers: new Headers(accept === undefined ? {} : { accept }) } as Request);
 }
 
 function sendError(res: ServerResponse, e: ServiceError, requestId: string): void {
@@ -28,7 +35,7 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
 export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean }) {
-  const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, maxDepth: MAX_QUERY_DEPTH, bodyLimitBytes: o.bodyLimitBytes });
+  const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, bodyLimitBytes: o.bodyLimitBytes });
   // requestListener merges extra server-context arguments at run time; its declared type omits them.
   const listen = o.yoga.requestListener as unknown as (
     req: IncomingMessage,
@@ -42,7 +49,7 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
     let accountId: string | undefined;
     try {
       if (Number(req.headers['content-length'] ?? 0) > o.bodyLimitBytes) throw payloadTooLarge(o.bodyLimitBytes);
-      if (isGraphiQLPage(req)) {
+      if (rendersGraphiQL(req, o.production ?? false)) {
         await listen(req, res, { principal: null, requestId });
         return;
       }

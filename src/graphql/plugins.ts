@@ -1,56 +1,46 @@
-import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type ASTNode, type ValidationRule } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { KeyRevocations } from '../app/accounts/keyRevocations';
+import type { GraphQLContext } from './context';
+import { endOnRevocation } from './revocableStream';
+import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 
-/** Rejects `__schema`/`__type` queries (production: the schema is published as schema.graphql instead). */
-export function disableIntrospection(): Plugin {
+/**
+ * The operation limits of operationLimits.ts inside yoga (GET and SSE
+ * requests): bounded parsing, variables nesting, the shared validation rules
+ * (depth; no introspection in production) and, in production, no name
+ * suggestions in validation errors.
+ */
+export function operationLimits(production: boolean): Plugin {
+  const rules = operationRules(production);
   return {
-    onValidate({ addValidationRule }) {
-      addValidationRule(NoSchemaIntrospectionCustomRule);
+    onParams({ params }) {
+      const err = checkRequestObjects({ variables: params.variables, extensions: params.extensions });
+      if (err) throw err;
+    },
+    onParse({ setParseFn }) {
+      setParseFn((source) => boundedParse(typeof source === 'string' ? source : source.body));
+    },
+    onValidate({ setValidationFn, validateFn }) {
+      setValidationFn((schema, document) => {
+        const errors = validateFn(schema, document, rules);
+        return production ? errors.map(withoutSuggestions) : errors;
+      });
     },
   };
 }
 
-/** Selection depth of an operation, fragments expanded (introspection fields excluded). */
-function depthOf(node: ASTNode, fragments: Map<string, ASTNode>, seen: Set<string>): number {
-  if (node.kind === Kind.FIELD) {
-    if (node.name.value.startsWith('__')) return 0;
-    return node.selectionSet ? 1 + depthOf(node.selectionSet, fragments, seen) : 1;
-  }
-  if (node.kind === Kind.FRAGMENT_SPREAD) {
-    const name = node.name.value;
-    const frag = fragments.get(name);
-    if (!frag || seen.has(name)) return 0;
-    return depthOf(frag, fragments, new Set([...seen, name]));
-  }
-  if (node.kind === Kind.SELECTION_SET) return Math.max(0, ...node.selections.map((s) => depthOf(s, fragments, seen)));
-  if (node.kind === Kind.INLINE_FRAGMENT || node.kind === Kind.FRAGMENT_DEFINITION || node.kind === Kind.OPERATION_DEFINITION) {
-    return depthOf(node.selectionSet, fragments, seen);
-  }
-  return 0;
-}
-
-/** A validation rule rejecting operations nested deeper than `max` (the schema's real depth is ≤ 6). */
-export function maxDepthRule(max: number): ValidationRule {
-  return (ctx) => {
-    const doc = ctx.getDocument();
-    const fragments = new Map<string, ASTNode>();
-    for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    for (const d of doc.definitions) {
-      if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-      const depth = depthOf(d, fragments, new Set());
-      if (depth > max) {
-        ctx.reportError(new GraphQLError(`Query depth ${depth} exceeds the limit of ${max}`, { nodes: [d], extensions: { code: 'INVALID_REQUEST' } }));
-      }
-    }
-    return {};
-  };
-}
-
-/** Depth limit for every operation. */
-export function limitDepth(max: number): Plugin {
+/** Subscriptions served by yoga (SSE) end with UNAUTHORIZED when the key they were opened with is revoked. */
+export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
   return {
-    onValidate({ addValidationRule }) {
-      addValidationRule(maxDepthRule(max));
+    onSubscribe({ args }) {
+      const keyId = (args.contextValue as unknown as GraphQLContext).principal?.keyId;
+      if (!keyId) return;
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (Symbol.asyncIterator in result) setResult(endOnRevocation(result as AsyncIterableIterator<ExecutionResult>, revocations, keyId));
+        },
+      };
     },
   };
 }

@@ -1,32 +1,53 @@
 import type { Server } from 'node:http';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { execute, type GraphQLSchema } from 'graphql';
+import { GraphQLError, execute, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { Principal } from '../app/accounts/principal';
 import type { GraphQLContext } from './context';
 import { admitRequest, authorizeOperation } from '../app/accounts/admitRequest';
 import { createSharedSubscribe } from './sharedSubscriptions';
-import { isServiceError } from '../domain/errors/base';
+import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
-import { maskError } from './errors';
+import { maskError, toGraphQLError } from './errors';
+import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 
 type ConnectionExtra = {
   principal?: Principal;
-  requestId?: string;
+  /** The connection's credentials: every operation is admitted with them again. */
+  authorization?: string;
+  stopWatching?: () => void;
 };
 
 /** Largest WebSocket message accepted (a subscription document, not a payload channel). */
 const MAX_PAYLOAD = 64 * 1024;
 
+/** graphql-ws close codes: 4403 Forbidden (the key is not, or no longer, good); 4429 for an exhausted rate window. */
+const CLOSE_FORBIDDEN = 4403;
+const CLOSE_RATE_LIMITED = 4429;
+
 /**
- * graphql-ws on `/graphql` (same path as HTTP). The connection is admitted once
- * with `connectionParams.authorization` (key check + one request in the rate
- * window); an unauthenticated socket is closed with 4403 before any operation.
+ * graphql-ws on `/graphql` (same path as HTTP). The connection is admitted
+ * with `connectionParams.authorization` (a socket without a good key closes
+ * with 4403 before any operation), and so is every operation: each takes one
+ * unit of the account's rate window (429 → that operation's
+ * RATE_LIMIT_EXCEEDED error; the socket stays usable), and a key revoked
+ * since closes the socket with 4403, as does a revocation while it is open.
+ * Operations go through the same bounded parsing and validation rules as HTTP.
  */
-export function attachGraphQLWebSocket(o: { server: Server; schema: GraphQLSchema; deps: AppDeps; logger: Logger }): { close(): Promise<void> } {
+export function attachGraphQLWebSocket(o: {
+  server: Server;
+  schema: GraphQLSchema;
+  deps: AppDeps;
+  logger: Logger;
+  production: boolean;
+}): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
+  const rules = operationRules(o.production);
+  const masked = (errors: readonly GraphQLError[]) => errors.map((e) => maskError(o.production ? withoutSuggestions(e) : e, () => undefined));
+  const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
+
   const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema: o.schema,
@@ -47,21 +68,49 @@ export function attachGraphQLWebSocket(o: { server: Server; schema: GraphQLSchem
       connectionInitWaitTimeout: 5_000,
       onConnect: async (ctx) => {
         const auth = ctx.connectionParams?.authorization;
+        const authorization = typeof auth === 'string' ? auth : undefined;
         try {
-          const { principal } = await admitRequest(o.deps, typeof auth === 'string' ? auth : undefined);
+          const { principal } = await admitRequest(o.deps, authorization);
           ctx.extra.principal = principal;
-          ctx.extra.requestId = newId('request');
+          ctx.extra.authorization = authorization;
+          if (principal.keyId) {
+            const socket = ctx.extra.socket;
+            ctx.extra.stopWatching = o.deps.revocations.watch(principal.keyId, () => socket.close(CLOSE_FORBIDDEN, 'API key revoked'));
+          }
           return true;
         } catch (e) {
           if (!isServiceError(e)) o.logger.error({ err: e }, 'websocket admission failed');
+          // Closed here with its own code; graphql-ws's 4403 for `false` then finds the socket closing.
+          if (isServiceError(e) && e.code === 'RATE_LIMIT_EXCEEDED') ctx.extra.socket.close(CLOSE_RATE_LIMITED, 'Rate limit exceeded');
           return false;
         }
       },
+      onClose: (ctx) => ctx.extra.stopWatching?.(),
+      onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+        try {
+          const { principal } = await admitRequest(o.deps, ctx.extra.authorization);
+          ctx.extra.principal = principal;
+        } catch (thrown) {
+          const e = toServiceError(thrown);
+          if (e.code === 'UNAUTHORIZED') closeSoon(ctx.extra.socket, CLOSE_FORBIDDEN, 'API key revoked or invalid');
+          return [toGraphQLError(e)];
+        }
+        const tooDeep = checkRequestObjects({ variables: payload.variables, extensions: payload.extensions });
+        if (tooDeep) return masked([tooDeep]);
+        let document;
+        try {
+          document = boundedParse(String(payload.query));
+        } catch (e) {
+          return masked([e instanceof GraphQLError ? e : toGraphQLError(toServiceError(e))]);
+        }
+        const errors = validate(o.schema, document, rules);
+        if (errors.length > 0) return masked(errors);
+        const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
+        return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
+      },
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => undefined)) } : result,
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e, () => undefined)),
-      context: (ctx): GraphQLContext => ({ deps: o.deps, principal: ctx.extra.principal ?? null, requestId: ctx.extra.requestId ?? 'ws' }),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: masked(result.errors) } : result),
+      onError: (_ctx, _id, _payload, errors) => masked(errors),
     },
     wss,
   );

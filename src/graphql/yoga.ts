@@ -5,10 +5,7 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
 import { maskError } from './errors';
-import { disableIntrospection, limitDepth } from './plugins';
-
-/** Deepest selection allowed (the schema itself nests ≤ 6). */
-export const MAX_QUERY_DEPTH = 10;
+import { endStreamsOnRevocation, operationLimits } from './plugins';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -58,6 +55,6 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       requestId,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
-    plugins: [limitDepth(MAX_QUERY_DEPTH), ...(o.production ? [disableIntrospection()] : [])],
+    plugins: [operationLimits(o.production), endStreamsOnRevocation(o.deps.revocations)],
   });
 }

@@ -1,5 +1,6 @@
 import Koa from 'koa';
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter, guardEveryRoute } from './router';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { RestState } from './context';
@@ -29,39 +30,40 @@ export interface RestAppOptions {
   publicRouters?: Router<RestState>[];
 }
 
-const isV1 = (path: string) => path.startsWith('/v1/') && path !== '/v1/openapi.json';
-
 /** The Koa app of the REST front door: thin routes over the use-cases. */
 export function createRestApp(o: RestAppOptions): Koa<RestState> {
   const app = new Koa<RestState>();
   app.proxy = false;
   app.silent = true;
 
-  const root = new Router<RestState>();
+  const root = createRouter();
   const health = healthRoutes(o.health, o.metrics);
   root.use(health.routes());
   root.use(docsRoutes().routes());
   for (const r of o.publicRouters ?? []) root.use(r.routes());
 
-  const v1 = new Router<RestState>({ prefix: '/v1' });
+  // Authentication and the rate window run before the body is read, so an unauthenticated body is never parsed.
+  const admit = admission(o.deps);
+  const body = jsonBody(o.bodyLimitBytes);
+  const v1 = createRouter({ prefix: '/v1' });
   for (const r of [walletRoutes(o.deps), ...(o.v1Routers ?? [])]) v1.use(r.routes());
-  root.use(v1.routes());
+  root.use(guardEveryRoute(v1, admit, body).routes());
 
-  if (o.adminToken) root.use(adminRoutes(o.deps, o.adminToken, o.adminRouters).routes());
+  if (o.adminToken) root.use(adminRoutes(o.deps, o.adminToken, body, o.adminRouters).routes());
 
   app.use(requestId());
   app.use(accessLog(o.logger, o.metrics));
   app.use(errorHandler(o.logger));
-  // Admission runs before body parsing and routing, so every /v1 answer (413, 415, 404 and 405 included) is authenticated and rate-counted.
-  const admit = admission(o.deps);
-  app.use((ctx, next) => (isV1(ctx.path) ? admit(ctx, next) : next()));
-  app.use(jsonBody(o.bodyLimitBytes));
   app.use(async (ctx, next) => {
     await next();
     // The router only sets a bare status for unmatched paths and methods; answer them in JSON.
     if (ctx.body !== undefined && ctx.body !== null && ctx.body !== '') return;
+    if (ctx.status !== 404 && ctx.status !== 405) return;
+    // No route answered, so no handler ran. Under /v1 the key is still checked (401/429 first) so a
+    // known account's 404/405 carries its rate headers; this decides no access, only what the error shows.
+    if (ctx.path.startsWith('/v1/')) await admit(ctx, async () => {});
     if (ctx.status === 405) throw methodNotAllowed(ctx.method, ctx.response.get('Allow').split(/,\s*/));
-    if (ctx.status === 404) throw notFound(`Route ${ctx.method} ${ctx.path}`);
+    throw notFound(`Route ${ctx.method} ${ctx.path}`);
   });
   app.use(root.routes());
   app.use(root.allowedMethods());

@@ -4,7 +4,7 @@ import { ServiceError } from '../../domain/errors/base';
 import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
 import { checkApiKey, keyCheckError } from './authenticate';
-import { countRequest, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
+import { countRequest, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
 import { reserveCredits } from './credits';
 
 export interface Admission {
@@ -19,14 +19,16 @@ function withHeaders(e: ServiceError, headers: Record<string, string>): ServiceE
 }
 
 /**
- * The gate both front doors pass once per HTTP request: authenticate the key,
- * then count the request in the account's rate window.
+ * The gate every operation passes (an HTTP request; a GraphQL operation over
+ * WebSocket): authenticate the key, then count one unit in the account's rate
+ * window. A key that fails the check never counts: a revoked or leaked key must
+ * not be able to exhaust its account's window.
  */
 export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache'>, authorization: string | undefined): Promise<Admission> {
   const check = await checkApiKey(deps, authorization);
   if (!check.ok) {
     const err = keyCheckError(check.reason);
-    if (check.account) withHeaders(err, rateHeaders(await countRequest(deps, check.account)));
+    if (check.account) withHeaders(err, rateHeaders(await peekRate(deps, check.account)));
     throw err;
   }
   const rate = await countRequest(deps, check.account);

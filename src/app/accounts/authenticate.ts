@@ -8,22 +8,13 @@ export type KeyCheck =
   | { ok: true; key: ApiKeyRecord; account: Account }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked'; account: Account | null };
 
-async function findKey(deps: Pick<AppDeps, 'store' | 'keyCache'>, hash: string): Promise<ApiKeyRecord | null> {
-  const cached = deps.keyCache.get(hash);
-  if (cached) return cached;
-  const rec = await deps.store.apiKeys.findByHash(hash);
-  // Revoked keys are not cached: revocation must be visible on the very next request.
-  if (rec && !rec.revokedAt) deps.keyCache.set(hash, rec);
-  return rec;
-}
-
 /** Checks an `Authorization` header value against the stored key digests. */
 export async function checkApiKey(deps: Pick<AppDeps, 'store' | 'keyCache'>, authorization: string | undefined): Promise<KeyCheck> {
   const token = bearerToken(authorization);
   if (!token) return { ok: false, reason: 'missing', account: null };
   if (!API_KEY_PATTERN.test(token)) return { ok: false, reason: 'malformed', account: null };
   const hash = hashApiKey(token);
-  const key = await findKey(deps, hash);
+  const key = await deps.keyCache.lookup(hash, () => deps.store.apiKeys.findByHash(hash));
   if (!key || !digestsEqual(key.hash, hash)) return { ok: false, reason: 'unknown', account: null };
   const account = await deps.store.accounts.get(key.accountId);
   if (!account) return { ok: false, reason: 'unknown', account: null };

@@ -13,14 +13,33 @@ export interface RateState {
   exceeded: boolean;
 }
 
-/** Counts one request in the account's fixed one-minute window (shared by all its keys). */
-export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
+function currentWindow(deps: Pick<AppDeps, 'clock'>, account: Account) {
   const limit = account.requestsPerMinute ?? PLANS[account.plan].requestsPerMinute;
   const now = deps.clock.now().getTime();
   const start = now - (now % WINDOW_MS);
-  const reset = Math.ceil((start + WINDOW_MS) / 1000);
-  const used = await deps.store.usage.increment(`rate:${account.id}:${start}`, 1, new Date(start + 2 * WINDOW_MS));
-  return { limit, remaining: Math.max(0, limit - used), reset, exceeded: used > limit };
+  return { limit, key: `rate:${account.id}:${start}`, expiresAt: new Date(start + 2 * WINDOW_MS), reset: Math.ceil((start + WINDOW_MS) / 1000) };
+}
+
+const stateOf = (w: ReturnType<typeof currentWindow>, used: number): RateState => ({
+  limit: w.limit,
+  remaining: Math.max(0, w.limit - used),
+  reset: w.reset,
+  exceeded: used > w.limit,
+});
+
+/** Counts one request in the account's fixed one-minute window (shared by all its keys). */
+export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
+  const w = currentWindow(deps, account);
+  return stateOf(w, await deps.store.usage.increment(w.key, 1, w.expiresAt));
+}
+
+/**
+ * The window as it stands, without counting: for answers to a revoked key,
+ * which must not spend the account's window (a leaked key could lock the account out).
+ */
+export async function peekRate(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
+  const w = currentWindow(deps, account);
+  return stateOf(w, await deps.store.usage.get(w.key));
 }
 
 export function rateHeaders(s: RateState): Record<string, string> {

@@ -1,10 +1,15 @@
 import type { AppDeps } from '../deps';
 import { ServiceError } from '../../domain/errors/base';
 
-/** Revokes a key; effective on the next request (the lookup cache entry is dropped here). */
-export async function revokeApiKey(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache'>, keyId: string): Promise<void> {
+/**
+ * Revokes a key: the next request with it fails on this instance (the cache
+ * entry is dropped and lookups in flight cannot restore it), streams opened
+ * with it end at once, and other instances follow within KEY_CACHE_TTL_MS.
+ */
+export async function revokeApiKey(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'revocations'>, keyId: string): Promise<void> {
   const key = await deps.store.apiKeys.get(keyId);
   if (!key) throw new ServiceError('NOT_FOUND', 'API key not found', { details: { keyId } });
   await deps.store.apiKeys.revoke(keyId, deps.clock.now().toISOString());
-  deps.keyCache.delete(key.hash);
+  deps.keyCache.invalidate(key.hash);
+  deps.revocations.revoked(keyId);
 }

@@ -1,13 +1,15 @@
 import type { Middleware } from 'koa';
 import type { RestState } from '../context';
 import { invalidRequest, payloadTooLarge, unsupportedMediaType } from '../../domain/errors/request';
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../domain/jsonDepth';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * JSON bodies only, bounded: 415 for another content type, 413 past the
  * limit (checked on Content-Length and while streaming), 400 for bad JSON.
- * An empty body is `{}` so validation names the missing fields.
+ * An empty body is `{}` so validation names the missing fields; nesting
+ * past MAX_JSON_DEPTH is 400.
  */
 export function jsonBody(limitBytes: number): Middleware<RestState> {
   return async (ctx, next) => {
@@ -38,6 +40,10 @@ export function jsonBody(limitBytes: number): Middleware<RestState> {
         ctx.state.body = JSON.parse(text);
       } catch (e) {
         throw invalidRequest([{ path: '', message: `body is not valid JSON: ${(e as Error).message}` }], 'Malformed JSON body');
+      }
+      // Refused before validation: recursive schema checks must never meet a hostile depth.
+      if (jsonDepthExceeds(ctx.state.body)) {
+        throw invalidRequest([{ path: '', message: `body nests deeper than ${MAX_JSON_DEPTH} levels` }], `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
       }
     }
     await next();

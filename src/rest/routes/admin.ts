@@ -1,4 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { createRouter, guardEveryRoute } from '../router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -10,13 +12,13 @@ import { getAccountUsage } from '../../app/accounts/getUsage';
 import { checkAdminToken } from '../../app/accounts/adminAuth';
 import { ServiceError } from '../../domain/errors/base';
 
-/** The admin API of DESIGN §3 (mounted only when ADMIN_TOKEN is set; costs no credits). */
-export function adminRoutes(deps: AppDeps, adminToken: string, extra: Router<RestState>[] = []): Router<RestState> {
-  const router = new Router<RestState>({ prefix: '/admin' });
-  router.use(async (ctx, next) => {
-    checkAdminToken(adminToken, ctx.get('Authorization') || undefined);
-    await next();
-  });
+/**
+ * The admin API of DESIGN §3 (mounted only when ADMIN_TOKEN is set; costs no
+ * credits). The token check, then the body parser, run in front of every
+ * admin route's handler (see guardEveryRoute): no admin handler runs without it.
+ */
+export function adminRoutes(deps: AppDeps, adminToken: string, bodyParser: Middleware<RestState>, extra: Router<RestState>[] = []): Router<RestState> {
+  const router = createRouter({ prefix: '/admin' });
 
   router.post('/accounts', async (ctx) => {
     const p = parseInput(createAccountSchema, ctx.state.body);
@@ -43,6 +45,10 @@ export function adminRoutes(deps: AppDeps, adminToken: string, extra: Router<Res
     ctx.body = await getAccountUsage(deps, param(ctx, 'id'));
   });
 
-  for (const r of extra) router.use(r.routes(), r.allowedMethods());
-  return router;
+  for (const r of extra) router.use(r.routes());
+  const requireAdminToken: Middleware<RestState> = async (ctx, next) => {
+    checkAdminToken(adminToken, ctx.get('Authorization') || undefined);
+    await next();
+  };
+  return guardEveryRoute(router, requireAdminToken, bodyParser);
 }

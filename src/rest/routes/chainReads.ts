@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { operation } from '../middleware/admission';
@@ -13,7 +14,7 @@ import type { TokenAsset, ChainName } from '../../domain/chains';
 
 /** GET /balances/:walletId, GET /yields, POST /demo/fund (SPEC "Endpoints"). */
 export function chainRoutes(deps: AppDeps): Router<RestState> {
-  const router = new Router<RestState>();
+  const router = createRouter();
 
   router.get(
     '/balances/:walletId',

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { RestState } from '../context';
 import { openApiDocument } from '../openapi';
 
@@ -17,7 +18,7 @@ Send <code>Authorization: Bearer &lt;API key&gt;</code>.</p><table>${rows.join('
 
 /** `/v1/openapi.json` and `/docs`, public. */
 export function docsRoutes(): Router<RestState> {
-  const router = new Router<RestState>();
+  const router = createRouter();
   router.get('/v1/openapi.json', (ctx) => {
     ctx.body = openApiDocument();
   });

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { RestState } from '../context';
 import type { Metrics } from '../metrics';
 
@@ -9,7 +10,7 @@ export interface HealthChecks {
 
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
 export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
-  const router = new Router<RestState>();
+  const router = createRouter();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { AppDeps } from '../../app/deps';
 import type { RestContext, RestState } from '../context';
 import { param } from '../params';
@@ -19,7 +20,7 @@ const queryValue = (v: string | string[] | undefined): string | undefined => (Ar
 
 /** POST /intents, GET /intents/:intentId and GET /intents?walletId= (SPEC "Endpoints"; the list is DESIGN's addition). */
 export function intentRoutes(deps: AppDeps): Router<RestState> {
-  const router = new Router<RestState>();
+  const router = createRouter();
 
   router.post(
     '/intents',

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { Address } from 'viem';
 import type { RestState } from '../context';
 import type { AppDeps } from '../../app/deps';
@@ -11,7 +12,7 @@ import { sandboxAdmin } from '../../app/sandbox/sandboxAdmin';
 /** Sandbox-only admin controls of DESIGN §3 (mounted under /admin when the chains are sandbox devnets). */
 export function sandboxAdminRoutes(deps: AppDeps, controls: SandboxControls): Router<RestState> {
   const admin = sandboxAdmin(deps, controls);
-  const router = new Router<RestState>({ prefix: '/sandbox' });
+  const router = createRouter({ prefix: '/sandbox' });
 
   router.post('/rates', async (ctx) => {
     const p = parseInput(setRateSchema, ctx.state.body);

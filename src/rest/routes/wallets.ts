@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -15,7 +16,7 @@ const userIdParam = createWalletSchema.pick({ userId: true });
 
 /** POST /wallets and GET /wallets/:userId (SPEC "Endpoints"). */
 export function walletRoutes(deps: AppDeps): Router<RestState> {
-  const router = new Router<RestState>();
+  const router = createRouter();
 
   router.post(
     '/wallets',

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Address } from 'viem';
 import type { AppDeps } from '../../../src/app/deps';
-import type { ApiKeyRecord } from '../../../src/domain/types';
+import { createKeyCache } from '../../../src/app/accounts/keyCache';
+import { createKeyRevocations } from '../../../src/app/accounts/keyRevocations';
 import type { PlanName } from '../../../src/domain/plans';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { createKeyVault } from '../../../src/chain/keyVault';
@@ -59,7 +59,8 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     store,
     clock,
     keyVault,
-    keyCache: new LRUCache<string, ApiKeyRecord>({ max: 100, ttl: 60_000 }),
+    keyCache: createKeyCache({ max: 100 }),
+    revocations: createKeyRevocations({ store }),
     chains: chain,
     caches,
     engine,
@@ -118,6 +119,7 @@ export async function startIntentsServer(): Promise<IntentsServer> {
       });
     },
     async stop() {
+      deps.revocations.close();
       await engine.stop();
       await closeWebSocket();
       await new Promise<void>((resolve) => server.close(() => resolve()));

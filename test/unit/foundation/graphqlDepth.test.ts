@@ -1,6 +1,6 @@
 import { parse, validate } from 'graphql';
 import { buildSchema } from '../../../src/graphql/schema';
-import { maxDepthRule } from '../../../src/graphql/plugins';
+import { maxDepthRule } from '../../../src/graphql/operationLimits';
 
 const schema = buildSchema();
 const errorsOf = (q: string, max: number) => validate(schema, parse(q), [maxDepthRule(max)]);

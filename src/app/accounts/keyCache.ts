@@ -1,0 +1,41 @@
+import { LRUCache } from 'lru-cache';
+import type { ApiKeyRecord } from '../../domain/types';
+
+/**
+ * How long a key lookup is trusted. Revocation on this instance is immediate
+ * (invalidate); another instance sharing the store sees it within this bound.
+ */
+export const KEY_CACHE_TTL_MS = 5_000;
+
+/** Key lookups by key hash, which a revocation can never lose to a race. */
+export interface KeyCache {
+  /**
+   * The record for `hash`, from the cache or from `read`. The result of a
+   * read that was in flight while any key was invalidated is returned but
+   * not stored: it may predate the revocation.
+   */
+  lookup(hash: string, read: () => Promise<ApiKeyRecord | null>): Promise<ApiKeyRecord | null>;
+  /** Drops `hash`; lookups in flight will not put it back. */
+  invalidate(hash: string): void;
+}
+
+export function createKeyCache(o: { max?: number; ttlMs?: number } = {}): KeyCache {
+  const cache = new LRUCache<string, ApiKeyRecord>({ max: o.max ?? 10_000, ttl: o.ttlMs ?? KEY_CACHE_TTL_MS });
+  // Bumped on every invalidation: a lookup stores its result only if none happened while it read.
+  let generation = 0;
+  return {
+    async lookup(hash, read) {
+      const hit = cache.get(hash);
+      if (hit) return hit;
+      const started = generation;
+      const rec = await read();
+      // Revoked keys are never cached: revocation must be visible on the very next request.
+      if (rec && !rec.revokedAt && generation === started) cache.set(hash, rec);
+      return rec;
+    },
+    invalidate(hash) {
+      generation++;
+      cache.delete(hash);
+    },
+  };
+}

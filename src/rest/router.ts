@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { RestState } from './context';
+
+/**
+ * Every REST router is built here: case-sensitive and strict, so `/V1/…`,
+ * `/Admin/…` and `/v1/yields/` are 404s, as the SPEC's paths are written.
+ *
+ * Why this matters (@koa/router 15.7): a route's regexp is compiled with
+ * the router's `sensitive` option (default false, so `/i`), but the regexp of
+ * a `router.use()` middleware under a prefix is always case-sensitive. With
+ * the defaults `/Admin/accounts` matched the route and skipped the `use()`
+ * guard. Guards are therefore attached to each route (guardEveryRoute), and
+ * routers never match more spellings than the paths they were given.
+ */
+export function createRouter(opts: { prefix?: string } = {}): Router<RestState> {
+  return new Router<RestState>({ ...opts, sensitive: true, strict: true });
+}
+
+/**
+ * Puts `guards` in front of the handlers of every route registered on
+ * `router` so far (nested routers included, once mounted): the guard runs
+ * exactly when, and only when, a handler of this router answers. Call it after
+ * the last route is registered and before mounting the router elsewhere.
+ */
+export function guardEveryRoute(router: Router<RestState>, ...guards: Middleware<RestState>[]): Router<RestState> {
+  for (const layer of router.stack) {
+    if (layer.methods.length === 0) throw new Error(`guardEveryRoute: ${layer.path} is a use() middleware; guard routes only`);
+    layer.stack.unshift(...(guards as typeof layer.stack));
+  }
+  return router;
+}
