@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AppDeps } from './app/deps';
 import type { Logger } from './logger';
 import { createRestApp, type RestAppOptions } from './rest/restApp';
+import type { RouteInfo } from './rest/router';
 import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
@@ -16,8 +17,9 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & { deps:
  * `/graphql` dispatched before Koa so it does not pay for Koa's middleware
  * chain, and graphql-ws on the same path. `closeWebSocket` ends every socket.
  */
-export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void> } {
-  const koaHandler = createRestApp(o).callback();
+export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[] } {
+  const rest = createRestApp(o);
+  const koaHandler = rest.app.callback();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production });
   const server = createServer((req, res) => {
@@ -27,5 +29,5 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production });
-  return { server, closeWebSocket: () => ws.close() };
+  return { server, closeWebSocket: () => ws.close(), routes: rest.routes };
 }

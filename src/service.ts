@@ -10,6 +10,7 @@ import { createStore } from './store/createStore';
 import { createKeyVault } from './chain/keyVault';
 import { createMetrics } from './rest/metrics';
 import { createFrontDoors } from './frontDoors';
+import type { RouteInfo } from './rest/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
@@ -26,6 +27,8 @@ export interface RunningService {
   devApiKey: string;
   devAccountId: string;
   chains: RunningChains;
+  /** The REST routes served (read from the routers; GraphQL is `/graphql`). */
+  routes: RouteInfo[];
   stop(): Promise<void>;
 }
 
@@ -68,7 +71,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   const metrics = createMetrics();
-  const { server, closeWebSocket } = createFrontDoors({
+  const { server, closeWebSocket, routes } = createFrontDoors({
     deps,
     logger,
     metrics,
@@ -105,6 +108,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     devApiKey: dev.key,
     devAccountId: dev.accountId,
     chains,
+    routes,
     stop() {
       stopping ??= (async () => {
         deps.revocations.close();

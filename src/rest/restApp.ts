@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
-import { createRouter, guardEveryRoute } from './router';
+import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from './router';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { RestState } from './context';
@@ -30,8 +30,8 @@ export interface RestAppOptions {
   publicRouters?: Router<RestState>[];
 }
 
-/** The Koa app of the REST front door: thin routes over the use-cases. */
-export function createRestApp(o: RestAppOptions): Koa<RestState> {
+/** The Koa app of the REST front door: thin routes over the use-cases; `routes` lists what it serves. */
+export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes: RouteInfo[] } {
   const app = new Koa<RestState>();
   app.proxy = false;
   app.silent = true;
@@ -67,5 +67,5 @@ export function createRestApp(o: RestAppOptions): Koa<RestState> {
   });
   app.use(root.routes());
   app.use(root.allowedMethods());
-  return app;
+  return { app, routes: listRoutes(root) };
 }

@@ -27,6 +27,25 @@ export function guardEveryRoute(router: Router<RestState>, ...guards: Middleware
   for (const layer of router.stack) {
     if (layer.methods.length === 0) throw new Error(`guardEveryRoute: ${layer.path} is a use() middleware; guard routes only`);
     layer.stack.unshift(...(guards as typeof layer.stack));
+    GUARDED.add(layer.stack[0]!);
   }
   return router;
+}
+
+/** The first middleware of every guarded route (layers are cloned when mounted; their middleware is not). */
+const GUARDED = new WeakSet<object>();
+
+/** One registered route, as a route walk or a document generator reads it. */
+export interface RouteInfo {
+  method: string;
+  path: string;
+  /** Whether guardEveryRoute put a guard in front of its handler. */
+  guarded: boolean;
+}
+
+/** Every route registered on `router` (nested routers included), read from the router itself. */
+export function listRoutes(router: Router<RestState>): RouteInfo[] {
+  return router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path), guarded: GUARDED.has(layer.stack[0]!) })),
+  );
 }

@@ -6,14 +6,14 @@ import { revokeApiKey } from '../../../src/app/accounts/revokeApiKey';
 import { createAccount } from '../../../src/app/accounts/createAccount';
 import type { ApiKeyRecord } from '../../../src/domain/types';
 import type { Store } from '../../../src/store/port';
-import { deferred } from '../engine/deferred';
+import { deferred, type Deferred } from '../engine/deferred';
 
 const clock = { now: () => new Date() };
 
 /** A store whose next findByHash answers what the store held when it was called, but only once `release` resolves. */
 function slowLookupStore(): { store: Store; holdNextLookup(): { started: Promise<void>; release(): void } } {
   const store = createMemoryStore();
-  let hold: { started: ReturnType<typeof deferred>; gate: ReturnType<typeof deferred> } | null = null;
+  let hold: { started: Deferred<void>; gate: Deferred<void> } | null = null;
   const findByHash = store.apiKeys.findByHash.bind(store.apiKeys);
   store.apiKeys.findByHash = async (hash: string): Promise<ApiKeyRecord | null> => {
     const snapshot = await findByHash(hash);
@@ -28,7 +28,7 @@ function slowLookupStore(): { store: Store; holdNextLookup(): { started: Promise
   return {
     store,
     holdNextLookup() {
-      hold = { started: deferred(), gate: deferred() };
+      hold = { started: deferred<void>(), gate: deferred<void>() };
       const h = hold;
       return { started: h.started.promise, release: () => h.gate.resolve() };
     },
