@@ -14,8 +14,17 @@ export function toGraphQLError(e: ServiceError, requestId?: string, path?: reado
   });
 }
 
-/** yoga's maskError: known service errors pass with their code; anything else is masked as INTERNAL_ERROR. */
-export function maskError(error: unknown, requestIdOf: () => string | undefined): GraphQLError {
+/** Told about every error that is masked as INTERNAL_ERROR, so the requestId a client reports is in a log line. */
+export type OnMasked = (original: unknown, requestId: string | undefined) => void;
+
+/** Known service errors pass with their code; anything else is masked as INTERNAL_ERROR (and reported to `onMasked`). */
+export function maskError(error: unknown, requestIdOf: () => string | undefined, onMasked?: OnMasked): GraphQLError {
+  const masked = (original: unknown, path?: readonly (string | number)[]) => {
+    const e = toServiceError(original);
+    const requestId = requestIdOf();
+    if (e.status >= 500) onMasked?.(original, requestId);
+    return toGraphQLError(e, requestId, path);
+  };
   if (error instanceof GraphQLError) {
     const original = error.originalError;
     if (original && isServiceError(original)) return toGraphQLError(original, requestIdOf(), error.path);
@@ -27,7 +36,7 @@ export function maskError(error: unknown, requestIdOf: () => string | undefined)
         extensions: { ...error.extensions, code: (error.extensions.code as string) ?? 'INVALID_REQUEST' },
       });
     }
-    return toGraphQLError(toServiceError(original), requestIdOf(), error.path);
+    return masked(original, error.path);
   }
-  return toGraphQLError(toServiceError(error), requestIdOf());
+  return masked(error);
 }

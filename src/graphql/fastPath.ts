@@ -10,9 +10,9 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './context';
-import { maskError } from './errors';
+import { maskError, type OnMasked } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
-import { payloadTooLarge } from '../domain/errors/request';
+import { readBoundedBody } from './readBody';
 
 /** The codes yoga gives parse and validation errors, unless a rule set its own. */
 function withCode(e: GraphQLError, code: string): GraphQLError {
@@ -27,6 +27,8 @@ export interface FastPathOptions {
   schema: GraphQLSchema;
   production: boolean;
   bodyLimitBytes: number;
+  /** Logs what is masked as INTERNAL_ERROR. */
+  onMasked?: OnMasked;
 }
 
 /**
@@ -63,17 +65,6 @@ export function createGraphQLFastPath(o: FastPathOptions) {
   };
   const badRequest = (res: ServerResponse, message: string) => send(res, 400, { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req) {
-      size += (c as Buffer).length;
-      if (size > o.bodyLimitBytes) throw payloadTooLarge(o.bodyLimitBytes);
-      chunks.push(c as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
   return {
     /** Whether this request is a plain JSON POST the fast path answers like yoga would. */
     accepts(req: IncomingMessage): boolean {
@@ -85,7 +76,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
     async handle(req: IncomingMessage, res: ServerResponse, context: GraphQLContext): Promise<void> {
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(req));
+        body = JSON.parse((await readBoundedBody(req, o.bodyLimitBytes)).toString('utf8'));
       } catch (e) {
         if (e instanceof SyntaxError) return badRequest(res, 'POST body sent invalid JSON.');
         throw e;
@@ -101,7 +92,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       if (tooDeep) return send(res, 400, { errors: [tooDeep.toJSON()] });
 
       const p = prepare(query);
-      if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId)) });
+      if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId, o.onMasked)) });
       const operation = getOperationAST(p.document, operationName ?? undefined);
       if (operation?.operation === 'subscription') {
         return badRequest(res, 'Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).');
@@ -113,7 +104,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
         operationName: (operationName as string | null | undefined) ?? undefined,
         contextValue: context,
       })) as ExecutionResult;
-      send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId)) } : result);
+      send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId, o.onMasked)) } : result);
     },
   };
 }

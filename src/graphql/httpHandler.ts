@@ -8,8 +8,9 @@ import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge } from '../domain/errors/request';
 import { newId } from '../domain/ids';
-import { toGraphQLError } from './errors';
+import { toGraphQLError, type OnMasked } from './errors';
 import { createGraphQLFastPath } from './fastPath';
+import { readBoundedBody } from './readBody';
 import { buildSchema } from './schema';
 
 /**
@@ -35,7 +36,8 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
 export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean }) {
-  const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, bodyLimitBytes: o.bodyLimitBytes });
+  const onMasked: OnMasked = (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed');
+  const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, bodyLimitBytes: o.bodyLimitBytes, onMasked });
   // requestListener merges extra server-context arguments at run time; its declared type omits them.
   const listen = o.yoga.requestListener as unknown as (
     req: IncomingMessage,
@@ -60,6 +62,12 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
         const idem = req.headers['idempotency-key'];
         await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined });
       } else {
+        // yoga would stream the body without a bound: read it here, bounded, and hand it over
+        // (whatwg-node takes a Buffer left on `req.body` as the body).
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          const body = await readBoundedBody(req, o.bodyLimitBytes);
+          if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
+        }
         await listen(req, res, { principal, requestId });
       }
     } catch (thrown) {

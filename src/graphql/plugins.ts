@@ -1,8 +1,9 @@
 import type { ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
 import { endOnRevocation } from './revocableStream';
+import { maskError, type OnMasked } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 
 /**
@@ -42,5 +43,23 @@ export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
         },
       };
     },
+  };
+}
+
+/**
+ * Masks the errors of every result yoga produces with the request's id (yoga's
+ * own maskError hook never sees the context), reporting each INTERNAL_ERROR to
+ * `onMasked` so the id a client reports is in a log line.
+ */
+export function maskResultErrors(onMasked: OnMasked): Plugin {
+  const mask = (context: unknown) => {
+    const requestId = (context as GraphQLContext).requestId;
+    return ({ result, setResult }: { result: ExecutionResult; setResult(r: ExecutionResult): void }) => {
+      if (result.errors?.length) setResult({ ...result, errors: result.errors.map((e) => maskError(e, () => requestId, onMasked)) });
+    };
+  };
+  return {
+    onExecute: ({ args }) => ({ onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, mask(args.contextValue)) }),
+    onSubscribe: ({ args }) => ({ onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, mask(args.contextValue)) }),
   };
 }

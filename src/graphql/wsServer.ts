@@ -45,7 +45,10 @@ export function attachGraphQLWebSocket(o: {
 }): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
   const rules = operationRules(o.production);
-  const masked = (errors: readonly GraphQLError[]) => errors.map((e) => maskError(o.production ? withoutSuggestions(e) : e, () => undefined));
+  const masked = (errors: readonly GraphQLError[], requestId?: string) =>
+    errors.map((e) =>
+      maskError(o.production ? withoutSuggestions(e) : e, () => requestId, (err) => o.logger.error({ err, requestId }, 'graphql operation failed')),
+    );
   const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
 
   const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
@@ -109,7 +112,8 @@ export function attachGraphQLWebSocket(o: {
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: masked(result.errors) } : result),
+      onNext: (_ctx, _id, _payload, args, result) =>
+        result.errors ? { ...result, errors: masked(result.errors, (args.contextValue as GraphQLContext).requestId) } : result,
       onError: (_ctx, _id, _payload, errors) => masked(errors),
     },
     wss,

@@ -5,7 +5,7 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
 import { maskError } from './errors';
-import { endStreamsOnRevocation, operationLimits } from './plugins';
+import { endStreamsOnRevocation, maskResultErrors, operationLimits } from './plugins';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -55,6 +55,10 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       requestId,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
-    plugins: [operationLimits(o.production), endStreamsOnRevocation(o.deps.revocations)],
+    plugins: [
+      operationLimits(o.production),
+      endStreamsOnRevocation(o.deps.revocations),
+      maskResultErrors((err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed')),
+    ],
   });
 }
