@@ -9,6 +9,16 @@ import type { ErrorCode, ErrorDetails } from './errors/base';
 export const INTENT_STATUSES = ['pending', 'planning', 'executing', 'completed', 'failed'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
+/** States no event leaves. */
+export const FINAL_STATUSES: readonly IntentStatus[] = ['completed', 'failed'];
+/** States the engine still owes work on (recovery resumes them). */
+export const NON_FINAL_STATUSES: readonly IntentStatus[] = ['pending', 'planning', 'executing'];
+
+/** Whether `status` is final (completed or failed). */
+export function isFinal(status: IntentStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
 export const INTENT_ACTIONS = ['lend', 'withdraw', 'bridge'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
@@ -126,4 +136,14 @@ export interface Intent {
 /** Results as they stand when execution starts: nothing done, nothing spent. */
 export function emptyResults(apy = 0): IntentResults {
   return { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0', apy };
+}
+
+/**
+ * Whether the intent has signed a transaction (persisted before its broadcast).
+ * From then on something may have moved on chain, so only a domain outcome
+ * (a revert, or a retryable step exhausted with nothing in flight) may end
+ * the intent; an infrastructure fault leaves it open, to be retried.
+ */
+export function hasSignedTransaction(intent: Intent): boolean {
+  return (intent.results?.transactions.length ?? 0) > 0;
 }

@@ -8,7 +8,8 @@ import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus, type IntentBus } from './eventBus';
 import { DEFAULT_RETRY, type RetryPolicy } from './executor/retry';
-import { spawnIntentActor, type IntentMsg } from './intentActor';
+import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
+import { sleep } from './abort';
 import { recoverIntents } from './recovery';
 import { isFinal } from './stateMachine';
 import type { EngineEffects } from './unitContext';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   onWalletActivity?: (walletId: string) => void;
   /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
   walletIdleMs?: number;
+  /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 60 s, never giving up. */
+  resume?: { baseMs: number; maxMs: number };
 }
 
 /** The intent engine: wallet actors that serialise intents, intent actors that plan and execute them. */
@@ -81,14 +84,12 @@ export function createEngine(options: EngineOptions): Engine {
   const intentActors = createActorSystem<IntentMsg>({ clock, onError });
   const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000 });
   let stopping = false;
+  const resume = options.resume ?? { baseMs: 1_000, maxMs: 60_000 };
 
-  /** Runs one intent to a halt under its own actor; resolves when the actor lets go of it. */
-  async function runIntent(intentId: string, signal: AbortSignal): Promise<void> {
-    const intent = await store.intents.get(intentId);
-    if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
-    if (stopping || signal.aborted) return;
+  /** Runs one intent under its own actor; resolves with why the actor let go of it. */
+  function runOnce(intent: Intent): Promise<HaltReason> {
     const keyVault = signerPerIntent(effects.keyVault);
-    await new Promise<void>((resolve) => {
+    return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         repo: store.intents,
         bus,
@@ -96,12 +97,41 @@ export function createEngine(options: EngineOptions): Engine {
         logger,
         advance: (current, commit, unitSignal) => advance(current, { ...effects, keyVault, commit, signal: unitSignal }),
         onHalt: (last, reason) => {
-          if (reason !== 'final') logger.info({ intentId, status: last.status, reason }, 'intent actor halted');
-          void intentActors.stop(intentId);
-          resolve();
+          if (reason !== 'final') logger.info({ intentId: intent.id, status: last.status, reason }, 'intent actor halted');
+          void intentActors.stop(intent.id);
+          resolve(reason);
         },
       });
     });
+  }
+
+  /**
+   * Runs one intent until it is final, the engine stops, or another writer
+   * takes it. After an infrastructure fault (the store or a chain failing once
+   * something is signed) it waits with back-off and runs it again, from the
+   * store's copy, for as long as it takes: the wallet's later intents wait
+   * behind it, as they would behind any executing intent.
+   */
+  async function runIntent(intentId: string, signal: AbortSignal): Promise<void> {
+    for (let attempt = 1; !stopping && !signal.aborted; attempt++) {
+      let reason: HaltReason;
+      try {
+        const intent = await store.intents.get(intentId);
+        if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
+        if (stopping || signal.aborted) return;
+        reason = await runOnce(intent);
+        await intentActors.stop(intentId); // let this run's actor wind down before any next run
+      } catch (err) {
+        logger.error({ intentId, err }, 'could not run the intent; it stays open and will be retried');
+        reason = 'retry';
+      }
+      if (reason !== 'retry') return;
+      try {
+        await sleep(clock, Math.min(resume.maxMs, resume.baseMs * 2 ** Math.min(attempt - 1, 30)), signal);
+      } catch {
+        return; // stopping: recovery resumes it at the next start
+      }
+    }
   }
 
   const behavior = walletBehavior(runIntent);

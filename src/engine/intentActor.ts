@@ -1,6 +1,6 @@
 import type { Clock } from '../domain/clock';
 import { ServiceError, isServiceError } from '../domain/errors/base';
-import type { Intent } from '../domain/intent';
+import { hasSignedTransaction, type Intent } from '../domain/intent';
 import type { IntentRepo } from '../store/port';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
 import type { EngineLogger } from './engineLogger';
@@ -13,8 +13,12 @@ export interface IntentMsg {
   type: 'advance';
 }
 
-/** Why an intent actor stopped: its intent is final, the engine is stopping, or another writer moved the intent on. */
-export type HaltReason = 'final' | 'stopped' | 'superseded';
+/**
+ * Why an intent actor stopped: its intent is final, the engine is stopping,
+ * another writer moved the intent on, or an infrastructure fault struck after
+ * a signed transaction (the intent stays open; the engine runs it again).
+ */
+export type HaltReason = 'final' | 'stopped' | 'superseded' | 'retry';
 
 /** The actor's state: the intent as last persisted (mutated only by its own commits). */
 export interface IntentActorState {
@@ -43,9 +47,14 @@ const internalFailure = (intent: Intent): ServiceError =>
 /**
  * Spawns the actor of one intent (DESIGN §6): it applies the state machine's
  * transitions, persisting each (optimistic version) before publishing it on
- * the bus, one unit of work per message until the intent is final. A thrown
- * error fails the intent with INTERNAL_ERROR (supervision); a stop leaves the
- * intent as persisted, for recovery.
+ * the bus, one unit of work per message until the intent is final.
+ *
+ * Supervision: failing an intent is a decision of the domain (a revert, an
+ * exhausted retryable step), never the supervisor's default. A thrown error
+ * fails the intent with INTERNAL_ERROR only while nothing is signed; once a
+ * transaction is, funds may be in flight (burned and not yet minted), so the
+ * actor halts with 'retry' and the intent stays open for the engine to run
+ * again. A stop leaves the intent as persisted, for recovery.
  */
 export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent, deps: IntentActorDeps): ActorRef<IntentActorState, IntentMsg> {
   const commitFor =
@@ -100,6 +109,10 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
         if (isServiceError(error) && error.code === 'VERSION_CONFLICT') {
           deps.logger.warn(log, 'intent changed by another writer; this actor lets go of it');
           return halt(state, 'superseded');
+        }
+        if (hasSignedTransaction(state.intent)) {
+          deps.logger.error(log, 'intent actor failed after a signed transaction; the intent stays open and will be retried');
+          return halt(state, 'retry');
         }
         deps.logger.error(log, 'intent actor failed; failing the intent with INTERNAL_ERROR');
         try {

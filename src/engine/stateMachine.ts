@@ -21,13 +21,7 @@ export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly I
   fail: { from: ['planning', 'executing'], to: 'failed' },
 };
 
-/** States no event leaves. */
-export const FINAL_STATUSES: readonly IntentStatus[] = ['completed', 'failed'];
-
-/** Whether `status` is final (completed or failed). */
-export function isFinal(status: IntentStatus): boolean {
-  return FINAL_STATUSES.includes(status);
-}
+export { FINAL_STATUSES, isFinal } from '../domain/intent';
 
 /** Whether the table allows `from` → `to` by some event. */
 export function canTransition(from: IntentStatus, to: IntentStatus): boolean {

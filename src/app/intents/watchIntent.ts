@@ -1,9 +1,8 @@
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
-import type { Intent } from '../../domain/intent';
+import { isFinal, type Intent } from '../../domain/intent';
 import { getIntent } from './getIntent';
 
-const isFinal = (i: Intent) => i.status === 'completed' || i.status === 'failed';
 
 /** Snapshots kept for a reader that lags; beyond it the oldest are dropped (each snapshot is complete, so the latest still tells all). */
 export const WATCH_BUFFER = 64;
@@ -65,7 +64,7 @@ export async function watchIntent(
   let last: Intent | null = null;
   const iterator: AsyncIterableIterator<Intent> = {
     async next() {
-      if (done || (last && isFinal(last))) return finish();
+      if (done || (last && isFinal(last.status))) return finish();
       const r = take() ?? (await new Promise<IteratorResult<Intent>>((resolve) => (waiting = resolve)));
       if (!r.done) last = r.value;
       return r;

@@ -44,7 +44,8 @@ async function confirm(record: SubTxRecord, ctx: UnitContext): Promise<TxReceipt
  * it, persisting {kind, chain, txHash, raw} in `onSigned` before the port
  * broadcasts. Already signed (a retry, or recovery): resumed from its receipt
  * and never signed again. Transient errors are retried with back-off; a
- * revert, or transient errors beyond the last try, fail the intent at this step.
+ * revert fails the intent at this step, and so do transient errors beyond the
+ * last try while nothing is in flight (otherwise they propagate: see below).
  */
 export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx: UnitContext): Promise<Intent> {
   const { chains, signal } = ctx;
@@ -85,10 +86,14 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
     );
   } catch (e) {
     if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
-    const reason = `${spec.kind} on ${spec.chain} still failing after ${ctx.retry.attempts} attempts (${e.message})`;
     const record = findSubTx(current.results, step.index, spec.kind);
+    // Exhausting the retries may fail the step only while nothing is in flight: not with a signed
+    // transaction that may still land, and never for a mint, whose burn is confirmed (burned means
+    // minted). Those errors go up, the intent stays open and the engine runs it again later.
+    if (record !== undefined || spec.kind === 'mint') throw e;
+    const reason = `${spec.kind} on ${spec.chain} still failing after ${ctx.retry.attempts} attempts (${e.message})`;
     const error = new ServiceError(e.code, `Step ${step.index + 1} (${step.type}) failed: ${reason}`, {
-      details: { ...e.details, step: step.index + 1, type: step.type, kind: spec.kind, attempts: ctx.retry.attempts, txHash: record?.txHash ?? null },
+      details: { ...e.details, step: step.index + 1, type: step.type, kind: spec.kind, attempts: ctx.retry.attempts, txHash: null },
     });
     return failStep(current, step, error, ctx);
   }

@@ -1,8 +1,7 @@
-import type { Intent } from '../../domain/intent';
+import { isFinal, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
 import { DuplicateError, type IntentCursor, type IntentRepo } from '../port';
 
-const FINAL = new Set<Intent['status']>(['completed', 'failed']);
 
 /** Newest first: createdAt descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: IntentCursor, b: IntentCursor): number {
@@ -39,7 +38,7 @@ export function createMemoryIntents(): IntentRepo {
     },
     async listNonFinal() {
       return [...intents.values()]
-        .filter((i) => !FINAL.has(i.status))
+        .filter((i) => !isFinal(i.status))
         .sort((a, b) => -newestFirst(a, b))
         .map(copy);
     },

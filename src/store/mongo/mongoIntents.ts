@@ -1,11 +1,10 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
-import type { Intent } from '../../domain/intent';
+import { NON_FINAL_STATUSES, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
 import { DuplicateError, type IntentRepo } from '../port';
 
 type IntentDoc = Intent & { _id?: unknown };
 
-const NON_FINAL: Intent['status'][] = ['pending', 'planning', 'executing'];
 const noId = { projection: { _id: 0 } } as const;
 // Absent optional fields stay absent (the driver would otherwise store `undefined` as null).
 const writeOptions = { ignoreUndefined: true } as const;
@@ -48,7 +47,7 @@ export function createMongoIntents(db: Db): IntentRepo {
       return docs.map((d) => clean(d) as Intent);
     },
     async listNonFinal() {
-      const docs = await intents.find({ status: { $in: NON_FINAL } }, noId).sort({ createdAt: 1, id: 1 }).toArray();
+      const docs = await intents.find({ status: { $in: [...NON_FINAL_STATUSES] } }, noId).sort({ createdAt: 1, id: 1 }).toArray();
       return docs.map((d) => clean(d) as Intent);
     },
   };

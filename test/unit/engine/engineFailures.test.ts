@@ -1,4 +1,5 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
+import { ServiceError } from '../../../src/domain/errors/base';
 
 describe('engine: failures and retries', () => {
   let h: Harness;
@@ -88,19 +89,89 @@ describe('engine: failures and retries', () => {
     expect(done.error?.code).toBe('TIMEOUT');
   });
 
-  test('error: an unexpected error in the actor fails the intent with INTERNAL_ERROR, and the wallet\'s next intent still runs', async () => {
+  test('behavior: an unexpected error after a confirmed burn does not end the bridge: it is retried, the mint lands, then the wallet\'s next intent runs', async () => {
     const w = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
     h.chain.throwNext('attest', new TypeError('attestation service bug'));
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
     const first = await h.submit(w.id, { action: 'bridge', amount: '5', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
     const second = await h.submit(w.id, { amount: '10' });
-    const failed = await h.settled(first.id);
-    expect(failed.status).toBe('failed');
-    expect(failed.error).toEqual({ code: 'INTERNAL_ERROR', message: 'The intent failed on an internal error', details: { intentId: first.id, stage: 'executing' } });
-    expect(failed.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
-    expect(failed.executionPlan?.steps[0]?.status).toBe('failed');
+    const bridged = await h.settled(first.id);
+    expect(bridged.status).toBe('completed');
+    expect(bridged.error).toBeUndefined();
+    expect(h.chain.signedCount('burn')).toBe(1);
+    expect(h.chain.signedCount('mint')).toBe(1);
+    // 5 burned on arbitrum-sepolia, 5 minus the 0.05% fee minted on base-sepolia: nothing stranded.
+    expect(h.chain.balance('arbitrum-sepolia', w.address, 'USDC')).toBe(usdc('5'));
     expect((await h.settled(second.id)).status).toBe('completed');
+  });
+
+  test('behavior: attestation failing 3 times (non-transient errors) after a confirmed burn → the intent completes and the destination holds the funds', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    for (let i = 0; i < 3; i++) h.chain.throwNext('attest', new ServiceError('BRIDGE_FAILED', 'attester unavailable'));
+    const done = await h.settled((await h.submit(w.id, { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' })).id);
+    expect(done.status).toBe('completed');
+    expect(h.chain.balance('arbitrum-sepolia', w.address, 'USDC')).toBe(0n);
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('9.995'));
+  });
+
+  test('behavior: transient errors beyond the last attempt at the mint do not fail a burned bridge; it completes later', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.failNext('attest', 'NETWORK_ERROR', { count: 12 });
+    const done = await h.settled((await h.submit(w.id, { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' })).id);
+    expect(done.status).toBe('completed');
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('9.995'));
+  });
+
+  test('behavior: a store write failing right after the burn receipt leaves the intent open; it completes once the store recovers, nothing signed twice', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    const update = h.store.intents.update.bind(h.store.intents);
+    let failures = 0;
+    h.store.intents.update = async (intent, expected) => {
+      const burnConfirmed = intent.results?.transactions.some((t) => t.kind === 'burn' && t.status === 'confirmed');
+      if (burnConfirmed && failures < 3) {
+        failures++;
+        throw new Error('MongoNetworkError: connection reset (injected)');
+      }
+      return update(intent, expected);
+    };
+    const done = await h.settled((await h.submit(w.id, { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' })).id);
+    expect(failures).toBe(3);
+    expect(done.status).toBe('completed');
+    expect(h.chain.signedCount('burn')).toBe(1);
+    expect(h.chain.signedCount('mint')).toBe(1);
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('9.995'));
+  });
+
+  test('behavior: the store down after the burn receipt until a restart: the intent stays open, and the restarted engine completes it', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    const update = h.store.intents.update.bind(h.store.intents);
+    let down = true;
+    let refused = 0;
+    h.store.intents.update = async (intent, expected) => {
+      if (down && intent.results?.transactions.some((t) => t.kind === 'burn' && t.status === 'confirmed')) {
+        refused++;
+        throw new Error('MongoServerSelectionError: no primary (injected)');
+      }
+      return update(intent, expected);
+    };
+    const submitted = await h.submit(w.id, { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
+    while (refused < 5) await new Promise((r) => setImmediate(r));
+    await h.engine.stop();
+    const open = await h.store.intents.get(submitted.id);
+    expect(open?.status).toBe('executing');
+    down = false;
+    const restarted = h.restart();
+    expect((await restarted.start()).resumed).toBe(1);
+    const done = await h.settled(submitted.id);
+    expect(done.status).toBe('completed');
+    expect(h.chain.signedCount('burn')).toBe(1);
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('9.995'));
+    await restarted.stop();
   });
 
   test('error: an unexpected error while planning fails the intent from planning', async () => {
