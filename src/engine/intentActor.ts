@@ -118,8 +118,9 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
         try {
           await failInternal(state);
         } catch (failError) {
-          deps.logger.error({ ...log, err: failError }, 'could not record the failure; the intent is left for recovery');
-          return halt(state, 'stopped');
+          // The store itself is failing: nothing is recorded, so the engine runs the intent again later.
+          deps.logger.error({ ...log, err: failError }, 'could not record the failure; the intent stays open and will be retried');
+          return halt(state, 'retry');
         }
         return continueOrHalt(state, ctx);
       },
