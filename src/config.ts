@@ -17,6 +17,10 @@ const envSchema = z
     DEV_PLAN: z.enum(PLAN_NAMES).default('free'),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     KEY_VAULT_MASTER_KEY: z.string().regex(hex32, 'must be 32 bytes as 64 hex characters').optional(),
+    KEY_VAULT_PREVIOUS_KEYS: z
+      .string()
+      .optional()
+      .refine((v) => !v || v.split(',').every((k) => hex32.test(k.trim())), 'must be comma-separated 32-byte hex keys'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
@@ -28,6 +32,13 @@ const envSchema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
+    if (env.MONGODB_URI && !env.KEY_VAULT_MASTER_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KEY_VAULT_MASTER_KEY'],
+        message: 'is required with MONGODB_URI: wallet keys stored in the database could not be decrypted after a restart without it (generate one: openssl rand -hex 32)',
+      });
+    }
     if (env.CHAIN_MODE === 'rpc' && !env.MONGODB_URI) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'is required with CHAIN_MODE=rpc (wallet keys must persist)' });
     }
@@ -49,6 +60,8 @@ export interface Config {
   devPlan: Env['DEV_PLAN'];
   adminToken?: string;
   keyVaultMasterKey?: Buffer;
+  /** Older master keys, for ciphertexts written before a rotation. */
+  keyVaultPreviousKeys: Buffer[];
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
   sandboxBlockTimeMs: number;
@@ -59,6 +72,7 @@ export interface Config {
   bodyLimitBytes: number;
 }
 
+const hexBytes = (k: string): Buffer => Buffer.from(k.replace(/^0x/, ''), 'hex');
 const hexKey = (k: string): Hex => (k.startsWith('0x') ? k : `0x${k}`) as Hex;
 
 /** RPC_URL_<CHAIN> (e.g. RPC_URL_BASE_SEPOLIA) for every chain of the registry. */
@@ -91,7 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devApiKey: e.DEV_API_KEY,
     devPlan: e.DEV_PLAN,
     adminToken: e.ADMIN_TOKEN,
-    keyVaultMasterKey: e.KEY_VAULT_MASTER_KEY ? Buffer.from(e.KEY_VAULT_MASTER_KEY.replace(/^0x/, ''), 'hex') : undefined,
+    keyVaultMasterKey: e.KEY_VAULT_MASTER_KEY ? hexBytes(e.KEY_VAULT_MASTER_KEY) : undefined,
+    keyVaultPreviousKeys: e.KEY_VAULT_PREVIOUS_KEYS ? e.KEY_VAULT_PREVIOUS_KEYS.split(',').map((k) => hexBytes(k.trim())) : [],
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,

@@ -45,8 +45,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = storeResult.value;
   const chains = chainsResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
+  // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
-  const keyVault = createKeyVault({ masterKey, keys: store.walletKeys });
+  const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
   const caches = createReadCaches();
   const engine = createEngine({
     store,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts';
 import type { Address, Hex } from 'viem';
 import type { WalletKeyRepo } from '../store/port';
@@ -32,25 +32,46 @@ function decrypt(masterKey: Buffer, blob: string, aad: string): Buffer {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
 }
 
-/** Builds the vault over the walletKeys repository. `masterKey` is 32 bytes. */
-export function createKeyVault(deps: { masterKey: Buffer; keys: WalletKeyRepo; now?: () => Date }): KeyVault {
-  if (deps.masterKey.length !== 32) throw new Error('KEY_VAULT_MASTER_KEY must be 32 bytes');
+/**
+ * A master key's version id, stored beside each ciphertext: the first 8 bytes
+ * of SHA-256 over a label and the key (it identifies the key, reveals nothing
+ * usable about it).
+ */
+export function masterKeyVersion(masterKey: Buffer): string {
+  return createHash('sha256').update('wallet-key-vault:v1:').update(masterKey).digest('hex').slice(0, 16);
+}
+
+/**
+ * Builds the vault over the walletKeys repository. `masterKey` (32 bytes)
+ * encrypts new keys; `previousKeys` still decrypt what they encrypted, so the
+ * master key can be rotated: each ciphertext names the version of its key.
+ */
+export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[]; keys: WalletKeyRepo; now?: () => Date }): KeyVault {
+  const all = [deps.masterKey, ...(deps.previousKeys ?? [])];
+  if (all.some((k) => k.length !== 32)) throw new Error('KEY_VAULT_MASTER_KEY must be 32 bytes');
   const now = deps.now ?? (() => new Date());
+  const currentVersion = masterKeyVersion(deps.masterKey);
+  const byVersion = new Map(all.map((k) => [masterKeyVersion(k), k]));
   return {
     async createKey(walletId) {
       const pk = generatePrivateKey();
       const address = privateKeyToAccount(pk).address;
       // The wallet id is bound as associated data: a ciphertext copied to another wallet fails to decrypt.
       const ciphertext = encrypt(deps.masterKey, Buffer.from(pk.slice(2), 'hex'), walletId);
-      await deps.keys.insert({ walletId, address, ciphertext, createdAt: now().toISOString() });
+      await deps.keys.insert({ walletId, address, ciphertext, keyVersion: currentVersion, createdAt: now().toISOString() });
       return address;
     },
     async signer(walletId) {
       const rec = await deps.keys.get(walletId);
       if (!rec) throw new ServiceError('INTERNAL_ERROR', 'No key for wallet', { details: { walletId } });
+      // Records written before key versions existed were encrypted under the current key.
+      const masterKey = byVersion.get(rec.keyVersion ?? currentVersion);
+      if (!masterKey) {
+        throw new ServiceError('INTERNAL_ERROR', 'Wallet key was encrypted under a master key that is not configured', { details: { walletId, keyVersion: rec.keyVersion } });
+      }
       let pk: Hex;
       try {
-        pk = `0x${decrypt(deps.masterKey, rec.ciphertext, walletId).toString('hex')}`;
+        pk = `0x${decrypt(masterKey, rec.ciphertext, walletId).toString('hex')}`;
       } catch {
         throw new ServiceError('INTERNAL_ERROR', 'Wallet key could not be decrypted', { details: { walletId } });
       }

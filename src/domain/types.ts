@@ -44,6 +44,8 @@ export interface WalletKeyRecord {
   address: string;
   /** base64 of iv(12) | tag(16) | ciphertext */
   ciphertext: string;
+  /** Version id of the master key that encrypted it (absent on records older than versions: the current key). */
+  keyVersion?: string;
   createdAt: string;
 }
 

@@ -1,5 +1,6 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
 import { ServiceError } from '../../../src/domain/errors/base';
+import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
 
 describe('engine: failures and retries', () => {
   let h: Harness;
@@ -131,7 +132,7 @@ describe('engine: failures and retries', () => {
     const update = h.store.intents.update.bind(h.store.intents);
     let failures = 0;
     h.store.intents.update = async (intent, expected) => {
-      const burnConfirmed = intent.results?.transactions.some((t) => t.kind === 'burn' && t.status === 'confirmed');
+      const burnConfirmed = intent.results?.transactions.some((t) => isSubTxRecord(t) && t.kind === 'burn' && t.status === 'confirmed');
       if (burnConfirmed && failures < 3) {
         failures++;
         throw new Error('MongoNetworkError: connection reset (injected)');
@@ -153,7 +154,7 @@ describe('engine: failures and retries', () => {
     let down = true;
     let refused = 0;
     h.store.intents.update = async (intent, expected) => {
-      if (down && intent.results?.transactions.some((t) => t.kind === 'burn' && t.status === 'confirmed')) {
+      if (down && intent.results?.transactions.some((t) => isSubTxRecord(t) && t.kind === 'burn' && t.status === 'confirmed')) {
         refused++;
         throw new Error('MongoServerSelectionError: no primary (injected)');
       }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { ConfigError, loadConfig } from '../../../src/config';
 
 /** The ConfigError `env` produces, or null when it is accepted. */
@@ -44,10 +45,17 @@ describe('config', () => {
     expect(configError({ PORT: port })).toMatch(/^\s*PORT: /m);
   });
 
+  test('error: MONGODB_URI without KEY_VAULT_MASTER_KEY is refused, naming the variable (keys stored by one run would be unreadable by the next)', () => {
+    const msg = tryConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017/x' })?.message ?? '';
+    expect(msg).toMatch(/^\s*KEY_VAULT_MASTER_KEY: is required with MONGODB_URI/m);
+    expect(tryConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017/x', KEY_VAULT_MASTER_KEY: '11'.repeat(32) })).toBeNull();
+    expect(tryConfig({ KEY_VAULT_PREVIOUS_KEYS: 'beef' })?.message ?? '').toMatch(/KEY_VAULT_PREVIOUS_KEYS/);
+  });
+
   test('error: CHAIN_MODE=rpc without MONGODB_URI is refused (wallet keys would be lost)', () => {
     const msg = configError({ CHAIN_MODE: 'rpc', KEY_VAULT_MASTER_KEY: '22'.repeat(32) });
     expect(msg).toMatch(/^\s*MONGODB_URI: .*CHAIN_MODE=rpc/m);
-    expect(tryConfig({ CHAIN_MODE: 'rpc', MONGODB_URI: 'mongodb://127.0.0.1:27017/x' })?.message ?? '').not.toMatch(/MONGODB_URI/);
+    expect(tryConfig({ CHAIN_MODE: 'rpc', MONGODB_URI: 'mongodb://127.0.0.1:27017/x' })?.message ?? '').not.toMatch(/^\s*MONGODB_URI:/m);
   });
 
   test('error: a bad DEV_API_KEY is named without echoing its value', () => {
@@ -65,4 +73,16 @@ describe('config', () => {
     }
     expect(msg).not.toMatch(/^\s*HOST: /m);
   });
+});
+
+describe('start with a persistent store and no master key', () => {
+  test('error: the process exits with status 2 and names KEY_VAULT_MASTER_KEY, before connecting to anything', () => {
+    const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+      env: { PATH: process.env.PATH, MONGODB_URI: 'mongodb://127.0.0.1:1/never', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/KEY_VAULT_MASTER_KEY: is required with MONGODB_URI/);
+  }, 60_000);
 });

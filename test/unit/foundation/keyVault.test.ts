@@ -1,6 +1,6 @@
 import { createDecipheriv, randomBytes } from 'node:crypto';
 import { getAddress, verifyMessage, type Hex } from 'viem';
-import { createKeyVault } from '../../../src/chain/keyVault';
+import { createKeyVault, masterKeyVersion } from '../../../src/chain/keyVault';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { ServiceError } from '../../../src/domain/errors/base';
 import type { Store } from '../../../src/store/port';
@@ -43,6 +43,21 @@ describe('key vault', () => {
     expect(a).not.toBe(b);
     const restarted = createKeyVault({ masterKey: Buffer.from(masterKey), keys: store.walletKeys });
     expect((await restarted.signer('svc_wallet_b')).address).toBe(b);
+  });
+
+  test('behavior: rotation: each record names its master key version; after a rotation old keys still sign (previous keys), new ones use the new key', async () => {
+    const vault = createKeyVault({ masterKey, keys: store.walletKeys });
+    const old = await vault.createKey('svc_wallet_old');
+    expect((await store.walletKeys.get('svc_wallet_old'))?.keyVersion).toBe(masterKeyVersion(masterKey));
+    const next = randomBytes(32);
+    const rotated = createKeyVault({ masterKey: next, previousKeys: [masterKey], keys: store.walletKeys });
+    expect((await rotated.signer('svc_wallet_old')).address).toBe(old);
+    const fresh = await rotated.createKey('svc_wallet_new');
+    expect((await store.walletKeys.get('svc_wallet_new'))?.keyVersion).toBe(masterKeyVersion(next));
+    expect((await rotated.signer('svc_wallet_new')).address).toBe(fresh);
+    // Without the previous key the old record names a version that is not configured: a clear error, no key material.
+    const forgot = createKeyVault({ masterKey: next, keys: store.walletKeys });
+    await expect(forgot.signer('svc_wallet_old')).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringMatching(/not configured/) });
   });
 
   test('behavior: the private key never appears in the stored record, the signer\'s JSON or thrown errors', async () => {
