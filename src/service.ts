@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import type { AppDeps } from './app/deps';
 import { createStore } from './store/createStore';
+import { withStoreFaults } from './store/storeFaults';
 import { createKeyVault } from './chain/keyVault';
 import { createMetrics } from './rest/metrics';
 import { createFrontDoors } from './frontDoors';
@@ -42,8 +43,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     if (chainsResult.status === 'fulfilled') await chainsResult.value.stop();
     throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
   }
-  const store = storeResult.value;
   const chains = chainsResult.value;
+  const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);

@@ -1,8 +1,12 @@
 import type { ChainName } from '../domain/chains';
 import { networkError, timeoutError } from '../domain/errors/chain';
 
-/** Sandbox fault kinds of DESIGN §3. */
-export const FAULT_KINDS = ['rpc-error', 'timeout', 'bridge-revert', 'deposit-revert'] as const;
+/**
+ * Sandbox fault kinds of DESIGN §3: transport faults of a chain's node,
+ * mined reverts, failing attestation requests for burns on a chain, and
+ * failing intent writes of the store (`store-error` ignores the chain).
+ */
+export const FAULT_KINDS = ['rpc-error', 'timeout', 'bridge-revert', 'deposit-revert', 'attestation-error', 'store-error'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -24,6 +28,15 @@ export class FaultRegistry {
     if (n === 1) this.counts.delete(key);
     else this.counts.set(key, n - 1);
     return true;
+  }
+
+  /** True (and one fewer left) when a fault of `kind` is pending on any chain. */
+  takeAny(kind: FaultKind): boolean {
+    for (const key of this.counts.keys()) {
+      const [chain, k] = key.split(':') as [ChainName, FaultKind];
+      if (k === kind && this.take(chain, kind)) return true;
+    }
+    return false;
   }
 
   /** Throws the pending transport fault of `chain`, if any (used at the start of every node call). */

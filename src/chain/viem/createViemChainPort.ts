@@ -273,6 +273,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     },
 
     async attest(chain, burnTxHash) {
+      // An attestation service that does not answer: not a transport error of the node, nothing to decode.
+      if (faults.take(chain, 'attestation-error')) throw new Error(`injected attestation-error: no attestation for ${burnTxHash}`);
       const receipt = await call(chain, (c) => c.client.getTransactionReceipt({ hash: burnTxHash }));
       const transmitter = clientOf(chain).deployment.messageTransmitter.toLowerCase();
       for (const log of receipt.logs) {

@@ -13,6 +13,8 @@ export interface SandboxControls {
   setRate(p: { chain: ChainName; protocol: Protocol; asset: TokenAsset; apy: number }): Promise<{ txHash: Hex }>;
   mint(p: { chain: ChainName; asset: TokenAsset; address: Address; amount: bigint }): Promise<{ txHash: Hex }>;
   registerFault(p: { chain: ChainName; kind: FaultKind; count: number }): void;
+  /** The pending faults; the store consults it for `store-error`. */
+  readonly faults: FaultRegistry;
   /** Moves the devnet clock forward and mines a block (interest accrues). */
   increaseTime(chain: ChainName, seconds: number): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createSandboxControls(o: {
       const { c, w } = wallet(chain, 'faucet');
       return mined(c, await w.writeContract({ address: tokenOf(c, asset), abi: sandboxTokenAbi, functionName: 'mint', args: [address, amount] }));
     },
+    faults: o.faults,
     registerFault({ chain, kind, count }) {
       o.client(chain);
       o.faults.register(chain, kind, count);

@@ -123,6 +123,51 @@ describe('faults', () => {
   });
 });
 
+describe('failures after an irreversible step (burned means minted)', () => {
+  test('behavior: attestation failing 3 times after a confirmed burn → the bridge still completes and the destination holds the funds; no USDC missing', async () => {
+    const w = await api.fundedWallet('attest-error', { 'arbitrum-sepolia': '3' });
+    await fault('arbitrum-sepolia', 'attestation-error', 3);
+
+    const done = await api.run({ walletId: w.id, action: 'bridge', amount: 3, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
+
+    expectCompleted(done);
+    expect(pendingFaults()).toEqual({});
+    expect(txKinds(done)).toEqual(['approve@arbitrum-sepolia', 'burn@arbitrum-sepolia', 'mint@base-sepolia']);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'base-sepolia')).toBe(usdc('3'));
+  });
+
+  test('behavior: intent writes failing right after the burn receipt → the intent stays open (never failed) and completes once the store recovers; no USDC missing', async () => {
+    const w = await api.fundedWallet('store-error', { 'ethereum-sepolia': '4' });
+    const { bus } = srv.service.deps.engine;
+    const seen: string[] = [];
+    let armed = false;
+    // The moment the burn's receipt is persisted, the next 3 intent writes fail (as a lost primary would make them).
+    const off = bus.listen({ walletId: w.id }, (i) => {
+      seen.push(i.status);
+      const burnConfirmed = i.results?.transactions.some((t: any) => t.kind === 'burn' && t.status === 'confirmed');
+      if (burnConfirmed && !armed) {
+        armed = true;
+        srv.service.chains.controls!.registerFault({ chain: 'ethereum-sepolia', kind: 'store-error', count: 3 });
+      }
+    });
+    try {
+      const done = await api.run({ walletId: w.id, action: 'lend', amount: 4, chain: 'base-sepolia' });
+      expectCompleted(done);
+    } finally {
+      off();
+    }
+    expect(armed).toBe(true);
+    expect(seen).not.toContain('failed');
+    expect(pendingFaults()).toEqual({});
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'base-sepolia')).toBe(0n);
+    expectPositionNear(positionOn(after, 'base-sepolia', 'aave-v3'), usdc('4'));
+  });
+});
+
 describe('rates', () => {
   test('behavior: after ethereum-sepolia compound is raised to the best USDC rate, a lend without chain bridges there (single-bridge) and reports that APY', async () => {
     const set = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 9 } });
