@@ -110,7 +110,8 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
           deps.logger.warn(log, 'intent changed by another writer; this actor lets go of it');
           return halt(state, 'superseded');
         }
-        if (hasSignedTransaction(state.intent)) {
+        // The store or another dependency is briefly unavailable (503): nothing is decided, the intent waits it out.
+        if (hasSignedTransaction(state.intent) || (isServiceError(error) && error.code === 'SERVICE_UNAVAILABLE')) {
           deps.logger.error(log, 'intent actor failed after a signed transaction; the intent stays open and will be retried');
           return halt(state, 'retry');
         }

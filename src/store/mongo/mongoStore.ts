@@ -31,7 +31,8 @@ async function guardDuplicate<T>(collection: string, p: Promise<T>): Promise<T> 
 
 /** MongoDB adapter (official driver); collections and indexes per DESIGN §7. */
 export async function createMongoStore(uri: string, dbName?: string): Promise<Store> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  // Longer than a replica-set election (~12 s), so a failover is waited out, not failed; writes and reads retried once by the driver.
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
   await client.connect();
   const db: Db = client.db(dbName);
   await ensureIndexes(db);
