@@ -92,7 +92,8 @@ export interface ChainPort {
   /** Bridge fee in basis points per route, read from the bridge contracts. */
   routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>>;
   /** USD price of an asset (ETH/WETH from the chain's feed, stablecoins 1.0). */
-  priceUsd(asset: Asset, chain?: ChainName): Promise<number>;
+  /** USD price of `asset` from `chain`'s own feed (stablecoins 1.0). */
+  priceUsd(asset: Asset, chain: ChainName): Promise<number>;
   /**
    * Signs `tx`, hands the signed transaction to `onSigned` (persist its hash
    * there), then broadcasts it. Wallet signers are topped up with native gas

@@ -50,13 +50,16 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
   const wallet = await getWalletById(deps, principal, walletId);
   const holdings = await walletHoldings(deps, wallet);
   const byChain = new Map(holdings.map((h) => [h.chain, h]));
-  const assets = new Set<Asset>(holdings.flatMap((h) => [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]));
-  const prices = new Map<Asset, number>();
-  await Promise.all([...assets].map(async (a) => prices.set(a, await deps.chains.priceUsd(a))));
+  // Each holding is valued with the price feed of the chain that holds it (ETH/WETH differ per chain's feed).
+  const priceKey = (chain: ChainName, asset: Asset) => `${chain}:${asset}`;
+  const pairs = new Map<string, [ChainName, Asset]>();
+  for (const h of holdings) for (const a of [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]) pairs.set(priceKey(h.chain, a), [h.chain, a]);
+  const prices = new Map<string, number>();
+  await Promise.all([...pairs].map(async ([k, [chain, asset]]) => prices.set(k, await deps.chains.priceUsd(asset, chain))));
 
   let totalMicro = 0;
-  const entry = (asset: Asset, units: bigint): TokenBalanceView => {
-    const micro = Math.round(Number(fromUnits(units, asset)) * (prices.get(asset) ?? 0) * MICRO);
+  const entry = (chain: ChainName, asset: Asset, units: bigint): TokenBalanceView => {
+    const micro = Math.round(Number(fromUnits(units, asset)) * (prices.get(priceKey(chain, asset)) ?? 0) * MICRO);
     totalMicro += micro;
     return { asset, balance: units.toString(), balanceFormatted: fromUnits(units, asset), decimals: ASSET_DECIMALS[asset], valueUsd: micro / MICRO };
   };
@@ -64,8 +67,8 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
     const h = byChain.get(chain);
     return {
       chain,
-      tokens: (h?.tokens ?? []).map((t) => entry(t.asset, t.balance)),
-      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(p.asset, p.amount) })),
+      tokens: (h?.tokens ?? []).map((t) => entry(chain, t.asset, t.balance)),
+      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(chain, p.asset, p.amount) })),
     };
   });
   return { walletId: wallet.id, address: wallet.address, chains, totalValueUsd: totalMicro / MICRO };
