@@ -36,6 +36,12 @@ export interface WalletKeyRepo {
 export interface UsageRepo {
   /** Atomically adds `by` to a counter and returns the new value; the counter expires at `expiresAt`. */
   increment(key: string, by: number, expiresAt: Date): Promise<number>;
+  /**
+   * Adds `by` only if the counter stays ≤ `max`, in one atomic step: the new
+   * value, or null (nothing added) when it would pass `max`. Nothing to give
+   * back on a refusal, so a crash cannot leave a refused amount counted.
+   */
+  incrementIfAtMost(key: string, by: number, max: number, expiresAt: Date): Promise<number | null>;
   get(key: string): Promise<number>;
 }
 

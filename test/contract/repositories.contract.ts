@@ -270,6 +270,29 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.usage.get(key)).toBe(2);
       });
 
+      test('behavior: incrementIfAtMost adds only while the counter stays within the bound; a refusal adds nothing', async () => {
+        const key = `credits:${hex(8)}`;
+        expect(await store.usage.incrementIfAtMost(key, 5, 10, inAMinute())).toBe(5);
+        expect(await store.usage.incrementIfAtMost(key, 5, 10, inAMinute())).toBe(10);
+        expect(await store.usage.incrementIfAtMost(key, 1, 10, inAMinute())).toBeNull();
+        expect(await store.usage.get(key)).toBe(10);
+        expect(await store.usage.incrementIfAtMost(`credits:${hex(8)}`, 11, 10, inAMinute())).toBeNull();
+      });
+
+      test('behavior: 50 concurrent incrementIfAtMost of 1 under a bound of 20: exactly 20 succeed (no over- or under-admission)', async () => {
+        const key = `credits:${hex(8)}`;
+        const values = await Promise.all(Array.from({ length: 50 }, () => store.usage.incrementIfAtMost(key, 1, 20, inAMinute())));
+        expect(values.filter((v) => v !== null).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect(await store.usage.get(key)).toBe(20);
+      });
+
+      test('behavior: incrementIfAtMost restarts an expired counter', async () => {
+        const key = `credits:${hex(8)}`;
+        await store.usage.increment(key, 9, new Date(Date.now() - 1000));
+        expect(await store.usage.incrementIfAtMost(key, 3, 5, inAMinute())).toBe(3);
+        expect(await store.usage.get(key)).toBe(3);
+      });
+
       test('behavior: the first increment fixes the expiry; later ones do not extend it', async () => {
         const key = `credits:${hex(8)}`;
         await store.usage.increment(key, 1, new Date(Date.now() + 400));

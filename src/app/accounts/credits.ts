@@ -12,8 +12,8 @@ export function creditMonth(d: Date): { month: string; resetsAt: Date } {
 const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;
 
 /**
- * Reserves the operation's credits atomically (increment, then give back if
- * over the limit) and returns a refund to call when the answer is not 2xx.
+ * Reserves the operation's credits atomically (one conditional increment that
+ * never passes the limit) and returns a refund to call when the answer is not 2xx.
  */
 export async function reserveCredits(
   deps: Pick<AppDeps, 'store' | 'clock'>,
@@ -26,10 +26,11 @@ export async function reserveCredits(
   const key = creditKey(account.id, month);
   // Counters live a month past their reset so usage stays reportable.
   const expires = new Date(resetsAt.getTime() + 31 * 86_400_000);
-  const used = await deps.store.usage.increment(key, cost, expires);
-  if (limit !== null && used > limit) {
-    await deps.store.usage.increment(key, -cost, expires);
-    throw creditsExhausted(limit, used - cost, resetsAt.toISOString());
+  if (limit === null) {
+    await deps.store.usage.increment(key, cost, expires);
+  } else if ((await deps.store.usage.incrementIfAtMost(key, cost, limit, expires)) === null) {
+    // Refused in one conditional update: nothing was added, so nothing to give back (and no crash can lose it).
+    throw creditsExhausted(limit, await deps.store.usage.get(key), resetsAt.toISOString());
   }
   let refunded = false;
   return {

@@ -106,6 +106,13 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         counters.set(key, { value, expiresAt: cur?.expiresAt ?? expiresAt.getTime() });
         return value;
       },
+      async incrementIfAtMost(key, by, max, expiresAt) {
+        const cur = live(counters.get(key));
+        const value = (cur?.value ?? 0) + by;
+        if (value > max) return null;
+        counters.set(key, { value, expiresAt: cur?.expiresAt ?? expiresAt.getTime() });
+        return value;
+      },
       async get(key) {
         return live(counters.get(key))?.value ?? 0;
       },

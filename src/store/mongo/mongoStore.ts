@@ -113,6 +113,24 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         );
         return doc?.value ?? by;
       },
+      async incrementIfAtMost(key, by, max, expiresAt) {
+        // Classic operators only, one round trip in the common case: a live counter with room takes the increment.
+        const bump = () =>
+          usage.findOneAndUpdate({ _id: key, expiresAt: { $gt: new Date() }, value: { $lte: max - by } }, { $inc: { value: by } }, { returnDocument: 'after' });
+        const hit = await bump();
+        if (hit) return hit.value;
+        if (by > max) return null;
+        // No live counter: restart an expired one, or create it; a racing creator makes us try the bump once more.
+        const restarted = await usage.updateOne({ _id: key, expiresAt: { $lte: new Date() } }, { $set: { value: by, expiresAt } });
+        if (restarted.modifiedCount === 1) return by;
+        try {
+          await usage.insertOne({ _id: key, value: by, expiresAt });
+          return by;
+        } catch (e) {
+          if (!(e instanceof MongoServerError && e.code === 11000)) throw e;
+          return (await bump())?.value ?? null;
+        }
+      },
       async get(key) {
         const doc = await usage.findOne({ _id: key, expiresAt: { $gt: new Date() } });
         return doc?.value ?? 0;
