@@ -14,6 +14,8 @@ export interface KeyVault {
   createKey(walletId: string): Promise<Address>;
   /** A viem account that signs with the wallet's key (the key stays inside the closure). */
   signer(walletId: string): Promise<LocalAccount>;
+  /** Deletes the key made for a wallet that was never stored (no funds can have reached its address). */
+  discardKey(walletId: string): Promise<void>;
 }
 
 function encrypt(masterKey: Buffer, plaintext: Buffer, aad: string): string {
@@ -60,6 +62,9 @@ export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[
       const ciphertext = encrypt(deps.masterKey, Buffer.from(pk.slice(2), 'hex'), walletId);
       await deps.keys.insert({ walletId, address, ciphertext, keyVersion: currentVersion, createdAt: now().toISOString() });
       return address;
+    },
+    async discardKey(walletId) {
+      await deps.keys.delete(walletId);
     },
     async signer(walletId) {
       const rec = await deps.keys.get(walletId);

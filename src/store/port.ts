@@ -31,6 +31,8 @@ export interface WalletRepo {
 export interface WalletKeyRepo {
   insert(record: WalletKeyRecord): Promise<void>;
   get(walletId: string): Promise<WalletKeyRecord | null>;
+  /** Removes the key of a wallet that was never created (its insert lost a race or failed). Idempotent. */
+  delete(walletId: string): Promise<void>;
 }
 
 export interface UsageRepo {

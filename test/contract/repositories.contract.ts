@@ -241,6 +241,14 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await expectDuplicate(store.walletKeys.insert(walletKey(r.walletId)), 'walletKeys.walletId');
         expect(await store.walletKeys.get(r.walletId)).toEqual(r);
       });
+
+      test('behavior: delete removes a wallet\'s key and is idempotent', async () => {
+        const r = walletKey(`svc_wallet_${hex(16)}`);
+        await store.walletKeys.insert(r);
+        await store.walletKeys.delete(r.walletId);
+        await store.walletKeys.delete(r.walletId);
+        expect(await store.walletKeys.get(r.walletId)).toBeNull();
+      });
     });
 
     describe('usage', () => {

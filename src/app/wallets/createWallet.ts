@@ -46,6 +46,8 @@ export async function createWallet(
   try {
     await deps.store.wallets.insert(wallet);
   } catch (e) {
+    // The key was stored first (a wallet never exists without its key); its wallet did not make it, so neither does the key.
+    await deps.keyVault.discardKey(id).catch(() => undefined);
     if (e instanceof DuplicateError) {
       const winner = await deps.store.wallets.getByUserId(account.id, params.userId);
       throw walletAlreadyExists(params.userId, winner?.id ?? 'unknown');

@@ -97,6 +97,9 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         const r = walletKeys.get(walletId);
         return r ? copy(r) : null;
       },
+      async delete(walletId) {
+        walletKeys.delete(walletId);
+      },
     },
     usage: {
       async increment(key, by, expiresAt) {

@@ -94,6 +94,9 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async get(walletId) {
         return clean(await walletKeys.findOne({ walletId }, noId));
       },
+      async delete(walletId) {
+        await walletKeys.deleteOne({ walletId });
+      },
     },
     usage: {
       async increment(key, by, expiresAt) {
