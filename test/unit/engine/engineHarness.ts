@@ -49,10 +49,10 @@ export interface Harness {
 
 let counter = 0;
 
-/** Builds a harness; the fake chain charges `feeBps` on every route (default 5). */
-export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptions> } = {}): Harness {
+/** Builds a harness (over a memory store unless one is given); the fake chain charges `feeBps` on every route (default 5). */
+export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptions>; store?: Store } = {}): Harness {
   const clock = new AutoClock();
-  const store = createMemoryStore(clock);
+  const store = o.store ?? createMemoryStore(clock);
   const chain = new FakeChain({ rates: MARKETS, feeBps: o.feeBps ?? 5 });
   const options = (overrides: Partial<EngineOptions> = {}): EngineOptions => ({
     store,
