@@ -68,12 +68,17 @@ export function createSharedSubscribe(o: {
   keyOf(args: ExecutionArgs): string | null;
   onJoin?(args: ExecutionArgs): Promise<void>;
 }): (args: ExecutionArgs) => Promise<SubscribeResult> {
+  // Each entry is the promise of its group; teardown compares entries by identity, so it removes only its own.
   const groups = new Map<string, Promise<Group | ExecutionResult>>();
+  const entries = new WeakMap<Group, Promise<Group | ExecutionResult>>();
+  const forget = (key: string, entry: Promise<Group | ExecutionResult> | undefined) => {
+    if (entry !== undefined && groups.get(key) === entry) groups.delete(key);
+  };
 
   const leave = (key: string, group: Group) => (s: Subscriber) => {
     group.subscribers.delete(s);
     if (group.subscribers.size === 0) {
-      groups.delete(key);
+      forget(key, entries.get(group));
       void group.source?.return?.();
     }
   };
@@ -86,7 +91,7 @@ export function createSharedSubscribe(o: {
         for (const s of group.subscribers) s.push(result);
       }
     } finally {
-      if (groups.get(key) && (await groups.get(key)) === group) groups.delete(key);
+      forget(key, entries.get(group));
       for (const s of group.subscribers) s.end();
     }
   }
@@ -96,8 +101,9 @@ export function createSharedSubscribe(o: {
     if (key === null) return graphqlSubscribe(args);
     const existing = groups.get(key);
     if (existing) {
-      const group = await existing;
-      if ('subscribers' in group && groups.get(key) === existing) {
+      // A rejected or error-only entry is never joined (its creator removes it); a fresh group is made below.
+      const group = await existing.catch(() => null);
+      if (group && 'subscribers' in group && groups.get(key) === existing) {
         try {
           await o.onJoin?.(args);
         } catch (e) {
@@ -109,15 +115,26 @@ export function createSharedSubscribe(o: {
         return it;
       }
     }
-    const created = (async (): Promise<Group | ExecutionResult> => {
+    // Declared before it is assigned: the group made inside refers to its own entry.
+    let created!: Promise<Group | ExecutionResult>;
+    // eslint-disable-next-line prefer-const
+    created = (async (): Promise<Group | ExecutionResult> => {
       const source = await graphqlSubscribe(args);
       if (!(Symbol.asyncIterator in source)) return source;
-      return { subscribers: new Set(), last: null, source };
+      const g: Group = { subscribers: new Set(), last: null, source };
+      entries.set(g, created); // before anyone can join it, so any teardown knows its entry
+      return g;
     })();
     groups.set(key, created);
-    const group = await created;
+    let group: Group | ExecutionResult;
+    try {
+      group = await created;
+    } catch (e) {
+      forget(key, created); // a failed subscribe is not cached: the next subscriber tries again
+      throw e;
+    }
     if (!('subscribers' in group)) {
-      groups.delete(key);
+      forget(key, created);
       return group;
     }
     const it = subscriberIterator(leave(key, group));

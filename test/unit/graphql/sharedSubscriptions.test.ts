@@ -5,20 +5,27 @@ import { createSharedSubscribe } from '../../../src/graphql/sharedSubscriptions'
 function setup() {
   const schema = buildSchema('type Query { ok: Boolean } type Subscription { ticks: Int! }');
   const listeners = new Set<(n: number) => void>();
+  const enders = new Set<() => void>();
   const stats = { opened: 0, closed: 0, executed: 0 };
   const rootValue = {
     ticks: () => {
       stats.opened++;
       const queue: number[] = [];
       let wake: (() => void) | null = null;
+      let ended = false;
       const l = (n: number) => {
         queue.push(n);
         wake?.();
       };
       listeners.add(l);
+      enders.add(() => {
+        ended = true;
+        wake?.();
+      });
       const it: AsyncIterableIterator<unknown> = {
         async next() {
-          while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+          while (queue.length === 0 && !ended) await new Promise<void>((r) => (wake = r));
+          if (queue.length === 0) return { value: undefined, done: true };
           stats.executed++;
           return { value: { ticks: queue.shift() }, done: false };
         },
@@ -35,7 +42,9 @@ function setup() {
   const document = parse('subscription { ticks }');
   const args = (): ExecutionArgs => ({ schema, document, rootValue, contextValue: {} });
   const publish = (n: number) => listeners.forEach((l) => l(n));
-  return { args, publish, stats };
+  /** Ends every open source stream (the subscription's resolver completes). */
+  const endSources = () => enders.forEach((e) => e());
+  return { args, publish, stats, endSources, schema };
 }
 
 const next = async (it: unknown) => ((await (it as AsyncIterator<ExecutionResult>).next()).value as ExecutionResult).data;
@@ -89,5 +98,35 @@ describe('shared subscriptions', () => {
     await subscribe(args());
     await subscribe(args());
     expect(stats.opened).toBe(2);
+  });
+
+  it('error: a subscriber of an ended group leaving late does not remove the newer group under the same key', async () => {
+    const { args, publish, stats, endSources } = setup();
+    const subscribe = createSharedSubscribe({ keyOf: () => 'k' });
+    const a = (await subscribe(args())) as AsyncIterableIterator<ExecutionResult>;
+    endSources();
+    expect((await a.next()).done).toBe(true); // group 1's source ended
+    const b = await subscribe(args()); // group 2 under the same key
+    expect(stats.opened).toBe(2);
+    await a.return!(); // the old subscriber lets go late
+    const c = await subscribe(args()); // must join group 2, not open a third source
+    expect(stats.opened).toBe(2);
+    publish(7);
+    expect(await next(b)).toEqual({ ticks: 7 });
+    expect(await next(c)).toEqual({ ticks: 7 });
+  });
+
+  it('error: a subscribe that rejects is not cached: a concurrent and a later subscriber each get a working stream', async () => {
+    const { args, publish } = setup();
+    const subscribe = createSharedSubscribe({ keyOf: () => 'k' });
+    // An invalid schema makes graphql's subscribe throw (reject), as an internal fault would.
+    const broken = subscribe({ ...args(), schema: {} as never });
+    const concurrent = subscribe(args());
+    await expect(broken).rejects.toThrow();
+    const c = await concurrent;
+    const later = await subscribe(args());
+    publish(3);
+    expect(await next(c)).toEqual({ ticks: 3 });
+    expect(await next(later)).toEqual({ ticks: 3 });
   });
 });
