@@ -1,8 +1,15 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps';
 import { idempotencyConflict, invalidRequest } from '../domain/errors/request';
 
 const TTL_MS = 24 * 3600 * 1000;
+/**
+ * How long a running first request holds its key. Past it the holder is
+ * presumed dead (a crash between claiming the key and answering) and a retry
+ * of the same request takes the key over and runs once (Stripe's semantics).
+ * Far longer than the operations it guards (a wallet or intent insert).
+ */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** Canonical JSON (sorted keys) so the same body in another key order is the same request. */
@@ -21,8 +28,10 @@ export interface Replayable<T> {
 
 /**
  * `Idempotency-Key` semantics for 24 h: the same key with the same body gives
- * the first answer again; with another body (or while the first is still
- * running) 409 IDEMPOTENCY_CONFLICT. Failed attempts free the key.
+ * the first answer again; with another body, or while the first is still
+ * running, 409 IDEMPOTENCY_CONFLICT. Failed attempts free the key. A first
+ * attempt that died without answering holds the key only for its lease
+ * (IDEMPOTENCY_LEASE_MS); then one retry takes it over and runs.
  */
 export async function withIdempotency<T>(
   deps: Pick<AppDeps, 'store' | 'clock'>,
@@ -36,25 +45,33 @@ export async function withIdempotency<T>(
   }
   const requestHash = createHash('sha256').update(canonical(params.request)).digest('hex');
   const now = deps.clock.now();
+  const owner = randomUUID();
+  const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString();
   const existing = await deps.store.idempotency.insertIfAbsent({
     scope,
     key,
     requestHash,
     status: 0,
     body: null,
+    owner,
+    lockedUntil,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + TTL_MS).toISOString(),
   });
   if (existing) {
-    if (existing.requestHash !== requestHash || existing.status === 0) throw idempotencyConflict(key);
-    return { status: existing.status, body: existing.body as T, replayed: true };
+    if (existing.requestHash !== requestHash) throw idempotencyConflict(key);
+    if (existing.status !== 0) return { status: existing.status, body: existing.body as T, replayed: true };
+    // In progress: a live holder keeps it; a dead one's lease has run out and exactly one retry takes it over.
+    const leaseEnd = Date.parse(existing.lockedUntil ?? existing.createdAt) + (existing.lockedUntil ? 0 : IDEMPOTENCY_LEASE_MS);
+    if (leaseEnd > now.getTime()) throw idempotencyConflict(key);
+    if (!(await deps.store.idempotency.takeOver(scope, key, existing.owner ?? null, owner, lockedUntil))) throw idempotencyConflict(key);
   }
   try {
     const result = await run();
-    await deps.store.idempotency.complete(scope, key, result.status, result.body);
+    await deps.store.idempotency.complete(scope, key, owner, result.status, result.body);
     return { ...result, replayed: false };
   } catch (e) {
-    await deps.store.idempotency.delete(scope, key);
+    await deps.store.idempotency.delete(scope, key, owner);
     throw e;
   }
 }

@@ -53,8 +53,13 @@ export interface IdempotencyRecord {
   scope: string;
   key: string;
   requestHash: string;
+  /** 0 while the first request runs, then its HTTP status. */
   status: number;
   body: unknown;
+  /** Who is running it (status 0): a random token per attempt. */
+  owner?: string;
+  /** Until when the owner's claim holds; past it, a retry of the same request may take the record over. */
+  lockedUntil?: string;
   createdAt: string;
   expiresAt: string;
 }

@@ -50,8 +50,16 @@ export interface UsageRepo {
 export interface IdempotencyRepo {
   /** Inserts when (scope, key) is free; returns the existing record otherwise. */
   insertIfAbsent(record: IdempotencyRecord): Promise<IdempotencyRecord | null>;
-  complete(scope: string, key: string, status: number, body: unknown): Promise<void>;
-  delete(scope: string, key: string): Promise<void>;
+  /**
+   * Compare-and-set on an in-progress record: when it is still held by
+   * `expectedOwner` (status 0), hands it to `owner` until `lockedUntil`.
+   * True for the one caller that wins.
+   */
+  takeOver(scope: string, key: string, expectedOwner: string | null, owner: string, lockedUntil: string): Promise<boolean>;
+  /** Stores the answer, if `owner` still holds the record (a stale owner waking late changes nothing). */
+  complete(scope: string, key: string, owner: string, status: number, body: unknown): Promise<boolean>;
+  /** Frees the key after a failed attempt, if `owner` still holds it. */
+  delete(scope: string, key: string, owner: string): Promise<void>;
 }
 
 /** Position in a wallet's intent list (newest first): the last item seen. */

@@ -57,6 +57,8 @@ function idemRecord(over: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
     requestHash: hex(32),
     status: 0,
     body: null,
+    owner: `owner-${hex(8)}`,
+    lockedUntil: iso(30_000),
     createdAt: iso(),
     expiresAt: iso(24 * 3600 * 1000),
     ...over,
@@ -323,14 +325,14 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         const r = idemRecord();
         await store.idempotency.insertIfAbsent(r);
         const body = { id: `svc_wallet_${hex(16)}`, chains: ['base-sepolia'], metadata: { a: { b: [1, null] } } };
-        await store.idempotency.complete(r.scope, r.key, 201, body);
+        expect(await store.idempotency.complete(r.scope, r.key, r.owner!, 201, body)).toBe(true);
         expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toEqual({ ...r, status: 201, body });
       });
 
       test('behavior: delete frees the key', async () => {
         const r = idemRecord();
         await store.idempotency.insertIfAbsent(r);
-        await store.idempotency.delete(r.scope, r.key);
+        await store.idempotency.delete(r.scope, r.key, r.owner!);
         const next = idemRecord({ scope: r.scope, key: r.key });
         expect(await store.idempotency.insertIfAbsent(next)).toBeNull();
         expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toEqual(next);
@@ -359,8 +361,36 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
 
       test('behavior: complete and delete of an unknown key are harmless no-ops', async () => {
-        await expect(store.idempotency.complete('nope', hex(4), 201, {})).resolves.toBeUndefined();
-        await expect(store.idempotency.delete('nope', hex(4))).resolves.toBeUndefined();
+        await expect(store.idempotency.complete('nope', hex(4), 'o', 201, {})).resolves.toBe(false);
+        await expect(store.idempotency.delete('nope', hex(4), 'o')).resolves.toBeUndefined();
+      });
+
+      test('behavior: takeOver is a compare-and-set on the owner: of 10 concurrent takeovers exactly one wins', async () => {
+        const r = idemRecord({ lockedUntil: iso(-1000) });
+        await store.idempotency.insertIfAbsent(r);
+        const owners = Array.from({ length: 10 }, () => `owner-${hex(8)}`);
+        const won = await Promise.all(owners.map((o) => store.idempotency.takeOver(r.scope, r.key, r.owner!, o, iso(30_000))));
+        expect(won.filter(Boolean)).toHaveLength(1);
+        const winner = owners[won.indexOf(true)]!;
+        expect((await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key })))?.owner).toBe(winner);
+        expect(await store.idempotency.takeOver(r.scope, r.key, r.owner!, 'late', iso(30_000))).toBe(false);
+      });
+
+      test('error: a stale owner (taken over) can neither complete nor free the key; the new owner can', async () => {
+        const r = idemRecord({ lockedUntil: iso(-1000) });
+        await store.idempotency.insertIfAbsent(r);
+        expect(await store.idempotency.takeOver(r.scope, r.key, r.owner!, 'new-owner', iso(30_000))).toBe(true);
+        expect(await store.idempotency.complete(r.scope, r.key, r.owner!, 500, { stale: true })).toBe(false);
+        await store.idempotency.delete(r.scope, r.key, r.owner!);
+        expect(await store.idempotency.complete(r.scope, r.key, 'new-owner', 201, { id: 'x' })).toBe(true);
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toMatchObject({ status: 201, body: { id: 'x' }, owner: 'new-owner' });
+      });
+
+      test('behavior: a completed record cannot be taken over', async () => {
+        const r = idemRecord();
+        await store.idempotency.insertIfAbsent(r);
+        await store.idempotency.complete(r.scope, r.key, r.owner!, 201, {});
+        expect(await store.idempotency.takeOver(r.scope, r.key, r.owner!, 'other', iso(30_000))).toBe(false);
       });
     });
   });

@@ -128,12 +128,21 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         idem.set(k, copy(r));
         return null;
       },
-      async complete(scope, key, status, body) {
+      async takeOver(scope, key, expectedOwner, owner, lockedUntil) {
         const cur = idem.get(idemKey(scope, key));
-        if (cur) Object.assign(cur, { status, body: copy(body) });
+        if (!cur || cur.status !== 0 || (cur.owner ?? null) !== expectedOwner) return false;
+        Object.assign(cur, { owner, lockedUntil });
+        return true;
       },
-      async delete(scope, key) {
-        idem.delete(idemKey(scope, key));
+      async complete(scope, key, owner, status, body) {
+        const cur = idem.get(idemKey(scope, key));
+        if (!cur || cur.owner !== owner) return false;
+        Object.assign(cur, { status, body: copy(body) });
+        return true;
+      },
+      async delete(scope, key, owner) {
+        const k = idemKey(scope, key);
+        if (idem.get(k)?.owner === owner) idem.delete(k);
       },
     },
     intents: createMemoryIntents(),

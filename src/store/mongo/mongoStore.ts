@@ -157,11 +157,17 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         }
         throw new DuplicateError('idempotency.scope_key');
       },
-      async complete(scope, key, status, body) {
-        await idem.updateOne({ scope, key }, { $set: { status, body } });
+      async takeOver(scope, key, expectedOwner, owner, lockedUntil) {
+        // Records written before owners existed have none.
+        const r = await idem.updateOne({ scope, key, status: 0, owner: expectedOwner ?? { $exists: false } }, { $set: { owner, lockedUntil } });
+        return r.modifiedCount === 1;
       },
-      async delete(scope, key) {
-        await idem.deleteOne({ scope, key });
+      async complete(scope, key, owner, status, body) {
+        const r = await idem.updateOne({ scope, key, owner }, { $set: { status, body } });
+        return r.matchedCount === 1;
+      },
+      async delete(scope, key, owner) {
+        await idem.deleteOne({ scope, key, owner });
       },
     },
     intents: createMongoIntents(db),
