@@ -236,3 +236,24 @@ describe('every operation counts, and only the account’s own', () => {
     expect(ADMIN_TOKEN).not.toBe('');
   });
 });
+
+describe('plan rules on reads', () => {
+  test('error: a free key naming a main network is 403 PLAN_RESTRICTED on GET /v1/yields and GraphQL yields (was 200 with no rates); no credit charged', async () => {
+    const free = await dev.admin.createAccount({ plan: 'free' });
+    const rest = await dev.rest('GET', '/v1/yields?chain=ethereum', { key: free.key });
+    expect(rest.status).toBe(403);
+    expect(rest.body).toMatchObject({ error: 'PLAN_RESTRICTED', details: { plan: 'free', chain: 'ethereum' } });
+    const gql = await dev.gql('{ yields(chain: ETHEREUM) { rates { apy } } }', undefined, free.key);
+    expect(gql.body.errors[0].extensions.code).toBe('PLAN_RESTRICTED');
+    expect((await dev.admin.usage(free.accountId)).credits.used).toBe(0);
+    // A test network is fine.
+    expect((await dev.rest('GET', '/v1/yields?chain=base-sepolia', { key: free.key })).status).toBe(200);
+  });
+
+  test('error: a paid plan naming a main network that is not active yet is 400 INVALID_CHAIN with status "upcoming", as for intents', async () => {
+    const pro = await dev.admin.createAccount({ plan: 'pro' });
+    const rest = await dev.rest('GET', '/v1/yields?chain=base', { key: pro.key });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ error: 'INVALID_CHAIN', details: { status: 'upcoming' } });
+  });
+});

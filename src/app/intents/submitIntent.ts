@@ -1,14 +1,12 @@
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { withIdempotency, type Replayable } from '../idempotency';
+import { assertChainsUsable, type NamedChain } from '../chainAccess';
 import { getWalletById } from '../wallets/getWallet';
-import { CHAINS, type ChainName } from '../../domain/chains';
-import { planRestricted } from '../../domain/errors/auth';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
 import { newId } from '../../domain/ids';
 import type { Intent } from '../../domain/intent';
-import { PLANS } from '../../domain/plans';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
@@ -26,20 +24,11 @@ export type SubmitIntentResult = Replayable<IntentView>;
 export type SubmitIntentError = ServiceError;
 
 /** The chains a request names, with the field naming each. */
-function namedChains(params: CreateIntentParams): { field: string; chain: ChainName }[] {
+function namedChains(params: CreateIntentParams): NamedChain[] {
   return INTENT_CHAIN_FIELDS.flatMap((field) => {
     const chain = params[field];
     return chain === undefined ? [] : [{ field, chain }];
   });
-}
-
-/** DESIGN §4: an upcoming main chain is 403 PLAN_RESTRICTED on the free plan, 400 INVALID_CHAIN (status "upcoming") otherwise. */
-function checkUpcoming(principal: Principal, params: CreateIntentParams): void {
-  for (const { field, chain } of namedChains(params)) {
-    if (CHAINS[chain].status !== 'upcoming') continue;
-    if (!PLANS[principal.account.plan].mainNetworks) throw planRestricted(principal.account.plan, chain);
-    throw invalidChain(chain, { field, status: 'upcoming' });
-  }
 }
 
 /** Tron wallets have no supported network yet; EVM wallets only act on their own chains. */
@@ -66,7 +55,7 @@ export async function submitIntent(
 ): Promise<SubmitIntentResult> {
   return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async () => {
     const params = parseCreateIntent(body);
-    checkUpcoming(principal, params);
+    assertChainsUsable(principal, namedChains(params));
     const wallet = await getWalletById(deps, principal, params.walletId);
     checkWalletChains(wallet, params);
     const now = deps.clock.now().toISOString();

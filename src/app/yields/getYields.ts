@@ -1,4 +1,6 @@
 import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import { assertChainsUsable } from '../chainAccess';
 import type { MarketRate } from '../../chain/port';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
@@ -44,8 +46,10 @@ function reasoningFor(best: MarketRate, others: MarketRate[]): string {
 /**
  * The yield report of SPEC: every (chain, protocol, asset) rate, filtered by
  * asset/chain when given, and the best market for the asset (USDC by default).
+ * Naming an upcoming main network follows the plan rule of assertChainsUsable.
  */
-export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches'>, params: GetYieldsParams = {}): Promise<YieldReport> {
+export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
+  if (params.chain) assertChainsUsable(principal, [{ field: 'chain', chain: params.chain }]);
   const all = await currentRates(deps);
   const rates = all.filter((r) => (!params.asset || r.asset === params.asset) && (!params.chain || r.chain === params.chain));
   const bestAsset = params.asset ?? 'USDC';

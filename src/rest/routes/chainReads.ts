@@ -27,7 +27,7 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
     '/yields',
     operation(deps, 'getYields', async (ctx) => {
       const q = parseInput(yieldsQuerySchema, { ...ctx.query });
-      ctx.body = await getYields(deps, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined });
+      ctx.body = await getYields(deps, ctx.state.principal!, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined });
     }),
   );
 
