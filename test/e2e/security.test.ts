@@ -257,3 +257,31 @@ describe('plan rules on reads', () => {
     expect(rest.body).toMatchObject({ error: 'INVALID_CHAIN', details: { status: 'upcoming' } });
   });
 });
+
+describe('admin inputs are validated like public ones', () => {
+  const mint = (amount: unknown, asset = 'USDC') =>
+    dev.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset, address: '0x' + '11'.repeat(20), amount } });
+
+  test('error: every malformed mint amount is 400 INVALID_REQUEST naming the rule (was 500 for 1e-7 and 80 digits)', async () => {
+    const cases: [unknown, RegExp][] = [
+      [1e-7, /send it as a decimal string/],
+      ['9'.repeat(80), /below 1000000000000000 tokens/],
+      ['0', /greater than 0/],
+      [-5, /plain decimal|decimal string/],
+      ['1.1234567', /7 decimals; USDC has 6/],
+      ['12abc', /decimal string/],
+      [null, /.+/],
+    ];
+    for (const [amount, rule] of cases) {
+      const a = await mint(amount);
+      expect({ amount, status: a.status, error: a.body.error }).toEqual({ amount, status: 400, error: 'INVALID_REQUEST' });
+      expect(JSON.stringify(a.body.details.issues)).toMatch(rule);
+    }
+  });
+
+  test('behavior: good amounts mint (string or plain number)', async () => {
+    expect((await mint('2.5')).status).toBe(200);
+    expect((await mint(3)).status).toBe(200);
+    expect((await mint('0.000000000000000001', 'WETH')).status).toBe(200);
+  });
+});

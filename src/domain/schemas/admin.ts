@@ -7,7 +7,7 @@ export const scopesSchema = z
 
 export const createAccountSchema = z.strictObject({
   plan: z.enum(PLAN_NAMES, { error: `plan must be one of ${PLAN_NAMES.join(', ')}` }).default('free'),
-  requestsPerMinute: z.number().int().positive().optional(),
+  requestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
   keyName: z.string().min(1).max(64).optional(),
   scopes: scopesSchema.optional(),
 });

@@ -1,9 +1,36 @@
 import { z } from 'zod';
 import { FAULT_KINDS } from '../../chain/faults';
 import { chainNameSchema, tokenAssetSchema } from './yields';
+import { ASSET_DECIMALS, type TokenAsset } from '../chains';
 
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address');
-const decimalSchema = z.string().regex(/^\d+(\.\d+)?$/, 'amount must be a positive decimal string');
+/** Largest mint accepted, in whole tokens: enough for any test, far below what overflows a uint256. */
+const MAX_MINT_TOKENS = 10n ** 15n;
+
+/**
+ * A decimal amount, as a string or a plain JSON number: positive, no exponent
+ * (a number like 1e-7 would need one), at most MAX_MINT_TOKENS, and no more
+ * decimals than the asset has (checked with the asset, below).
+ */
+const amountSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const text = typeof v === 'number' ? String(v) : v.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: typeof v === 'number' ? `amount ${text} is not a plain decimal number; send it as a decimal string` : 'amount must be a positive decimal string like "12.5"',
+    });
+    return z.NEVER;
+  }
+  if (/^0+(\.0+)?$/.test(text)) {
+    ctx.addIssue({ code: 'custom', message: 'amount must be greater than 0' });
+    return z.NEVER;
+  }
+  if (BigInt(text.split('.')[0]!) >= MAX_MINT_TOKENS) {
+    ctx.addIssue({ code: 'custom', message: `amount must be below ${MAX_MINT_TOKENS} tokens` });
+    return z.NEVER;
+  }
+  return text;
+});
 
 export const setRateSchema = z.strictObject({
   chain: chainNameSchema,
@@ -12,12 +39,18 @@ export const setRateSchema = z.strictObject({
   apy: z.number().min(0).max(1000),
 });
 
-export const mintSchema = z.strictObject({
-  chain: chainNameSchema,
-  asset: tokenAssetSchema,
-  address: addressSchema,
-  amount: z.union([decimalSchema, z.number().positive().transform(String)]),
-});
+export const mintSchema = z
+  .strictObject({
+    chain: chainNameSchema,
+    asset: tokenAssetSchema,
+    address: addressSchema,
+    amount: amountSchema,
+  })
+  .superRefine((m, ctx) => {
+    const decimals = ASSET_DECIMALS[m.asset as TokenAsset];
+    const given = m.amount.split('.')[1]?.length ?? 0;
+    if (given > decimals) ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount has ${given} decimals; ${m.asset} has ${decimals}` });
+  });
 
 export const faultSchema = z.strictObject({
   chain: chainNameSchema,
