@@ -19,7 +19,19 @@ const isTokenAsset = (v: unknown): v is TokenAsset => typeof v === 'string' && (
 const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }) =>
   iss.input === undefined ? `${name} is required` : wrong;
 
-/** `amount`: a positive number or numeric string in token units, normalised to a plain decimal string. */
+/**
+ * The least an intent moves, in token units (DESIGN §4 "shared gas"): below it
+ * the service's gas would cost many times what is moved.
+ */
+export const MIN_INTENT_AMOUNT = '0.01';
+
+/** Whether a plain decimal string is at least 0.01, compared exactly on its digits. */
+const atLeastMinimum = (s: string): boolean => {
+  const [whole = '0', fraction = ''] = s.split('.');
+  return BigInt(whole) > 0n || BigInt((fraction + '00').slice(0, 2)) >= 1n;
+};
+
+/** `amount`: a positive number or numeric string in token units (≥ MIN_INTENT_AMOUNT), normalised to a plain decimal string. */
 export const intentAmountSchema = z
   .union([z.number(), z.string()], { error: requiredField('amount', 'amount must be a number or a numeric string') })
   .transform((v) => (typeof v === 'number' ? numberToDecimalString(v) : v))
@@ -29,6 +41,8 @@ export const intentAmountSchema = z
       ctx.issues.push({ code: 'custom', input: s, message: 'amount must be positive' });
     } else if (!DECIMAL.test(s)) {
       ctx.issues.push({ code: 'custom', input: s, message: 'amount must be a plain decimal number such as "10.5"' });
+    } else if (!atLeastMinimum(s)) {
+      ctx.issues.push({ code: 'custom', input: s, message: `amount must be at least ${MIN_INTENT_AMOUNT} (the minimum an intent moves)` });
     }
   });
 

@@ -24,9 +24,9 @@ describe('POST /intents body', () => {
     });
   });
 
-  test('behavior: numeric strings, tiny numbers and every action with its chain fields are accepted', () => {
-    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: '0.000001', chain: 'base-sepolia' }).amount).toBe('0.000001');
-    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 1e-6 }).amount).toBe('0.000001');
+  test('behavior: numeric strings, the minimum 0.01, small numbers and every action with its chain fields are accepted', () => {
+    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: '0.01', chain: 'base-sepolia' }).amount).toBe('0.01');
+    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 0.010001 }).amount).toBe('0.010001');
     expect(parseCreateIntent({ walletId: 'w', action: 'withdraw', amount: 1, asset: 'DAI', chain: 'ethereum-sepolia' })).toMatchObject({
       asset: 'DAI',
       chain: 'ethereum-sepolia',
@@ -35,6 +35,14 @@ describe('POST /intents body', () => {
       fromChain: 'arbitrum-sepolia',
       toChain: 'base-sepolia',
     });
+  });
+
+  test('error: an intent moving less than 0.01 of the asset is 400 naming the minimum (its gas would cost far more)', () => {
+    for (const amount of ['0.000001', 1e-6, '0.0099', '0.009999999999999999999']) {
+      const e = rejection({ walletId: 'w', action: 'lend', amount, asset: 'DAI' });
+      expect(e.code).toBe('INVALID_REQUEST');
+      expect((e.details as { issues: unknown[] }).issues).toContainEqual(expect.objectContaining({ path: 'amount', message: 'amount must be at least 0.01 (the minimum an intent moves)' }));
+    }
   });
 
   test('behavior: DAI takes 18 decimals, USDC at most 6', () => {
