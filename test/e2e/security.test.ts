@@ -285,3 +285,34 @@ describe('admin inputs are validated like public ones', () => {
     expect((await mint('0.000000000000000001', 'WETH')).status).toBe(200);
   });
 });
+
+describe('shared resources have per-account budgets', () => {
+  test('error: 10 aliased createWallet then 90 aliased fundDemoWallet in one mutation: exactly 50 fund (the account budget), the 51st is FUNDING_LIMIT_EXCEEDED scope account', async () => {
+    const pro = await dev.admin.createAccount({ plan: 'pro' });
+    const tag = Date.now().toString(36);
+    const creates = Array.from({ length: 10 }, (_, i) => `w${i}: createWallet(input: {userId: "alias-${tag}-${i}"}) { id }`).join('\n');
+    const made = await dev.gql(`mutation { ${creates} }`, undefined, pro.key);
+    expect(made.body.errors).toBeUndefined();
+    const ids = Object.values(made.body.data as Record<string, { id: string }>).map((w) => w.id);
+    const funds = Array.from({ length: 90 }, (_, i) => `f${i}: fundDemoWallet(walletId: "${ids[i % 10]}") { txHash }`).join('\n');
+    const funded = await dev.gql(`mutation { ${funds} }`, undefined, pro.key);
+    // The 51st is refused; its non-null field ends the serial mutation there (data null), so nothing after it runs.
+    const refused = (funded.body.errors as any[]).filter((e) => e.extensions.code === 'FUNDING_LIMIT_EXCEEDED');
+    expect(refused).toHaveLength(1);
+    expect(refused[0].path).toEqual(['f50']);
+    // 10 wallets + exactly 50 fundings were charged (credits are charged only for what succeeded).
+    expect((await dev.admin.usage(pro.accountId)).credits.used).toBe(60);
+    expect(refused[0].extensions.details).toMatchObject({ scope: 'account', limit: 50, windowHours: 24 });
+  });
+
+  test('error: a lend of 0.000001 USDC is 400 naming the minimum, on REST and GraphQL', async () => {
+    const pro = await dev.admin.createAccount({ plan: 'pro' });
+    const w = await dev.rest('POST', '/v1/wallets', { key: pro.key, body: { userId: `min-${Date.now()}` } });
+    const rest = await dev.rest('POST', '/v1/intents', { key: pro.key, body: { walletId: w.body.id, action: 'lend', amount: '0.000001' } });
+    expect(rest.status).toBe(400);
+    expect(rest.body.details.issues).toContainEqual(expect.objectContaining({ path: 'amount', message: expect.stringMatching(/at least 0.01/) }));
+    const gql = await dev.gql('mutation($w: ID!) { createIntent(input: {walletId: $w, action: LEND, amount: "0.000001"}) { id } }', { w: w.body.id }, pro.key);
+    expect(gql.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
+    expect(JSON.stringify(gql.body.errors[0].extensions.details)).toMatch(/at least 0.01/);
+  });
+});

@@ -7,10 +7,19 @@ import { fundingLimitExceeded } from '../../domain/errors/wallet';
 import { invalidChain } from '../../domain/errors/chain';
 import { getWalletById } from '../wallets/getWallet';
 import { invalidateWalletHoldings } from '../caches';
+import { takeFromBudget, type RollingBudget } from '../budgets/rollingWindow';
 
 /** SPEC: always 1 USDC on arbitrum-sepolia. */
 export const DEMO_FUND = { chain: 'arbitrum-sepolia', asset: 'USDC', amount: '1' } as const;
-export const FUNDING_LIMIT = { perWallet: 10, windowHours: 24 } as const;
+/** DESIGN §4: at most 10 per wallet and 50 per account in any rolling 24 h (counted in hourly buckets). */
+export const FUNDING_LIMIT = { perWallet: 10, perAccount: 50, windowHours: 24 } as const;
+
+const fundingBudget = (scope: 'wallet' | 'account', id: string, limit: number): RollingBudget => ({
+  key: `fund:${scope}:${id}`,
+  limit,
+  windowMs: FUNDING_LIMIT.windowHours * 3600_000,
+  bucketMs: 3600_000,
+});
 
 export interface FundingReceipt {
   walletId: string;
@@ -35,14 +44,14 @@ export async function fundDemoWallet(
   if (!wallet.chains.includes(DEMO_FUND.chain) || !deps.chains.chains.includes(DEMO_FUND.chain)) {
     throw invalidChain(DEMO_FUND.chain, { reason: 'demo funding needs a wallet on the arbitrum-sepolia test network' });
   }
-  const windowMs = FUNDING_LIMIT.windowHours * 3600_000;
+  // The shared faucet is budgeted per wallet and per account; a refusal by either takes nothing from the other.
   const now = deps.clock.now().getTime();
-  const windowStart = now - (now % windowMs);
-  const counterKey = `fund:${wallet.id}:${windowStart}`;
-  const used = await deps.store.usage.increment(counterKey, 1, new Date(windowStart + windowMs));
-  if (used > FUNDING_LIMIT.perWallet) {
-    await deps.store.usage.increment(counterKey, -1, new Date(windowStart + windowMs));
-    throw fundingLimitExceeded(FUNDING_LIMIT.perWallet, FUNDING_LIMIT.windowHours, Math.ceil((windowStart + windowMs - now) / 1000));
+  const perWallet = await takeFromBudget(deps.store.usage, fundingBudget('wallet', wallet.id, FUNDING_LIMIT.perWallet), 1, now);
+  if (!perWallet.ok) throw fundingLimitExceeded('wallet', FUNDING_LIMIT.perWallet, FUNDING_LIMIT.windowHours, perWallet.retryAfterSeconds);
+  const perAccount = await takeFromBudget(deps.store.usage, fundingBudget('account', principal.account.id, FUNDING_LIMIT.perAccount), 1, now);
+  if (!perAccount.ok) {
+    await perWallet.giveBack();
+    throw fundingLimitExceeded('account', FUNDING_LIMIT.perAccount, FUNDING_LIMIT.windowHours, perAccount.retryAfterSeconds);
   }
   try {
     const signed = await deps.chains.send(
@@ -62,7 +71,7 @@ export async function fundDemoWallet(
       ...(warnings.length ? { warnings } : {}),
     };
   } catch (e) {
-    await deps.store.usage.increment(counterKey, -1, new Date(windowStart + windowMs));
+    await Promise.all([perWallet.giveBack(), perAccount.giveBack()]);
     throw e;
   }
 }

@@ -11,8 +11,8 @@ export const walletAlreadyExists = (userId: string, walletId: string): ServiceEr
 export const walletLimitExceeded = (plan: string, limit: number): ServiceError =>
   new ServiceError('WALLET_LIMIT_EXCEEDED', `The ${plan} plan allows ${limit} wallets`, { details: { plan, limit } });
 
-export const fundingLimitExceeded = (limit: number, windowHours: number, retryAfterSeconds: number): ServiceError =>
-  new ServiceError('FUNDING_LIMIT_EXCEEDED', `At most ${limit} demo fundings per wallet per ${windowHours} h`, {
-    details: { limit, windowHours, retryAfterSeconds },
+export const fundingLimitExceeded = (scope: 'wallet' | 'account', limit: number, windowHours: number, retryAfterSeconds: number): ServiceError =>
+  new ServiceError('FUNDING_LIMIT_EXCEEDED', `At most ${limit} demo fundings per ${scope} in any ${windowHours} h`, {
+    details: { scope, limit, windowHours, retryAfterSeconds },
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
