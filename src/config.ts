@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_NAMES } from './domain/plans';
-import type { Hex } from 'viem';
+import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
 
@@ -30,6 +30,10 @@ const envSchema = z
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    GAS_BUDGET_PER_ACCOUNT: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH as a decimal, e.g. 0.5')
+      .default('0.5'),
   })
   .superRefine((env, ctx) => {
     if (env.MONGODB_URI && !env.KEY_VAULT_MASTER_KEY) {
@@ -62,6 +66,8 @@ export interface Config {
   keyVaultMasterKey?: Buffer;
   /** Older master keys, for ciphertexts written before a rotation. */
   keyVaultPreviousKeys: Buffer[];
+  /** Gas the service pays for one account's intents in any rolling 24 h. */
+  gasBudgetPerAccountWei: bigint;
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
   sandboxBlockTimeMs: number;
@@ -118,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
         : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

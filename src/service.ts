@@ -15,6 +15,7 @@ import type { RouteInfo } from './rest/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
+import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine } from './engine/engine';
 import { intentRoutes } from './rest/routes/intents';
 import { startChains, type RunningChains } from './chain/startChains';
@@ -58,6 +59,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
+    onGasSpent: (intent, wei) => {
+      recordGasSpent(store.usage, intent.accountId, wei, new Date()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
+    },
   });
   const deps: AppDeps = {
     store,
@@ -67,6 +71,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     revocations: createKeyRevocations({ store }),
     chains: chains.port,
     caches,
+    limits: { gasBudgetPerAccountWei: config.gasBudgetPerAccountWei },
     engine,
   };
   const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });

@@ -18,6 +18,8 @@ export interface AppDeps {
   revocations: KeyRevocations;
   chains: ChainPort;
   caches: ReadCaches;
+  /** Per-account budgets on what the service pays for (DESIGN §4 "shared gas"). */
+  limits: { gasBudgetPerAccountWei: bigint };
   /** Runs intents in the background (the intent engine). */
   engine: IntentSubmitter & { bus: IntentBus };
 }

@@ -28,6 +28,8 @@ export interface EngineOptions {
   retry?: Partial<RetryPolicy>;
   /** Called after each confirmed transaction of a wallet (drop its cached balances). */
   onWalletActivity?: (walletId: string) => void;
+  /** Called with the gas cost of each mined transaction of an intent. */
+  onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
   /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
   walletIdleMs?: number;
   /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 60 s, never giving up. */
@@ -79,6 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
     clock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     onWalletActivity: options.onWalletActivity,
+    onGasSpent: options.onGasSpent,
   };
   const onError = (err: unknown, info: { actorId: string }): void => logger.error({ actorId: info.actorId, err }, 'actor failed');
   const intentActors = createActorSystem<IntentMsg>({ clock, onError });

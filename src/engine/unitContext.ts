@@ -18,6 +18,8 @@ export interface EngineEffects {
   retry: RetryPolicy;
   /** A transaction of the wallet was confirmed (cached balances are stale). */
   onWalletActivity?: (walletId: string) => void;
+  /** A transaction of the intent was mined, costing `gasCostWei` (the account's gas budget counts it). */
+  onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }
 
 /** What one unit of work on an intent receives: the effects, its actor's commit, and the stop signal. */

@@ -41,10 +41,19 @@ export async function takeFromBudget(usage: UsageRepo, b: RollingBudget, amount:
   return { ok: true, used, giveBack: async () => void (await usage.increment(bucketKey(current), -amount, expiresAt)) };
 }
 
-/** What was taken over the window so far (the same buckets takeFromBudget counts). */
-export async function budgetUsed(usage: UsageRepo, b: RollingBudget, now: number): Promise<number> {
+/** What was taken over the window so far (the same buckets takeFromBudget counts), and when the oldest of it leaves the window. */
+export async function budgetUsed(usage: UsageRepo, b: RollingBudget, now: number): Promise<{ used: number; retryAfterSeconds: number }> {
   const current = Math.floor(now / b.bucketMs);
   const span = Math.ceil(b.windowMs / b.bucketMs);
-  const counts = await Promise.all(Array.from({ length: span + 1 }, (_, i) => usage.get(`${b.key}:${current - span + i}`)));
-  return counts.reduce((a, c) => a + c, 0);
+  const buckets = Array.from({ length: span + 1 }, (_, i) => current - span + i);
+  const counts = await Promise.all(buckets.map((i) => usage.get(`${b.key}:${i}`)));
+  const oldest = buckets.find((_, i) => counts[i]! > 0) ?? current;
+  return { used: counts.reduce((a, c) => a + c, 0), retryAfterSeconds: Math.max(1, Math.ceil(((oldest + span + 1) * b.bucketMs - now) / 1000)) };
+}
+
+/** Adds `amount` to the current bucket without a limit (spending that already happened). */
+export async function recordInBudget(usage: UsageRepo, b: RollingBudget, amount: number, now: number): Promise<void> {
+  const current = Math.floor(now / b.bucketMs);
+  const span = Math.ceil(b.windowMs / b.bucketMs);
+  await usage.increment(`${b.key}:${current}`, amount, new Date((current + span + 2) * b.bucketMs));
 }

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { withIdempotency, type Replayable } from '../idempotency';
 import { assertChainsUsable, type NamedChain } from '../chainAccess';
+import { assertGasBudget } from '../budgets/gasBudget';
 import { getWalletById } from '../wallets/getWallet';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
@@ -17,10 +18,10 @@ export interface IntentSubmitter {
 }
 
 /** The use-case deps plus the engine that runs the intent. */
-export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock'> & { engine: IntentSubmitter };
+export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits'> & { engine: IntentSubmitter };
 /** 201 with the intent view; `replayed` when an Idempotency-Key answered from the first request. */
 export type SubmitIntentResult = Replayable<IntentView>;
-/** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT. */
+/** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED. */
 export type SubmitIntentError = ServiceError;
 
 /** The chains a request names, with the field naming each. */
@@ -58,6 +59,8 @@ export async function submitIntent(
     assertChainsUsable(principal, namedChains(params));
     const wallet = await getWalletById(deps, principal, params.walletId);
     checkWalletChains(wallet, params);
+    // The shared gas tank pays for what the intent sends: an account past its 24 h budget starts nothing.
+    await assertGasBudget(deps.store.usage, principal.account.id, deps.limits.gasBudgetPerAccountWei, deps.clock.now());
     const now = deps.clock.now().toISOString();
     const intent: Intent = {
       id: newId('intent'),

@@ -100,6 +100,7 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
 
   const results = withReceipt(current.results ?? emptyResults(), receipt);
   ctx.onWalletActivity?.(intent.walletId);
+  ctx.onGasSpent?.(intent, receipt.gasCostWei);
   if (receipt.status === 'reverted') {
     return failStep(current, step, stepFailed(step, `${spec.kind} transaction reverted`, { kind: spec.kind, txHash: receipt.txHash }), ctx, results);
   }

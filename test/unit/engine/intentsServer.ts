@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import type { AppDeps } from '../../../src/app/deps';
 import { createKeyCache } from '../../../src/app/accounts/keyCache';
+import { recordGasSpent } from '../../../src/app/budgets/gasBudget';
 import { createKeyRevocations } from '../../../src/app/accounts/keyRevocations';
 import type { PlanName } from '../../../src/domain/plans';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
@@ -39,7 +40,7 @@ export interface IntentsServer {
 }
 
 /** Starts the server on a free port of 127.0.0.1. */
-export async function startIntentsServer(): Promise<IntentsServer> {
+export async function startIntentsServer(o: { gasBudgetWei?: bigint } = {}): Promise<IntentsServer> {
   const clock = createSystemClock();
   const store = createMemoryStore();
   const chain = new FakeChain({ rates: MARKETS, feeBps: 5 });
@@ -54,6 +55,7 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     logger,
     retry: { baseMs: 1, maxMs: 5 },
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
+    onGasSpent: (intent, wei) => void recordGasSpent(store.usage, intent.accountId, wei, new Date()),
   });
   const deps: AppDeps & { engine: Engine } = {
     store,
@@ -63,6 +65,7 @@ export async function startIntentsServer(): Promise<IntentsServer> {
     revocations: createKeyRevocations({ store }),
     chains: chain,
     caches,
+    limits: { gasBudgetPerAccountWei: o.gasBudgetWei ?? 10n ** 18n },
     engine,
   };
   const { server, closeWebSocket } = createFrontDoors({
