@@ -8,7 +8,7 @@ beforeAll(async () => {
   srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
 });
-afterAll(() => srv.stop());
+afterAll(() => srv?.stop());
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${srv.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers }, body });

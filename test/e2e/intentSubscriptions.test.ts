@@ -61,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));
-  await srv.stop();
+  await srv?.stop();
 });
 
 it('behavior: a lend intent subscription receives its states in order, then the final results, then completes', async () => {

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await srv.stop();
+  await srv?.stop();
 });
 
 const WALLET_FIELDS = 'id userId address chainType chains email metadata createdAt';

@@ -18,7 +18,7 @@ export interface DevnetOptions {
   chains: readonly ChainName[];
   /** Interval mining every `blockTimeMs` ms instead of one block per transaction. */
   blockTimeMs?: number;
-  /** Chain i listens on basePort + i; default: free ports chosen by the OS. */
+  /** Chain i listens on basePort + i; default: port 0, so the OS picks and the node reports what it got. */
   basePort?: number;
   /** Default: the four sandbox accounts with SANDBOX_NATIVE_BALANCE_WEI each. */
   accounts?: readonly FundedAccount[];
@@ -50,20 +50,24 @@ const WATCHDOG_JS = `process.on('disconnect', () => {
   process.exit(0);
 });
 `;
-/** Hardhat prints this once its server is bound; until then an answer on the port may come from someone else. */
-const STARTED_BANNER = 'Started HTTP and WebSocket JSON-RPC server';
+/**
+ * Hardhat prints this once its server is bound, with the address it got:
+ * nodes are started on port 0 and report their own port, so no port is ever
+ * picked as free and then lost to another process before the node binds it.
+ */
+const STARTED_BANNER = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/[^\s/]+)/;
 
 interface Node {
   name: ChainName;
   chainId: number;
-  rpcUrl: string;
   child: ChildProcess;
   output: NodeOutput;
 }
 
 interface NodeOutput {
   tail: string;
-  started: boolean;
+  /** The URL the node reported once bound. */
+  url?: string;
 }
 
 /** Start one Hardhat (EDR) node per chain as a child process on 127.0.0.1 with the chain's real id. */
@@ -92,12 +96,12 @@ export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
   try {
     for (const [i, name] of options.chains.entries()) {
       const chainId = CHAINS[name].chainId;
-      const port = options.basePort !== undefined ? await assertPortFree(options.basePort + i) : await freePort();
+      const port = options.basePort !== undefined ? await assertPortFree(options.basePort + i) : 0;
       const configPath = join(dir, `${name}.hardhat.config.js`);
       writeFileSync(configPath, hardhatConfig(chainId, accounts, options.blockTimeMs));
-      const output: NodeOutput = { tail: '', started: false };
+      const output: NodeOutput = { tail: '' };
       const child = spawnNode(configPath, port, watchdog, output);
-      nodes.push({ name, chainId, rpcUrl: `http://${HOST}:${port}`, child, output });
+      nodes.push({ name, chainId, child, output });
     }
     const timeoutMs = options.readyTimeoutMs ?? 60_000;
     await Promise.all(nodes.map((n) => waitReady(n, timeoutMs)));
@@ -107,7 +111,7 @@ export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
   }
 
   const chains: Partial<Record<ChainName, DevnetChain>> = {};
-  for (const n of nodes) chains[n.name] = { chainId: n.chainId, rpcUrl: n.rpcUrl };
+  for (const n of nodes) chains[n.name] = { chainId: n.chainId, rpcUrl: n.output.url! };
   return { chains, startupMs: Date.now() - started, stop };
 }
 
@@ -151,7 +155,7 @@ function spawnNode(configPath: string, port: number, watchdog: string, output: N
   );
   const keep = (chunk: Buffer): void => {
     output.tail = (output.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
-    if (!output.started && output.tail.includes(STARTED_BANNER)) output.started = true;
+    output.url ??= STARTED_BANNER.exec(output.tail)?.[1];
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -164,10 +168,11 @@ async function waitReady(node: Node, timeoutMs: number): Promise<void> {
     if (node.child.exitCode !== null || node.child.signalCode !== null) {
       throw new Error(`devnet ${node.name} exited before answering (${node.child.exitCode ?? node.child.signalCode}):\n${node.output.tail}`);
     }
-    const id = node.output.started ? await rpc(node.rpcUrl, 'eth_chainId', []).catch(() => undefined) : undefined;
+    const url = node.output.url;
+    const id = url ? await rpc(url, 'eth_chainId', []).catch(() => undefined) : undefined;
     if (id !== undefined) {
       if (Number(id) === node.chainId) return;
-      throw new Error(`devnet ${node.name} at ${node.rpcUrl} answered chain id ${String(id)}, expected ${node.chainId}`);
+      throw new Error(`devnet ${node.name} at ${url} answered chain id ${String(id)}, expected ${node.chainId}`);
     }
     if (Date.now() > deadline) throw new Error(`devnet ${node.name} not ready after ${timeoutMs} ms:\n${node.output.tail}`);
     await sleep(POLL_MS);
@@ -205,10 +210,6 @@ async function assertPortFree(port: number): Promise<number> {
   } catch (err) {
     throw new Error(`devnet port ${HOST}:${port} is not free`, { cause: err });
   }
-}
-
-function freePort(): Promise<number> {
-  return listenOnce(0);
 }
 
 function listenOnce(port: number): Promise<number> {

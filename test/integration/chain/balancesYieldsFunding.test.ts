@@ -8,7 +8,7 @@ beforeAll(async () => {
   srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
   acct = await srv.admin.createAccount({ plan: 'free', requestsPerMinute: 1000 });
 });
-afterAll(() => srv.stop());
+afterAll(() => srv?.stop());
 
 async function newWallet(userId: string): Promise<{ id: string; address: string }> {
   const r = await srv.rest('POST', '/v1/wallets', { key: acct.key, body: { userId } });

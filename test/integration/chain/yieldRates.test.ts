@@ -12,7 +12,7 @@ beforeAll(async () => {
   srv = await startTestServer({ SANDBOX_MANIFEST: '' });
   key = (await srv.admin.createAccount({ plan: 'free' })).key;
 });
-afterAll(() => srv.stop());
+afterAll(() => srv?.stop());
 
 it('behavior: a rate set through the admin control shows in /v1/yields and moves best', async () => {
   const before = await srv.rest('GET', '/v1/yields?asset=USDC', { key });

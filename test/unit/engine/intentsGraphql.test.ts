@@ -35,7 +35,7 @@ describe('GraphQL intents (memory store, fake chain)', () => {
   });
 
   afterAll(async () => {
-    await s.stop();
+    await s?.stop();
   });
 
   test('behavior: createIntent (one mutation, action enum, decimal string amount) → intent(id) shows bridge and deposit steps by type', async () => {

@@ -14,7 +14,7 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
   });
 
   afterAll(async () => {
-    await s.stop();
+    await s?.stop();
   });
 
   test('behavior: POST → 201 pending intent with Retry-After 5; GET polls it to completed (no Retry-After), the SPEC shape', async () => {
