@@ -124,3 +124,19 @@ export class NonceConsumedError extends Error {
     super(`transaction ${txHash} on ${chain} was never mined and its nonce is used`);
   }
 }
+
+/**
+ * The node's gas estimation says the transaction would revert: it was not
+ * signed or sent, and no gas was spent. `reason` is the node's revert reason
+ * when it gave one.
+ */
+export class WouldRevertError extends Error {
+  override readonly name = 'WouldRevertError';
+  constructor(
+    readonly chain: ChainName,
+    readonly kind: TxKind,
+    readonly reason: string,
+  ) {
+    super(`${kind} on ${chain} would revert: ${reason}`);
+  }
+}

@@ -15,7 +15,7 @@ import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { networkError } from '../../domain/errors/chain';
-import { NonceConsumedError, type ChainPort, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
+import { NonceConsumedError, WouldRevertError, type ChainPort, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
 import type { SandboxManifest } from '../sandbox/manifest';
 import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
 import { FaultRegistry } from '../faults';
@@ -80,6 +80,13 @@ function isExecutionRevert(e: unknown): boolean {
   return e instanceof BaseError && (e instanceof EstimateGasExecutionError || e.walk((x) => x instanceof ContractFunctionRevertedError) !== null || /revert/i.test(e.message));
 }
 
+/** The node's revert reason, as specific as the error carries it. */
+function revertReason(e: unknown): string {
+  if (!(e instanceof BaseError)) return String(e);
+  const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+  return reverted?.reason ?? e.details ?? e.shortMessage;
+}
+
 /** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
@@ -132,7 +139,10 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
           call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
             (g) => (g * 12n) / 10n,
             (e) => {
-              if (isExecutionRevert(e) || sabotage) return REVERTING_GAS_LIMIT;
+              // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
+              // estimation revert is refused here, before signing: sending it would only burn gas.
+              if (sabotage) return REVERTING_GAS_LIMIT;
+              if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
               throw e;
             },
           ),

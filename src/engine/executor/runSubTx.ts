@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import { timeoutError } from '../../domain/errors/chain';
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
-import { NonceConsumedError, type SignedTx, type TxReceipt, type TxSigner } from '../../chain/port';
+import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../chain/port';
 import { throwIfAborted, untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { isTransient, withRetry } from './retry';
@@ -85,6 +85,11 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
       { policy: ctx.retry, clock: ctx.clock, signal },
     );
   } catch (e) {
+    // The node says it would revert: nothing was signed or spent, and the step fails with its domain code.
+    // Never at a mint, whose burn is confirmed: that one goes up and is retried (burned means minted).
+    if (e instanceof WouldRevertError && spec.kind !== 'mint') {
+      return failStep(current, step, stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }), ctx);
+    }
     if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
     const record = findSubTx(current.results, step.index, spec.kind);
     // Exhausting the retries may fail the step only while nothing is in flight: not with a signed

@@ -1,5 +1,6 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
 import { ServiceError } from '../../../src/domain/errors/base';
+import { WouldRevertError } from '../../../src/chain/port';
 import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
 
 describe('engine: failures and retries', () => {
@@ -40,6 +41,26 @@ describe('engine: failures and retries', () => {
     expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, kind: 'supply' } });
     expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
     expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('10'));
+  });
+
+  test('error: a supply whose gas estimation reverts is not sent: DEPOSIT_FAILED with the revert reason, simulated, no txHash, no gas', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.throwNext('send', new WouldRevertError('base-sepolia', 'supply', 'ERC20: transfer amount exceeds balance'), { kind: 'supply' });
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, kind: 'supply', simulated: true, reason: 'ERC20: transfer amount exceeds balance' } });
+    expect(h.chain.signedCount('supply')).toBe(0);
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('10'));
+  });
+
+  test('behavior: a mint whose estimation reverts after a confirmed burn is retried, never failed', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.throwNext('send', new WouldRevertError('base-sepolia', 'mint', 'attestation not yet valid'), { kind: 'mint' });
+    const done = await h.settled((await h.submit(w.id, { action: 'bridge', amount: '10', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' })).id);
+    expect(done.status).toBe('completed');
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('9.995'));
   });
 
   test('error: a reverted withdraw → WITHDRAW_FAILED', async () => {

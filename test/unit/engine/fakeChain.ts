@@ -127,9 +127,9 @@ export class FakeChain implements ChainPort {
     this.faults.push({ op, make: () => new ServiceError(code, `injected ${code} at ${op}`, { details: { op } }), count: o.count ?? 1, kind: o.kind });
   }
 
-  /** The next call at `op` throws `error` as is (a bug-like, non-service error). */
-  throwNext(op: FaultOp, error: unknown): void {
-    this.faults.push({ op, make: () => error, count: 1 });
+  /** The next call at `op` (for transactions of `kind`, when given) throws `error` as is (a bug-like, non-service error). */
+  throwNext(op: FaultOp, error: unknown, o: { kind?: TxKind } = {}): void {
+    this.faults.push({ op, make: () => error, count: 1, kind: o.kind });
   }
 
   /** How many times a transaction of `kind` was signed. */
