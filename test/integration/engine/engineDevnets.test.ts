@@ -250,4 +250,43 @@ describe('engine on the sandbox devnets', () => {
     expect(aave).toBeGreaterThanOrEqual(usdc('6') - 1n);
     expect(aave).toBeLessThan(usdc('6.01'));
   });
+
+  test('behavior: the store refusing intent writes from the burn receipt until a restart → the intent stays open; the restarted engine mints and deposits; no USDC missing', async () => {
+    const w = await newWallet();
+    await mintUsdc('arbitrum-sepolia', w.address, usdc('4'));
+    const update = store.intents.update.bind(store.intents);
+    let refused = 0;
+    const burnConfirmed = (i: Intent) => i.results?.transactions.some((t) => (t as { kind?: string; status?: string }).kind === 'burn' && (t as { status?: string }).status === 'confirmed');
+    // A database that lost its primary: every intent write carrying the burn receipt fails until the restart.
+    store.intents.update = async (i, v) => {
+      if (burnConfirmed(i)) {
+        refused++;
+        throw new Error('MongoServerSelectionError: no primary (injected)');
+      }
+      return update(i, v);
+    };
+    const first = engine({ resume: { baseMs: 20, maxMs: 100 } });
+    const intent = await submit(first, w.id, { amount: '4', chain: 'base-sepolia' });
+    try {
+      for (let n = 0; n < 1500 && refused < 3; n++) await new Promise((r) => setTimeout(r, 20));
+      expect(refused).toBeGreaterThanOrEqual(3);
+      await first.stop();
+    } finally {
+      store.intents.update = update;
+    }
+    const open = await store.intents.get(intent.id);
+    expect(open?.status).toBe('executing');
+    // The burn is on chain: the source no longer holds the 4 USDC, nothing has reached base-sepolia yet.
+    expect((await usdcHoldings(w.address, 'arbitrum-sepolia')).balance).toBe(0n);
+
+    const second = engine();
+    await second.start();
+    const done = await settled(second, intent.id);
+    expect(done.status).toBe('completed');
+    const fee = (usdc('4') * BigInt(SANDBOX_TEST_FEE_BPS)) / 10_000n;
+    const aave = (await usdcHoldings(w.address, 'base-sepolia')).aave;
+    expect(aave).toBeGreaterThanOrEqual(usdc('4') - fee - 1n);
+    expect(aave).toBeLessThan(usdc('4') - fee + usdc('0.01'));
+    expect((await usdcHoldings(w.address, 'base-sepolia')).balance).toBe(0n);
+  });
 });
