@@ -3,6 +3,9 @@ import { MongoClient } from 'mongodb';
 import { createMongoStore } from '../../src/store/mongo/mongoStore';
 import type { Store } from '../../src/store/port';
 
+/** Every collection the adapter writes. */
+const STORE_COLLECTIONS = ['accounts', 'apiKeys', 'wallets', 'walletKeys', 'usage', 'idempotency', 'intents'];
+
 /**
  * Runs a contract suite against MongoDB when MONGODB_URI is set, on a fresh
  * database dropped afterwards; otherwise prints one skip line.
@@ -24,7 +27,11 @@ export function describeOnMongo(suite: string, run: (name: string, makeStore: ()
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
     try {
       await client.connect();
-      await client.db(dbName).dropDatabase();
+      const db = client.db(dbName);
+      // Some MongoDB-compatible servers lack dropDatabase (and listCollections): then the adapter's collections are emptied.
+      await db.dropDatabase().catch(async () => {
+        for (const name of STORE_COLLECTIONS) await db.collection(name).deleteMany({}).catch(() => undefined);
+      });
     } finally {
       await client.close();
     }

@@ -16,26 +16,53 @@ function clean<T>(doc: Doc<T> | null): T | null {
 
 const isDuplicateKey = (e: unknown): e is MongoServerError => e instanceof MongoServerError && e.code === 11000;
 
+/**
+ * The fields of the unique index a duplicate-key error names, as the memory
+ * adapter names them (`accountId_userId`): from `keyPattern`, else `keyValue`,
+ * else the index name in the message (`index: accountId_1_userId_1 dup key`),
+ * since MongoDB-compatible servers do not all send the first two.
+ */
+export function duplicateFields(e: MongoServerError): string {
+  const withKeys = e as MongoServerError & { keyPattern?: Record<string, unknown>; keyValue?: Record<string, unknown> };
+  const keys = withKeys.keyPattern ?? withKeys.keyValue;
+  if (keys && Object.keys(keys).length > 0) return Object.keys(keys).join('_');
+  const index = /index: (\S+)/.exec(e.message)?.[1];
+  if (index) return index.replace(/_-?1(?=_|$)/g, '');
+  return 'unknown';
+}
+
 /** Turns E11000 into the port's DuplicateError, naming the index as the memory adapter does (`wallets.accountId_userId`). */
 async function guardDuplicate<T>(collection: string, p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (e) {
-    if (isDuplicateKey(e)) {
-      const pattern = (e as MongoServerError & { keyPattern?: Record<string, unknown> }).keyPattern;
-      throw new DuplicateError(`${collection}.${pattern ? Object.keys(pattern).join('_') : 'unknown'}`);
-    }
+    if (isDuplicateKey(e)) throw new DuplicateError(`${collection}.${duplicateFields(e)}`);
     throw e;
   }
+}
+
+/** An idempotency document as the port's record: the driver's `_id` and the TTL date are storage details. */
+function toIdempotencyRecord(doc: (IdempotencyRecord & { _id?: unknown; expiresAtDate?: Date }) | null): IdempotencyRecord | null {
+  if (!doc) return null;
+  const { _id, expiresAtDate, ...record } = doc;
+  void _id;
+  void expiresAtDate;
+  return record;
 }
 
 /** MongoDB adapter (official driver); collections and indexes per DESIGN §7. */
 export async function createMongoStore(uri: string, dbName?: string): Promise<Store> {
   // Longer than a replica-set election (~12 s), so a failover is waited out, not failed; writes and reads retried once by the driver.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
-  await client.connect();
   const db: Db = client.db(dbName);
-  await ensureIndexes(db);
+  try {
+    await client.connect();
+    await ensureIndexes(db);
+  } catch (e) {
+    // A failed start must not leave the client's sockets and timers holding the process open.
+    await client.close().catch(() => undefined);
+    throw e;
+  }
   const accounts = db.collection<Doc<Account>>('accounts');
   const apiKeys = db.collection<Doc<ApiKeyRecord>>('apiKeys');
   const wallets = db.collection<Doc<Wallet>>('wallets');
@@ -69,8 +96,9 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         return docs.map((d) => clean(d) as ApiKeyRecord);
       },
       async revoke(id, at) {
-        const r = await apiKeys.updateOne({ id }, [{ $set: { revokedAt: { $ifNull: ['$revokedAt', at] } } }]);
-        return r.matchedCount > 0;
+        // The first revocation wins (a guarded $set, no pipeline update): later ones only report that the key exists.
+        const r = await apiKeys.updateOne({ id, revokedAt: null }, { $set: { revokedAt: at } });
+        return r.matchedCount > 0 || (await apiKeys.countDocuments({ id }, { limit: 1 })) > 0;
       },
     },
     wallets: {
@@ -100,21 +128,22 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     usage: {
       async increment(key, by, expiresAt) {
-        // A counter past its expiry restarts even before the TTL monitor (every ~60 s) removes it, as in the memory adapter.
-        const live = { $gt: ['$expiresAt', new Date()] };
-        const doc = await usage.findOneAndUpdate(
-          { _id: key },
-          [
-            {
-              $set: {
-                value: { $cond: [live, { $add: ['$value', { $literal: by }] }, { $literal: by }] },
-                expiresAt: { $cond: [live, '$expiresAt', { $literal: expiresAt }] },
-              },
-            },
-          ],
-          { upsert: true, returnDocument: 'after' },
-        );
-        return doc?.value ?? by;
+        // Classic operators only (no pipeline update, which MongoDB-compatible services lack), one round
+        // trip in the common case. A counter past its expiry restarts even before the TTL monitor removes it.
+        for (let attempt = 0; ; attempt++) {
+          const now = new Date();
+          const live = await usage.findOneAndUpdate({ _id: key, expiresAt: { $gt: now } }, { $inc: { value: by } }, { returnDocument: 'after' });
+          if (live) return live.value;
+          const restarted = await usage.findOneAndUpdate({ _id: key, expiresAt: { $lte: now } }, { $set: { value: by, expiresAt } }, { returnDocument: 'after' });
+          if (restarted) return restarted.value;
+          try {
+            await usage.insertOne({ _id: key, value: by, expiresAt });
+            return by;
+          } catch (e) {
+            // Another request created it first: count on it.
+            if (!isDuplicateKey(e) || attempt >= 2) throw e;
+          }
+        }
       },
       async incrementIfAtMost(key, by, max, expiresAt) {
         // Classic operators only, one round trip in the common case: a live counter with room takes the increment.
@@ -152,8 +181,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
           } catch (e) {
             if (!isDuplicateKey(e)) throw e;
           }
-          const cur = await idem.findOne({ scope, key }, { projection: { _id: 0, expiresAtDate: 0 } });
-          if (cur) return cur as IdempotencyRecord;
+          const cur = toIdempotencyRecord(await idem.findOne({ scope, key }));
+          if (cur) return cur;
         }
         throw new DuplicateError('idempotency.scope_key');
       },
