@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../src/chain/sandbox/sandbox';
 import { SANDBOX_TEST_FEE_BPS, type SandboxGlobalState } from './sandbox';
+import { mongoBinary, startTestMongo } from './mongoServer';
 
 /**
  * Jest globalSetup: start the sandbox (devnets + contracts) once per run and publish the manifest
@@ -10,6 +11,7 @@ import { SANDBOX_TEST_FEE_BPS, type SandboxGlobalState } from './sandbox';
  * that sandbox is used and nothing is started.
  */
 export default async function globalSetup(): Promise<void> {
+  await startMongoLane();
   if (process.env.SANDBOX_MANIFEST) return;
   const sandbox = await startSandbox({ feeBps: SANDBOX_TEST_FEE_BPS });
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-manifest-'));
@@ -21,4 +23,28 @@ export default async function globalSetup(): Promise<void> {
   console.log(
     `\nsandbox: ${Object.keys(sandbox.manifest.chains).join(', ')} up in ${sandbox.timings.devnetsMs} ms, deployed in ${sandbox.timings.deployMs} ms`,
   );
+}
+
+/**
+ * The MongoDB lane: unless MONGODB_URI names a server, a MongoDB-compatible
+ * test server (jongodb, single-node replica set) is started for the run, so
+ * every Mongo contract suite runs in every `npm test`. Without the optional
+ * binary (another platform) the suites print their skip line.
+ */
+async function startMongoLane(): Promise<void> {
+  if (process.env.MONGODB_URI) {
+    console.log(`\nmongo: using MONGODB_URI`);
+    return;
+  }
+  const binary = mongoBinary();
+  if (!binary) {
+    console.log('\nmongo: no test server binary on this platform (optional dependency); Mongo suites skip');
+    return;
+  }
+  const started = Date.now();
+  const mongo = await startTestMongo(binary);
+  process.env.MONGODB_URI = mongo.uri;
+  process.env.MONGODB_TEST_SERVER = 'jongodb';
+  (globalThis as { __MONGO__?: { stop(): Promise<void> } }).__MONGO__ = mongo;
+  console.log(`\nmongo: test server ${mongo.uri} up in ${Date.now() - started} ms`);
 }

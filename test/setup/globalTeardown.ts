@@ -3,6 +3,13 @@ import type { SandboxGlobalState } from './sandbox';
 
 /** Jest globalTeardown: stop the sandbox globalSetup started and remove its manifest file. */
 export default async function globalTeardown(): Promise<void> {
+  const mongoHolder = globalThis as { __MONGO__?: { stop(): Promise<void> } };
+  if (mongoHolder.__MONGO__) {
+    await mongoHolder.__MONGO__.stop();
+    delete mongoHolder.__MONGO__;
+    delete process.env.MONGODB_URI;
+    delete process.env.MONGODB_TEST_SERVER;
+  }
   const holder = globalThis as { __SANDBOX__?: SandboxGlobalState };
   const state = holder.__SANDBOX__;
   if (!state) return;
