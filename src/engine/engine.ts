@@ -32,7 +32,7 @@ export interface EngineOptions {
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
   /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
   walletIdleMs?: number;
-  /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 60 s, never giving up. */
+  /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 30 s, never giving up. */
   resume?: { baseMs: number; maxMs: number };
 }
 
@@ -87,7 +87,7 @@ export function createEngine(options: EngineOptions): Engine {
   const intentActors = createActorSystem<IntentMsg>({ clock, onError });
   const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000 });
   let stopping = false;
-  const resume = options.resume ?? { baseMs: 1_000, maxMs: 60_000 };
+  const resume = options.resume ?? { baseMs: 1_000, maxMs: 30_000 };
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent): Promise<HaltReason> {
