@@ -1,4 +1,5 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
+import { toUnits } from '../../domain/money';
 import type { ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, IntentStatus, Step, TransactionRecord } from '../../domain/intent';
 
 /** One entry of `results.transactions` as clients see it (the raw signed bytes stay inside). */
@@ -27,14 +28,18 @@ export interface IntentView {
   action: IntentAction;
   /** Token units the plan moves once planned (after route fees); the requested amount before. SPEC: a number. */
   amount: number;
+  /** `amount` exactly, as an integer string in the asset's smallest units (a JSON number cannot carry 18 decimals). */
+  amountUnits: string;
   /** What the client asked for (DESIGN §4). */
   requestedAmount: number;
+  /** `requestedAmount` exactly, in smallest units. */
+  requestedAmountUnits: string;
   asset: TokenAsset;
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
   /** Null while pending or planning (and when planning failed). */
-  executionPlan: ExecutionPlan | null;
+  executionPlan: (Omit<ExecutionPlan, 'steps'> & { steps: StepView[] }) | null;
   results?: ResultsView;
   error?: IntentError;
   createdAt: string;
@@ -58,10 +63,13 @@ function transactionView(t: TransactionRecord): TransactionView {
   return view;
 }
 
-/** A step as stored, minus nothing: its fields are all public. Copied so callers never share the record. */
-const stepView = (s: Step): Step => ({ ...s });
+/** A step as clients see it: every stored field, plus its amount exactly in smallest units. */
+export type StepView = Step & { amountUnits: string };
 
-/** The intent resource of SPEC "Intent" (amounts as numbers; step amounts stay exact decimal strings). */
+/** Copied so callers never share the record; the asset is the step's own, or the intent's (bridges move USDC). */
+const stepView = (s: Step, asset: TokenAsset): StepView => ({ ...s, amountUnits: toUnits(s.amount, 'asset' in s ? s.asset : asset).toString() });
+
+/** The intent resource of SPEC "Intent": amounts as numbers (the SPEC's type) with their exact `…Units` beside them; step amounts stay exact decimal strings. */
 export function toIntentView(i: Intent): IntentView {
   const view: IntentView = {
     id: i.id,
@@ -69,9 +77,11 @@ export function toIntentView(i: Intent): IntentView {
     status: i.status,
     action: i.action,
     amount: Number(i.amount),
+    amountUnits: toUnits(i.amount, i.asset).toString(),
     requestedAmount: Number(i.requestedAmount),
+    requestedAmountUnits: toUnits(i.requestedAmount, i.asset).toString(),
     asset: i.asset,
-    executionPlan: i.executionPlan === null ? null : { ...i.executionPlan, steps: i.executionPlan.steps.map(stepView) },
+    executionPlan: i.executionPlan === null ? null : { ...i.executionPlan, steps: i.executionPlan.steps.map((st) => stepView(st, i.asset)) },
     createdAt: i.createdAt,
     updatedAt: i.updatedAt,
   };

@@ -25,6 +25,15 @@ const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }
  */
 export const MIN_INTENT_AMOUNT = '0.01';
 
+/** Significant digits a JSON number (an IEEE double) carries exactly. */
+const MAX_EXACT_DIGITS = 15;
+
+/** Significant digits in the shortest decimal form of `n` (what the parser kept of the client's number). */
+function significantDigits(n: number): number {
+  const [mantissa = ''] = Math.abs(n).toExponential().split('e');
+  return mantissa.replace('.', '').replace(/0+$/, '').length || 1;
+}
+
 /** Whether a plain decimal string is at least 0.01, compared exactly on its digits. */
 const atLeastMinimum = (s: string): boolean => {
   const [whole = '0', fraction = ''] = s.split('.');
@@ -34,7 +43,16 @@ const atLeastMinimum = (s: string): boolean => {
 /** `amount`: a positive number or numeric string in token units (≥ MIN_INTENT_AMOUNT), normalised to a plain decimal string. */
 export const intentAmountSchema = z
   .union([z.number(), z.string()], { error: requiredField('amount', 'amount must be a number or a numeric string') })
-  .transform((v) => (typeof v === 'number' ? numberToDecimalString(v) : v))
+  .transform((v, ctx) => {
+    if (typeof v !== 'number') return v;
+    // A JSON number past ~15 significant digits was already rounded by the parser: what the client
+    // wrote is lost, so it must come as a string instead of being silently moved as something else.
+    if (Number.isFinite(v) && significantDigits(v) > MAX_EXACT_DIGITS) {
+      ctx.issues.push({ code: 'custom', input: v, message: `amount ${v} has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly; send it as a decimal string` });
+      return z.NEVER;
+    }
+    return numberToDecimalString(v);
+  })
   .check((ctx) => {
     const s = ctx.value;
     if (s.startsWith('-') || (DECIMAL.test(s) && !/[1-9]/.test(s))) {
