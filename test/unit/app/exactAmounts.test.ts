@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem';
-import { startIntentsServer, type IntentsServer } from '../engine/intentsServer';
+import { pollFinal, startIntentsServer, type IntentsServer } from '../engine/intentsServer';
 
 /** Amounts stay exact end to end: strings in, `…Units` out, numbers that lost digits refused. */
 let s: IntentsServer;
@@ -9,14 +9,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.stop();
 });
-
-async function settle(key: string, id: string): Promise<any> {
-  for (;;) {
-    const r = await s.rest('GET', `/v1/intents/${id}`, key);
-    if (r.body.status === 'completed' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 10));
-  }
-}
 
 test('behavior: a WETH amount with 18 decimals keeps every digit in amountUnits (the number field is the SPEC\'s, rounded)', async () => {
   const { key } = await s.account('pro');
@@ -41,7 +33,7 @@ test('behavior: every step carries its amount exactly in smallest units', async 
   const w = await s.wallet(key);
   s.chain.fund('arbitrum-sepolia', w.address, 'USDC', parseUnits('10', 6));
   const r = await s.rest('POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: '2.123456' });
-  const done = await settle(key, r.body.id);
+  const done = (await pollFinal(s, key, r.body.id)).body;
   expect(done.status).toBe('completed');
   for (const step of done.executionPlan.steps) expect(step.amountUnits).toBe(parseUnits(step.amount, 6).toString());
   expect(done.executionPlan.steps[0].amountUnits).toBe('2123456');

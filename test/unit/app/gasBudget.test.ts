@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem';
-import { startIntentsServer, type IntentsServer } from '../engine/intentsServer';
+import { pollFinal, startIntentsServer, type IntentsServer } from '../engine/intentsServer';
 
 /** The per-account gas budget over HTTP, on the fake chain (each receipt costs gasUsed × 1 gwei). */
 let s: IntentsServer;
@@ -10,21 +10,13 @@ afterAll(async () => {
   await s?.stop();
 });
 
-async function settle(key: string, id: string): Promise<any> {
-  for (;;) {
-    const r = await s.rest('GET', `/v1/intents/${id}`, key);
-    if (r.body.status === 'completed' || r.body.status === 'failed') return r.body;
-    await new Promise((res) => setTimeout(res, 10));
-  }
-}
-
 test('error: once an account\'s gas over 24 h reaches GAS_BUDGET_PER_ACCOUNT, POST /v1/intents and createIntent are 429 GAS_BUDGET_EXCEEDED and nothing is stored or started', async () => {
   const { key } = await s.account('pro');
   const w = await s.wallet(key);
   s.chain.fund('base-sepolia', w.address, 'USDC', parseUnits('10', 6));
   const first = await s.rest('POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: 2, chain: 'base-sepolia' });
   expect(first.status).toBe(201);
-  const done = await settle(key, first.body.id);
+  const done = (await pollFinal(s, key, first.body.id)).body;
   expect(done.status).toBe('completed');
   await new Promise((r) => setTimeout(r, 20)); // the spend is recorded after each receipt
 
