@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { isServiceError, toServiceError, type ServiceError } from '../domain/errors/base';
+import { withoutSuggestions } from './operationLimits';
 
 /** A ServiceError as a GraphQL error: `extensions.code` equals the REST `error` code. */
 export function toGraphQLError(e: ServiceError, requestId?: string, path?: readonly (string | number)[]): GraphQLError {
@@ -17,8 +18,20 @@ export function toGraphQLError(e: ServiceError, requestId?: string, path?: reado
 /** Told about every error that is masked as INTERNAL_ERROR, so the requestId a client reports is in a log line. */
 export type OnMasked = (original: unknown, requestId: string | undefined) => void;
 
-/** Known service errors pass with their code; anything else is masked as INTERNAL_ERROR (and reported to `onMasked`). */
-export function maskError(error: unknown, requestIdOf: () => string | undefined, onMasked?: OnMasked): GraphQLError {
+/** How a transport masks: whether it serves production (no name suggestions), and who logs what is masked. */
+export interface MaskOptions {
+  production?: boolean;
+  onMasked?: OnMasked;
+}
+
+/**
+ * The one exit of every GraphQL error on every transport: known service
+ * errors pass with their code; graphql-js's own (parse, validation, variable
+ * coercion) pass with a code and, in production, without "Did you mean"
+ * suggestions; anything else is masked as INTERNAL_ERROR and reported to `onMasked`.
+ */
+export function maskError(error: unknown, requestIdOf: () => string | undefined, o: MaskOptions = {}): GraphQLError {
+  const { onMasked } = o;
   const masked = (original: unknown, path?: readonly (string | number)[]) => {
     const e = toServiceError(original);
     const requestId = requestIdOf();
@@ -29,8 +42,8 @@ export function maskError(error: unknown, requestIdOf: () => string | undefined,
     const original = error.originalError;
     if (original && isServiceError(original)) return toGraphQLError(original, requestIdOf(), error.path);
     if (!original) {
-      // Parse and validation errors from graphql-js itself.
-      return new GraphQLError(error.message, {
+      // Parse, validation and coercion errors from graphql-js itself.
+      return new GraphQLError(o.production ? withoutSuggestions(error).message : error.message, {
         nodes: error.nodes,
         path: error.path,
         extensions: { ...error.extensions, code: (error.extensions.code as string) ?? 'INVALID_REQUEST' },

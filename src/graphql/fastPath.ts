@@ -1,27 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  GraphQLError,
   execute,
   getOperationAST,
-  validate,
-  type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './context';
 import { maskError, type OnMasked } from './errors';
-import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
+import { checkRequestObjects, operationRules, parseAndValidate, withCode, type CheckedDocument } from './operationLimits';
 import { readBoundedBody } from './readBody';
-
-/** The codes yoga gives parse and validation errors, unless a rule set its own. */
-function withCode(e: GraphQLError, code: string): GraphQLError {
-  if (e.extensions.code) return e;
-  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions, code } });
-}
-
-/** A parsed and validated document, or the errors that stop it; cached by query text. */
-type Prepared = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
 
 export interface FastPathOptions {
   schema: GraphQLSchema;
@@ -40,20 +28,15 @@ export interface FastPathOptions {
  */
 export function createGraphQLFastPath(o: FastPathOptions) {
   const rules = operationRules(o.production);
-  const prepared = new LRUCache<string, Prepared>({ max: 1_000, maxSize: 8 * 1024 * 1024, sizeCalculation: (_v, k) => k.length + 1 });
+  const mask = { production: o.production, onMasked: o.onMasked };
+  const prepared = new LRUCache<string, CheckedDocument>({ max: 1_000, maxSize: 8 * 1024 * 1024, sizeCalculation: (_v, k) => k.length + 1 });
 
-  function prepare(query: string): Prepared {
+  function prepare(query: string): CheckedDocument {
     const hit = prepared.get(query);
     if (hit) return hit;
-    let p: Prepared;
-    try {
-      const document = boundedParse(query);
-      const errors = validate(o.schema, document, rules).map((e) => (o.production ? withoutSuggestions(e) : e));
-      p = errors.length > 0 ? { errors: errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
-    } catch (e) {
-      // Anything but a GraphQLError (a RangeError, say) is an engine internal: never shown.
-      p = { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError('The document could not be parsed'), 'GRAPHQL_PARSE_FAILED')] };
-    }
+    const checked = parseAndValidate(o.schema, query, rules);
+    // Parse errors carry their own code (GRAPHQL_PARSE_FAILED, QUERY_TOO_LARGE); the rest are validation errors.
+    const p: CheckedDocument = checked.errors ? { errors: checked.errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) } : { document: checked.document };
     prepared.set(query, p);
     return p;
   }
@@ -92,7 +75,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       if (tooDeep) return send(res, 400, { errors: [tooDeep.toJSON()] });
 
       const p = prepare(query);
-      if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId, o.onMasked)) });
+      if (p.errors) return send(res, 200, { errors: p.errors.map((e) => maskError(e, () => context.requestId, mask)) });
       const operation = getOperationAST(p.document, operationName ?? undefined);
       if (operation?.operation === 'subscription') {
         return badRequest(res, 'Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).');
@@ -104,7 +87,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
         operationName: (operationName as string | null | undefined) ?? undefined,
         contextValue: context,
       })) as ExecutionResult;
-      send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId, o.onMasked)) } : result);
+      send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId, mask)) } : result);
     },
   };
 }

@@ -7,8 +7,10 @@ import {
   TokenKind,
   parse,
   specifiedRules,
+  validate,
   type ASTNode,
   type DocumentNode,
+  type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../domain/jsonDepth';
@@ -139,4 +141,30 @@ export function checkRequestObjects(objects: Record<string, unknown>): GraphQLEr
     }
   }
   return null;
+}
+
+/** The codes yoga gives parse and validation errors, unless a rule set its own. */
+export function withCode(e: GraphQLError, code: string): GraphQLError {
+  if (e.extensions.code) return e;
+  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions, code } });
+}
+
+/** A document ready to execute, or the errors that stop it (parse or validation). */
+export type CheckedDocument = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
+
+/**
+ * Bounded parse, then the shared validation rules, as the fast path and the
+ * WebSocket server run them (yoga runs the same pieces through its hooks).
+ * Anything thrown that is not a GraphQLError (a RangeError, say) is an engine
+ * internal and is never shown.
+ */
+export function parseAndValidate(schema: GraphQLSchema, source: string, rules: readonly ValidationRule[]): CheckedDocument {
+  let document: DocumentNode;
+  try {
+    document = boundedParse(source);
+  } catch (e) {
+    return { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError('The document could not be parsed'), 'GRAPHQL_PARSE_FAILED')] };
+  }
+  const errors = validate(schema, document, rules);
+  return errors.length === 0 ? { document } : { errors };
 }

@@ -3,14 +3,15 @@ import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
 import { endOnRevocation } from './revocableStream';
-import { maskError, type OnMasked } from './errors';
+import { maskError, type MaskOptions } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 
 /**
  * The operation limits of operationLimits.ts inside yoga (GET and SSE
- * requests): bounded parsing, variables nesting, the shared validation rules
- * (depth; no introspection in production) and, in production, no name
- * suggestions in validation errors.
+ * requests): bounded parsing, variables nesting and the shared validation
+ * rules (depth; no introspection in production). Yoga answers validation
+ * errors before any result hook (so before maskError), hence suggestions are
+ * stripped here too in production.
  */
 export function operationLimits(production: boolean): Plugin {
   const rules = operationRules(production);
@@ -49,13 +50,13 @@ export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
 /**
  * Masks the errors of every result yoga produces with the request's id (yoga's
  * own maskError hook never sees the context), reporting each INTERNAL_ERROR to
- * `onMasked` so the id a client reports is in a log line.
+ * `o.onMasked` so the id a client reports is in a log line.
  */
-export function maskResultErrors(onMasked: OnMasked): Plugin {
+export function maskResultErrors(o: MaskOptions): Plugin {
   const mask = (context: unknown) => {
     const requestId = (context as GraphQLContext).requestId;
     return ({ result, setResult }: { result: ExecutionResult; setResult(r: ExecutionResult): void }) => {
-      if (result.errors?.length) setResult({ ...result, errors: result.errors.map((e) => maskError(e, () => requestId, onMasked)) });
+      if (result.errors?.length) setResult({ ...result, errors: result.errors.map((e) => maskError(e, () => requestId, o)) });
     };
   };
   return {

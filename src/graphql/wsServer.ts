@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, execute, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { execute, type ExecutionArgs, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { Principal } from '../app/accounts/principal';
@@ -11,7 +11,7 @@ import { createSharedSubscribe } from './sharedSubscriptions';
 import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
-import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
+import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
 
 type ConnectionExtra = {
   principal?: Principal;
@@ -46,9 +46,7 @@ export function attachGraphQLWebSocket(o: {
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
   const rules = operationRules(o.production);
   const masked = (errors: readonly GraphQLError[], requestId?: string) =>
-    errors.map((e) =>
-      maskError(o.production ? withoutSuggestions(e) : e, () => requestId, (err) => o.logger.error({ err, requestId }, 'graphql operation failed')),
-    );
+    errors.map((e) => maskError(e, () => requestId, { production: o.production, onMasked: (err) => o.logger.error({ err, requestId }, 'graphql operation failed') }));
   const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
 
   const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
@@ -100,14 +98,9 @@ export function attachGraphQLWebSocket(o: {
         }
         const tooDeep = checkRequestObjects({ variables: payload.variables, extensions: payload.extensions });
         if (tooDeep) return masked([tooDeep]);
-        let document;
-        try {
-          document = boundedParse(String(payload.query));
-        } catch (e) {
-          return masked([e instanceof GraphQLError ? e : toGraphQLError(toServiceError(e))]);
-        }
-        const errors = validate(o.schema, document, rules);
-        if (errors.length > 0) return masked(errors);
+        const checked = parseAndValidate(o.schema, String(payload.query), rules);
+        if (checked.errors) return masked(checked.errors);
+        const { document } = checked;
         const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },

@@ -48,7 +48,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     landingPage: false,
     logging: false,
     batching: false,
-    maskedErrors: { maskError: (error) => maskError(error, () => undefined) },
+    maskedErrors: { maskError: (error) => maskError(error, () => undefined, { production: o.production }) },
     context: ({ principal, requestId, request }) => ({
       deps: o.deps,
       principal,
@@ -58,7 +58,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     plugins: [
       operationLimits(o.production),
       endStreamsOnRevocation(o.deps.revocations),
-      maskResultErrors((err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed')),
+      maskResultErrors({ production: o.production, onMasked: (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed') }),
     ],
   });
 }
