@@ -328,6 +328,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
       wallets: { getById: async (id) => walletById.get(id) ?? null },
       clock,
       retry: DEFAULT_RETRY,
+      txStuckAfterMs: 60_000,
       signal,
       commit: async (event: IntentEvent) => (current = transition(current, event, clock.now())),
     };

@@ -19,7 +19,7 @@ import type { Attested, ChainHoldings, ChainPort, MarketRate, Protocol, SignedTx
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
 
-const GAS: Record<TxKind, bigint> = { approve: 46_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
 
 interface Account {
   /** `chain|asset` → smallest units. */
@@ -50,6 +50,8 @@ export class InstantChain implements ChainPort {
   private readonly accounts = new Map<Address, Account>();
   private readonly receipts = new Map<Hex, TxReceipt>();
   private readonly burns = new Map<Hex, Burn>();
+  /** CCTP messages minted (their burns are dropped from `burns`). */
+  private readonly minted = new Map<Hex, Hex>();
   private readonly nonces = new Map<string, number>();
   private readonly routeFees: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
   private readonly pause: () => Promise<void>;
@@ -147,6 +149,23 @@ export class InstantChain implements ChainPort {
     // every send executes at once, so a rebroadcast never finds an unknown transaction
   }
 
+  async findReceipt(_chain: ChainName, hashes: readonly Hex[]): Promise<TxReceipt | null> {
+    await this.pause();
+    return hashes.map((h) => this.receipts.get(h)).find((r) => r !== undefined) ?? null;
+  }
+
+  async isKnown(_chain: ChainName, txHash: Hex): Promise<boolean> {
+    return this.receipts.has(txHash);
+  }
+
+  async replace(): Promise<SignedTx> {
+    throw new Error('every send executes at once: nothing is ever stuck, so nothing is replaced');
+  }
+
+  async messageReceived(_chain: ChainName, message: Hex): Promise<Hex | null> {
+    return this.minted.get(message) ?? null;
+  }
+
   async receipt(_chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
     await this.pause();
     return this.receipts.get(txHash) ?? null;
@@ -178,6 +197,9 @@ export class InstantChain implements ChainPort {
       case 'approve':
         a.allowances.set(`${tx.chain}|${tx.spender}|${tx.asset}`, tx.amount);
         return true;
+      case 'revoke':
+        a.allowances.set(`${tx.chain}|${tx.spender}|${tx.asset}`, 0n);
+        return true;
       case 'supply': {
         const allowance = `${tx.chain}|${tx.protocol}|${tx.asset}`;
         if ((a.allowances.get(allowance) ?? 0n) < tx.amount || !take(a.balances, `${tx.chain}|${tx.asset}`, tx.amount)) return false;
@@ -203,6 +225,7 @@ export class InstantChain implements ChainPort {
         const burn = this.burns.get(tx.message);
         if (burn === undefined || burn.toChain !== tx.chain) return false;
         this.burns.delete(tx.message);
+        this.minted.set(tx.message, hash);
         const fee = (burn.amount * BigInt(this.feeBps) + 9_999n) / 10_000n;
         this.feesCollected += fee;
         add(this.account(burn.from).balances, `${tx.chain}|USDC`, burn.amount - fee);

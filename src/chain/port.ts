@@ -37,9 +37,14 @@ export interface MarketRate {
   apy: number;
 }
 
+/** Who may move a wallet's tokens: a lending protocol (supply) or the CCTP messenger (burn). */
+export type Spender = Protocol | 'bridge';
+
 /** A transaction the engine wants on chain; the adapter encodes it against the deployment. */
 export type TxRequest =
-  | { kind: 'approve'; chain: ChainName; asset: TokenAsset; spender: 'aave-v3' | 'compound-v3' | 'bridge'; amount: bigint }
+  | { kind: 'approve'; chain: ChainName; asset: TokenAsset; spender: Spender; amount: bigint }
+  /** approve(spender, 0): an allowance left standing by a failed step is taken back. */
+  | { kind: 'revoke'; chain: ChainName; asset: TokenAsset; spender: Spender }
   | { kind: 'supply'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint }
   | { kind: 'withdraw'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint | 'max' }
   /** CCTP depositForBurn of USDC from `chain` to `toChain`, minted to the signer's own address. */
@@ -60,6 +65,9 @@ export interface SignedTx {
   txHash: Hex;
   from: Address;
   nonce: number;
+  /** EIP-1559 fee caps it was signed with (a replacement must raise both). */
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
   /** The signed raw transaction: persisted with the hash so recovery can rebroadcast the very same bytes (same nonce, never a second spend). */
   raw: Hex;
 }
@@ -91,7 +99,6 @@ export interface ChainPort {
   rates(): Promise<MarketRate[]>;
   /** Bridge fee in basis points per route, read from the bridge contracts. */
   routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>>;
-  /** USD price of an asset (ETH/WETH from the chain's feed, stablecoins 1.0). */
   /** USD price of `asset` from `chain`'s own feed (stablecoins 1.0). */
   priceUsd(asset: Asset, chain: ChainName): Promise<number>;
   /**
@@ -104,6 +111,27 @@ export interface ChainPort {
   rebroadcast(chain: ChainName, raw: Hex): Promise<void>;
   /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */
   receipt(chain: ChainName, txHash: Hex, timeoutMs?: number): Promise<TxReceipt | null>;
+  /**
+   * The receipt of whichever of `hashes` (one nonce: the sent bytes and their
+   * replacements) is mined, polled for up to `waitMs` (0: looked up once);
+   * null while none is. Never a timeout error: not mined yet is an answer.
+   */
+  findReceipt(chain: ChainName, hashes: readonly Hex[], waitMs: number): Promise<TxReceipt | null>;
+  /** Whether the node knows `txHash`, pending or mined. */
+  isKnown(chain: ChainName, txHash: Hex): Promise<boolean>;
+  /**
+   * Signs the transaction of `raw` again at the same nonce with both fee caps
+   * raised by at least the nodes' minimum bump (and to the current estimate
+   * when higher), hands it to `onSigned`, then broadcasts it. Whichever of the
+   * two is mined is the outcome; a nonce already used is not an error here.
+   */
+  replace(signer: TxSigner, sent: Pick<SignedTx, 'chain' | 'kind' | 'raw'>, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx>;
+  /**
+   * The transaction that received this CCTP message on `chain` (whoever sent
+   * it), or null while its source nonce is unused there: a mint of a received
+   * message is done already, and signing another would only revert.
+   */
+  messageReceived(chain: ChainName, message: Hex): Promise<Hex | null>;
   /** Reads the MessageSent of a mined burn and signs it with the attester key. */
   attest(chain: ChainName, burnTxHash: Hex): Promise<Attested>;
   /** Releases clients and timers. */

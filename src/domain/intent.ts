@@ -43,6 +43,12 @@ export interface StepProgress {
   gasCostUsd?: number;
   /** Route fee taken out of a bridged amount, decimal string. */
   fee?: string;
+  /** While a transaction of the step keeps meeting trouble: tries so far (cleared once it is mined). */
+  attempts?: number;
+  /** The last trouble (node unreachable, transaction not mined yet), while the step keeps trying. */
+  lastError?: { code: string; message: string };
+  /** When the step tries again (ISO 8601). */
+  nextAttemptAt?: string;
 }
 
 /** Supply `amount` of `asset` to `protocol` on `chain`. */

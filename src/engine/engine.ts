@@ -7,7 +7,7 @@ import { createActorSystem } from './actors/runtime';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus, type IntentBus } from './eventBus';
-import { DEFAULT_RETRY, type RetryPolicy } from './executor/retry';
+import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './executor/retry';
 import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
 import { sleep } from './abort';
 import { recoverIntents } from './recovery';
@@ -24,8 +24,10 @@ export interface EngineOptions {
   logger: EngineLogger;
   /** Defaults to a fresh bus. */
   bus?: IntentBus;
-  /** Back-off for NETWORK_ERROR/TIMEOUT; default 5 attempts, 500 ms doubling, capped at 8 s. */
+  /** Back-off for NETWORK_ERROR/TIMEOUT; default 5 attempts, 500 ms doubling, capped at 8 s (30 s with a transaction in flight, never giving up). */
   retry?: Partial<RetryPolicy>;
+  /** A sent transaction not mined this long after its last broadcast is broadcast again; two periods after signing, replaced with a higher fee. Default 60 s. */
+  txStuckAfterMs?: number;
   /** Called after each confirmed transaction of a wallet (drop its cached balances). */
   onWalletActivity?: (walletId: string) => void;
   /** Called with the gas cost of each mined transaction of an intent. */
@@ -80,6 +82,7 @@ export function createEngine(options: EngineOptions): Engine {
     wallets: store.wallets,
     clock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    txStuckAfterMs: options.txStuckAfterMs ?? 60_000,
     onWalletActivity: options.onWalletActivity,
     onGasSpent: options.onGasSpent,
   };
@@ -130,7 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       if (reason !== 'retry') return;
       try {
-        await sleep(clock, Math.min(resume.maxMs, resume.baseMs * 2 ** Math.min(attempt - 1, 30)), signal);
+        await sleep(clock, backoffMs(resume, attempt), signal);
       } catch {
         return; // stopping: recovery resumes it at the next start
       }

@@ -16,6 +16,8 @@ export interface EngineEffects {
   wallets: Pick<WalletRepo, 'getById'>;
   clock: Clock;
   retry: RetryPolicy;
+  /** A sent transaction not mined this long after its last broadcast is broadcast again (two periods after signing: replaced). */
+  txStuckAfterMs: number;
   /** A transaction of the wallet was confirmed (cached balances are stale). */
   onWalletActivity?: (walletId: string) => void;
   /** A transaction of the intent was mined, costing `gasCostWei` (the account's gas budget counts it). */

@@ -2,9 +2,17 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   EstimateGasExecutionError,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  concat,
   decodeEventLog,
   keccak256,
   parseEther,
+  hexToBigInt,
+  hexToNumber,
+  parseTransaction,
+  slice,
+  type TransactionReceipt,
   type Address,
   type Hex,
   type LocalAccount,
@@ -45,6 +53,26 @@ export interface ViemChainPortOptions {
   minGasWei?: bigint;
   topUpWei?: bigint;
 }
+
+/**
+ * How long a gas top-up is waited for before the step retries: long enough
+ * for a devnet stalled by the sandbox fault (at most 600 s) to resume.
+ */
+const TOP_UP_WAIT_MS = 15 * 60_000;
+
+/** Fee caps of a replacement: 12.5 % over the replaced ones (nodes ask for at least 10 %), plus one wei. */
+const bumped = (fee: bigint | undefined): bigint => (fee === undefined ? 0n : (fee * 1125n) / 1000n + 1n);
+const maxOf = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
+
+/** A receipt lookup that answers null for a transaction not mined (yet) instead of throwing. */
+const receiptOrNull = (p: Promise<TransactionReceipt>): Promise<TransactionReceipt | null> =>
+  p.catch((e: unknown) => {
+    if (e instanceof TransactionReceiptNotFoundError) return null;
+    throw e;
+  });
+
+/** How far back the log of a received CCTP message is looked for (its mint follows its burn by minutes, not days). */
+const RECEIVE_LOOKBACK_BLOCKS = 50_000n;
 
 /** Gas limit used when estimation says the call reverts: it is sent anyway so the revert is on chain and in a receipt. */
 const REVERTING_GAS_LIMIT = 1_000_000n;
@@ -91,12 +119,14 @@ function revertReason(e: unknown): string {
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
   const clients = createChainClients(deployments, o.pollingIntervalMs ?? 100);
+  const accountOf = (signer: TxSigner): LocalAccount => (signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer);
   const faults = o.faults ?? new FaultRegistry();
   const gasTank = privateKeyToAccount(o.keys.gasTank);
   const faucet = privateKeyToAccount(o.keys.faucet);
   const attester = privateKeyToAccount(o.keys.attester);
   const nonceLocks = new KeyedMutex();
   const prices = new LRUCache<string, number>({ max: 16, ttl: 10_000 });
+  const pollMs = o.pollingIntervalMs ?? 100;
   const minGas = o.minGasWei ?? parseEther('0.01');
   const topUp = o.topUpWei ?? parseEther('0.1');
 
@@ -157,7 +187,16 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
           maxFeePerGas: fees.maxFeePerGas,
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
         });
-        const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
+        const signed: SignedTx = {
+          chain: tx.chain,
+          kind: tx.kind,
+          txHash: keccak256(raw),
+          from: account.address,
+          nonce,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          raw,
+        };
         await onSigned(signed);
         try {
           await broadcast(tx.chain, raw);
@@ -202,7 +241,23 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
         }
       }
     });
-    await call(chain, (c) => c.client.waitForTransactionReceipt({ hash, timeout: 60_000 }));
+    await call(chain, (c) => c.client.waitForTransactionReceipt({ hash, timeout: TOP_UP_WAIT_MS }));
+  }
+
+  /** A node receipt in the port's terms, its gas priced at the chain's own feed. */
+  async function toReceipt(chain: ChainName, r: TransactionReceipt): Promise<TxReceipt> {
+    const l1Fee = (r as { l1Fee?: bigint | null }).l1Fee ?? 0n;
+    const gasCostWei = r.gasUsed * r.effectiveGasPrice + l1Fee;
+    const usd = await ethUsd(chain);
+    return {
+      chain,
+      txHash: r.transactionHash,
+      status: r.status,
+      gasUsed: r.gasUsed,
+      gasCostWei,
+      gasCostUsd: Math.round((Number(gasCostWei) / 1e18) * usd * 1e6) / 1e6,
+      blockNumber: r.blockNumber,
+    };
   }
 
   const port: ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } = {
@@ -238,11 +293,11 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
 
     async priceUsd(asset, chain) {
       if (STABLECOINS.includes(asset)) return 1;
-      return ethUsd(chain ?? deployments[0]!.chain);
+      return ethUsd(chain);
     },
 
     async send(signer: TxSigner, tx, onSigned) {
-      const account = signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer;
+      const account = accountOf(signer);
       if (typeof signer === 'object') await ensureGas(tx.chain, account.address);
       return signAndSend(account, tx, onSigned);
     },
@@ -267,19 +322,87 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
         if (!known) return null;
         return c.client.waitForTransactionReceipt({ hash: txHash, timeout: timeoutMs });
       });
-      if (!r) return null;
-      const l1Fee = (r as { l1Fee?: bigint | null }).l1Fee ?? 0n;
-      const gasCostWei = r.gasUsed * r.effectiveGasPrice + l1Fee;
-      const usd = await ethUsd(chain);
-      return {
-        chain,
-        txHash,
-        status: r.status,
-        gasUsed: r.gasUsed,
-        gasCostWei,
-        gasCostUsd: Math.round((Number(gasCostWei) / 1e18) * usd * 1e6) / 1e6,
-        blockNumber: r.blockNumber,
-      };
+      return r ? toReceipt(chain, r) : null;
+    },
+
+    async findReceipt(chain, hashes, waitMs) {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const mined = await call(chain, async (c) => {
+          const found = await Promise.all(hashes.map((hash) => receiptOrNull(c.client.getTransactionReceipt({ hash }))));
+          return found.find((r) => r !== null) ?? null;
+        });
+        if (mined) return toReceipt(chain, mined);
+        const left = deadline - Date.now();
+        if (left <= 0) return null;
+        await new Promise((r) => setTimeout(r, Math.min(pollMs, left)));
+      }
+    },
+
+    async isKnown(chain, txHash) {
+      return call(chain, (c) =>
+        c.client.getTransaction({ hash: txHash }).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof TransactionNotFoundError) return false;
+            throw e;
+          },
+        ),
+      );
+    },
+
+    async replace(signer, sent, onSigned) {
+      const account = accountOf(signer);
+      const c = clientOf(sent.chain);
+      const before = parseTransaction(sent.raw);
+      if (before.type !== 'eip1559' || before.nonce === undefined) {
+        throw new ServiceError('INTERNAL_ERROR', 'Only EIP-1559 transactions are replaced', { details: { chain: sent.chain, kind: sent.kind } });
+      }
+      const now = await call(sent.chain, (x) => x.client.estimateFeesPerGas());
+      const maxPriorityFeePerGas = maxOf(bumped(before.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
+      const maxFeePerGas = maxOf(bumped(before.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas);
+      const raw = await account.signTransaction({
+        chainId: c.chain.id,
+        type: 'eip1559',
+        to: before.to,
+        data: before.data,
+        value: before.value,
+        nonce: before.nonce,
+        gas: before.gas,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      });
+      const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, maxFeePerGas, maxPriorityFeePerGas, raw };
+      await onSigned(signed);
+      try {
+        await broadcast(sent.chain, raw);
+      } catch (e) {
+        // The nonce went to the replaced bytes (mined meanwhile) or the node wants a higher bump:
+        // either way the follower keeps watching every hash of this nonce.
+        if (!nonceTaken(e)) throw e;
+      }
+      return signed;
+    },
+
+    async messageReceived(chain, message) {
+      // CCTP v1 layout: sourceDomain at bytes 4..8, nonce at 12..20; the transmitter keys usedNonces by both, packed.
+      const sourceDomain = slice(message, 4, 8);
+      const nonce = hexToBigInt(slice(message, 12, 20));
+      const transmitter = clientOf(chain).deployment.messageTransmitter;
+      const used = await call(chain, (c) =>
+        c.client.readContract({ address: transmitter, abi: sandboxMessageTransmitterAbi, functionName: 'usedNonces', args: [keccak256(concat([sourceDomain, slice(message, 12, 20)]))] }),
+      );
+      if (used === 0n) return null;
+      const logs = await call(chain, async (c) => {
+        const latest = await c.client.getBlockNumber();
+        const fromBlock = latest > RECEIVE_LOOKBACK_BLOCKS ? latest - RECEIVE_LOOKBACK_BLOCKS : 0n;
+        return c.client.getContractEvents({ address: transmitter, abi: sandboxMessageTransmitterAbi, eventName: 'MessageReceived', args: { nonce }, fromBlock });
+      });
+      const received = logs.find((l) => (l.args as { sourceDomain?: number }).sourceDomain === hexToNumber(sourceDomain));
+      if (received === undefined) {
+        throw new ServiceError('INTERNAL_ERROR', `CCTP message nonce ${nonce} is used on ${chain} but its MessageReceived is older than ${RECEIVE_LOOKBACK_BLOCKS} blocks`, { details: { chain } });
+      }
+      return received.transactionHash;
     },
 
     async attest(chain, burnTxHash) {

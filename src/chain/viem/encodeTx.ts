@@ -31,9 +31,11 @@ function cometOf(d: ChainDeployment): Address {
  */
 export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabotage = false): EncodedTx {
   switch (tx.kind) {
-    case 'approve': {
+    case 'approve':
+    case 'revoke': {
       const spender = tx.spender === 'aave-v3' ? d.aavePool : tx.spender === 'compound-v3' ? cometOf(d) : d.tokenMessenger;
-      return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, tx.amount] }) };
+      const amount = tx.kind === 'approve' ? tx.amount : 0n;
+      return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, amount] }) };
     }
     case 'supply': {
       const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;

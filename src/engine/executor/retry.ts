@@ -10,10 +10,15 @@ export interface RetryPolicy {
   baseMs: number;
   /** Cap on one wait. */
   maxMs: number;
+  /**
+   * Cap on one wait while the step's transaction is in flight (or is a mint
+   * after a confirmed burn): those are retried for as long as it takes.
+   */
+  inFlightMaxMs: number;
 }
 
-/** 5 tries: waits of 0.5, 1, 2 and 4 s between them. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500, maxMs: 8_000 };
+/** 5 tries: waits of 0.5, 1, 2 and 4 s between them; in flight, waits double up to 30 s and never give up. */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500, maxMs: 8_000, inFlightMaxMs: 30_000 };
 
 /** NETWORK_ERROR and TIMEOUT are worth another try (SPEC "Errors": transient, retryable). */
 export function isTransient(e: unknown): boolean {
@@ -21,8 +26,8 @@ export function isTransient(e: unknown): boolean {
 }
 
 /** The wait after failed try number `attempt` (1-based). */
-export function backoffMs(policy: RetryPolicy, attempt: number): number {
-  return Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 1));
+export function backoffMs(policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, attempt: number): number {
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt - 1, 30));
 }
 
 /**

@@ -1,13 +1,14 @@
+import type { Hex } from 'viem';
 import { ServiceError } from '../../domain/errors/base';
-import { timeoutError } from '../../domain/errors/chain';
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
 import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../chain/port';
-import { throwIfAborted, untilAborted } from '../abort';
+import { sleep, throwIfAborted, untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
-import { isTransient, withRetry } from './retry';
+import { followTx } from './followTx';
+import { backoffMs, isTransient } from './retry';
 import { stepFailed } from './stepFailure';
-import { buildRequest, type SubTxSpec } from './subTransactions';
-import { findSubTx, withReceipt, withSigned, type SubTxRecord } from './txRecords';
+import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
+import { findSubTx, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from './txRecords';
 
 /** The step as the intent now has it (its status and txHash move while it runs). */
 export function stepOf(intent: Intent, index: number): Step {
@@ -16,98 +17,196 @@ export function stepOf(intent: Intent, index: number): Step {
   return step;
 }
 
-/** Fails the intent at `step` with `error`; `results.failedStep` is the 1-based position, `completedSteps` is kept. */
-export function failStep(intent: Intent, step: Step, error: ServiceError, ctx: UnitContext, results?: IntentResults): Promise<Intent> {
+/** The step without the fields of a retry in progress (attempts, lastError, nextAttemptAt). */
+function settled(step: Step): Step {
+  const { attempts: _a, lastError: _l, nextAttemptAt: _n, ...rest } = step;
+  return rest as Step;
+}
+
+/**
+ * One sub-transaction of a step on its way to a receipt. `intent` follows
+ * every commit (a record persisted at signing, a replacement, a retry note).
+ */
+class SubTxRun {
+  constructor(
+    public intent: Intent,
+    readonly step: Step,
+    readonly spec: SubTxSpec,
+    readonly ctx: UnitContext,
+  ) {}
+
+  /** The outcome is a transaction someone else sent (a relayed mint). */
+  observedOnly = false;
+
+  get record(): SubTxRecord | undefined {
+    return findSubTx(this.intent.results, this.step.index, this.spec.kind);
+  }
+
+  private now = (): string => this.ctx.clock.now().toISOString();
+
+  private signer(): Promise<TxSigner> | TxSigner {
+    return this.spec.signer === 'relayer' ? 'relayer' : this.ctx.keyVault.signer(this.intent.walletId);
+  }
+
+  /** Persists freshly signed bytes before the port broadcasts them; after a stop nothing may be broadcast without a record. */
+  private commitSigned = async (signed: SignedTx, replacing: boolean): Promise<void> => {
+    throwIfAborted(this.ctx.signal);
+    const { step, spec } = this;
+    const results = this.intent.results ?? emptyResults();
+    this.intent = await this.ctx.commit({
+      type: 'progress',
+      step: spec.main ? { ...stepOf(this.intent, step.index), txHash: signed.txHash } : undefined,
+      results: replacing ? withReplacement(results, step.index, spec.kind, signed, this.now()) : withSigned(results, step.type, step.index, signed, this.now()),
+    });
+  };
+
+  private replace = async (record: SubTxRecord): Promise<SubTxRecord> => {
+    const signer = await this.signer();
+    await untilAborted(this.ctx.chains.replace(signer, record, (s) => this.commitSigned(s, true)), this.ctx.signal);
+    return this.record!;
+  };
+
+  /** Records a mint someone else sent for our burn (the message was received): it is the outcome, nothing is signed. */
+  private async observed(txHash: Hex): Promise<TxReceipt> {
+    this.observedOnly = true;
+    const receipt = await untilAborted(this.ctx.chains.findReceipt(this.spec.chain, [txHash], 0), this.ctx.signal);
+    if (receipt === null) throw new ServiceError('NETWORK_ERROR', `The mint ${txHash} on ${this.spec.chain} has no receipt yet`, { details: { chain: this.spec.chain } });
+    this.intent = await this.ctx.commit({ type: 'progress', results: withObserved(this.intent.results ?? emptyResults(), this.step, this.spec, txHash) });
+    return receipt;
+  }
+
+  /**
+   * One try: follow the persisted transaction to its receipt, or, when there
+   * is none (or its nonce went to another transaction, so it did nothing),
+   * sign and send it, then follow it. A mint first asks the destination
+   * whether the message was received already: one burn is minted once.
+   */
+  async once(): Promise<TxReceipt> {
+    const { ctx, step, spec } = this;
+    const recorded = this.record;
+    if (recorded !== undefined) {
+      try {
+        return await followTx(recorded, ctx, this.replace);
+      } catch (e) {
+        if (!(e instanceof NonceConsumedError)) throw e;
+      }
+    }
+    const request = await untilAborted(buildRequest(this.intent, step, spec, ctx.chains), ctx.signal);
+    if (request.kind === 'mint') {
+      const by = await untilAborted(ctx.chains.messageReceived(request.chain, request.message), ctx.signal);
+      if (by !== null) return this.observed(by);
+    }
+    const signer = await this.signer();
+    await untilAborted(ctx.chains.send(signer, request, (s) => this.commitSigned(s, false)), ctx.signal);
+    const record = this.record;
+    if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
+    return followTx(record, ctx, this.replace);
+  }
+
+  /** Shows on the step that it keeps trying, and when it tries next (subscribers see each note). */
+  async note(attempt: number, e: ServiceError, waitMs: number): Promise<void> {
+    const nextAttemptAt = new Date(this.ctx.clock.now().getTime() + waitMs).toISOString();
+    this.intent = await this.ctx.commit({
+      type: 'progress',
+      step: { ...stepOf(this.intent, this.step.index), attempts: attempt, lastError: { code: e.code, message: e.message }, nextAttemptAt },
+    });
+  }
+
+  /** Records the receipt; a retry note on the step is cleared. */
+  async commitReceipt(receipt: TxReceipt): Promise<IntentResults> {
+    const results = withReceipt(this.intent.results ?? emptyResults(), receipt);
+    const now = stepOf(this.intent, this.step.index);
+    const main = this.spec.main ? { txHash: receipt.txHash } : {};
+    this.intent = await this.ctx.commit({ type: 'progress', step: { ...settled(now), ...main }, results });
+    return results;
+  }
+}
+
+/**
+ * Takes back an allowance a failed step leaves standing (approve confirmed,
+ * its spend not): one `revoke` (approve to 0), persisted and followed like
+ * every sub-transaction, with the ordinary bounded retries. It never holds
+ * the failure up: when the node keeps failing, the intent fails all the same
+ * with the revoke recorded as far as it got.
+ */
+async function revokeLeftover(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
+  const spec = leftoverAllowance(step, intent.results);
+  if (spec === null) return intent;
+  const run = new SubTxRun(intent, step, spec, ctx);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const receipt = await run.once();
+      ctx.onGasSpent?.(intent, receipt.gasCostWei);
+      await run.commitReceipt(receipt);
+      return run.intent;
+    } catch (e) {
+      if (!isTransient(e) || attempt >= ctx.retry.attempts) return run.intent;
+      await sleep(ctx.clock, backoffMs(ctx.retry, attempt), ctx.signal);
+    }
+  }
+}
+
+/**
+ * Fails the intent at `step` with `error`; `results.failedStep` is the
+ * 1-based position, `completedSteps` is kept. An allowance the step left
+ * standing is revoked first.
+ */
+export async function failStep(intent: Intent, step: Step, error: ServiceError, ctx: UnitContext): Promise<Intent> {
+  const current = await revokeLeftover(intent, step, ctx);
   return ctx.commit({
     type: 'fail',
     error: error.toJSON(),
-    results,
     failedStep: step.index + 1,
-    step: { ...stepOf(intent, step.index), status: 'failed', completedAt: ctx.clock.now().toISOString() },
+    step: { ...settled(stepOf(current, step.index)), status: 'failed', completedAt: ctx.clock.now().toISOString() },
   });
-}
-
-/** The receipt of a persisted sub-transaction; a hash the chain does not know is rebroadcast from its raw bytes first. */
-async function confirm(record: SubTxRecord, ctx: UnitContext): Promise<TxReceipt> {
-  const { chains, signal } = ctx;
-  let receipt = await untilAborted(chains.receipt(record.chain, record.txHash), signal);
-  if (receipt === null) {
-    await untilAborted(chains.rebroadcast(record.chain, record.raw), signal);
-    receipt = await untilAborted(chains.receipt(record.chain, record.txHash), signal);
-  }
-  if (receipt === null) throw timeoutError(record.chain, new Error(`transaction ${record.txHash} unknown after rebroadcast`));
-  return receipt;
 }
 
 /**
  * Runs one sub-transaction of `step` to its receipt. Unsent: signs and sends
- * it, persisting {kind, chain, txHash, raw} in `onSigned` before the port
- * broadcasts. Already signed (a retry, or recovery): resumed from its receipt
- * and never signed again. Transient errors are retried with back-off; a
- * revert fails the intent at this step, and so do transient errors beyond the
- * last try while nothing is in flight (otherwise they propagate: see below).
+ * it, persisting it in `onSigned` before the port broadcasts. Already signed
+ * (a retry, or recovery): followed to its receipt and never signed again
+ * (followTx rebroadcasts and replaces it when it is stuck). Transient errors
+ * are retried with back-off, each try noted on the step. Before anything is
+ * signed, the retries are bounded and their end fails the step; once a
+ * transaction is in flight, and for a mint after a confirmed burn, they go on
+ * for as long as it takes (waits capped at `retry.inFlightMaxMs`). Only a
+ * mined revert, or a node refusing a doomed transaction before signing, fails
+ * the step for the chain's reasons.
  */
 export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx: UnitContext): Promise<Intent> {
-  const { chains, signal } = ctx;
-  let current = intent;
-  const onSigned = async (signed: SignedTx): Promise<void> => {
-    // after a stop nothing may be broadcast without a record: refusing here keeps the port from broadcasting
-    throwIfAborted(signal);
-    const now = stepOf(current, step.index);
-    current = await ctx.commit({
-      type: 'progress',
-      step: spec.main ? { ...now, txHash: signed.txHash } : undefined,
-      results: withSigned(current.results ?? emptyResults(), step.type, step.index, signed),
-    });
-  };
-
+  const run = new SubTxRun(intent, step, spec, ctx);
   let receipt: TxReceipt;
-  try {
-    receipt = await withRetry(
-      async () => {
-        const recorded = findSubTx(current.results, step.index, spec.kind);
-        if (recorded !== undefined) {
-          try {
-            return await confirm(recorded, ctx);
-          } catch (e) {
-            // Never mined and its nonce taken by another transaction: it did nothing, so it is signed
-            // again below (the new record replaces this one); anything else propagates.
-            if (!(e instanceof NonceConsumedError)) throw e;
-          }
-        }
-        const request = await untilAborted(buildRequest(current, step, spec, chains), signal);
-        const signer: TxSigner = spec.signer === 'relayer' ? 'relayer' : await ctx.keyVault.signer(intent.walletId);
-        await untilAborted(chains.send(signer, request, onSigned), signal);
-        const record = findSubTx(current.results, step.index, spec.kind);
-        if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
-        return confirm(record, ctx);
-      },
-      { policy: ctx.retry, clock: ctx.clock, signal },
-    );
-  } catch (e) {
-    // The node says it would revert: nothing was signed or spent, and the step fails with its domain code.
-    // Never at a mint, whose burn is confirmed: that one goes up and is retried (burned means minted).
-    if (e instanceof WouldRevertError && spec.kind !== 'mint') {
-      return failStep(current, step, stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }), ctx);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      receipt = await run.once();
+      break;
+    } catch (e) {
+      // The node says it would revert: nothing was signed or spent, and the step fails with its domain code.
+      // Never at a mint, whose burn is confirmed: that one goes up and is retried (burned means minted).
+      if (e instanceof WouldRevertError && spec.kind !== 'mint') {
+        return failStep(run.intent, step, stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }), ctx);
+      }
+      if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
+      const inFlight = run.record !== undefined || spec.kind === 'mint';
+      if (!inFlight && attempt >= ctx.retry.attempts) {
+        const reason = `${spec.kind} on ${spec.chain} still failing after ${attempt} attempts (${e.message})`;
+        const error = new ServiceError(e.code, `Step ${step.index + 1} (${step.type}) failed: ${reason}`, {
+          details: { ...e.details, step: step.index + 1, type: step.type, kind: spec.kind, attempts: attempt, txHash: null },
+        });
+        return failStep(run.intent, step, error, ctx);
+      }
+      const waitMs = backoffMs({ baseMs: ctx.retry.baseMs, maxMs: inFlight ? ctx.retry.inFlightMaxMs : ctx.retry.maxMs }, attempt);
+      await run.note(attempt, e, waitMs);
+      await sleep(ctx.clock, waitMs, ctx.signal);
     }
-    if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
-    const record = findSubTx(current.results, step.index, spec.kind);
-    // Exhausting the retries may fail the step only while nothing is in flight: not with a signed
-    // transaction that may still land, and never for a mint, whose burn is confirmed (burned means
-    // minted). Those errors go up, the intent stays open and the engine runs it again later.
-    if (record !== undefined || spec.kind === 'mint') throw e;
-    const reason = `${spec.kind} on ${spec.chain} still failing after ${ctx.retry.attempts} attempts (${e.message})`;
-    const error = new ServiceError(e.code, `Step ${step.index + 1} (${step.type}) failed: ${reason}`, {
-      details: { ...e.details, step: step.index + 1, type: step.type, kind: spec.kind, attempts: ctx.retry.attempts, txHash: null },
-    });
-    return failStep(current, step, error, ctx);
   }
 
-  const results = withReceipt(current.results ?? emptyResults(), receipt);
   ctx.onWalletActivity?.(intent.walletId);
-  ctx.onGasSpent?.(intent, receipt.gasCostWei);
+  // A mint someone else relayed for our burn cost this account nothing.
+  if (!run.observedOnly) ctx.onGasSpent?.(intent, receipt.gasCostWei);
+  await run.commitReceipt(receipt);
   if (receipt.status === 'reverted') {
-    return failStep(current, step, stepFailed(step, `${spec.kind} transaction reverted`, { kind: spec.kind, txHash: receipt.txHash }), ctx, results);
+    return failStep(run.intent, step, stepFailed(step, `${spec.kind} transaction reverted`, { kind: spec.kind, txHash: receipt.txHash }), ctx);
   }
-  return ctx.commit({ type: 'progress', results });
+  return run.intent;
 }

@@ -38,6 +38,19 @@ export function subTransactions(step: Step): SubTxSpec[] {
   }
 }
 
+/**
+ * The `revoke` a failed step owes: its approve was confirmed but the spend it
+ * allowed (supply, burn) was not, so the allowance would outlive the intent.
+ * Null when there is none, or when the revoke is confirmed already.
+ */
+export function leftoverAllowance(step: Step, results: Intent['results']): SubTxSpec | null {
+  if (step.type === 'withdraw') return null;
+  const spend = step.type === 'deposit' ? 'supply' : 'burn';
+  const confirmed = (kind: TxKind): boolean => findSubTx(results, step.index, kind)?.status === 'confirmed';
+  if (!confirmed('approve') || confirmed(spend) || confirmed('revoke')) return null;
+  return { kind: 'revoke', chain: step.type === 'bridge' ? step.from : step.chain, signer: 'wallet', main: false };
+}
+
 /** The step's protocol as the chain port names it; a plan naming another is a programming error. */
 function protocolOf(step: Step & { protocol: string }): Protocol {
   const p = PROTOCOLS.find((x) => x === step.protocol);
@@ -62,6 +75,8 @@ export async function buildRequest(intent: Intent, step: Step, spec: SubTxSpec, 
         return { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount };
       case 'burn':
         return { kind: 'burn', chain: step.from, toChain: step.to, amount };
+      case 'revoke':
+        return { kind: 'revoke', chain: step.from, asset: 'USDC', spender: 'bridge' };
       case 'mint': {
         const burn = findSubTx(intent.results, step.index, 'burn');
         if (burn?.status !== 'confirmed') {
@@ -79,6 +94,7 @@ export async function buildRequest(intent: Intent, step: Step, spec: SubTxSpec, 
   if (step.type === 'deposit') {
     if (spec.kind === 'approve') return { kind: 'approve', chain: step.chain, asset: step.asset, spender: protocol, amount };
     if (spec.kind === 'supply') return { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount };
+    if (spec.kind === 'revoke') return { kind: 'revoke', chain: step.chain, asset: step.asset, spender: protocol };
     throw unexpected(step, spec.kind);
   }
   if (spec.kind === 'withdraw') return { kind: 'withdraw', chain: step.chain, protocol, asset: step.asset, amount };

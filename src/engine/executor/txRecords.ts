@@ -18,7 +18,20 @@ export interface SubTxRecord extends TransactionRecord {
   step: number;
   raw: Hex;
   status: SubTxStatus;
+  /** Its nonce (records written before it was kept have none). */
+  nonce?: number;
+  /** When `raw` was signed (ISO 8601): not mined one period later it is rebroadcast, two periods later replaced. */
+  sentAt?: string;
+  /**
+   * The other hashes signed at this nonce (fee-bumped replacements, oldest
+   * first): whichever of them and `txHash` is mined is the outcome, and once
+   * one is, it becomes `txHash`.
+   */
+  replaced?: Hex[];
 }
+
+/** Every hash the record's nonce was signed with; at most one of them is ever mined. */
+export const hashesOf = (r: SubTxRecord): Hex[] => [r.txHash, ...(r.replaced ?? [])];
 
 /** Whether a transaction record carries the engine's sub-transaction fields. */
 export function isSubTxRecord(t: TransactionRecord): t is SubTxRecord {
@@ -56,20 +69,54 @@ export function gasTotals(records: readonly TransactionRecord[]): { gasUsed: str
  * A step sends each kind once: a record of the same step and kind is one the port re-signed
  * because its nonce was taken before it reached the chain, so the new bytes replace it.
  */
-export function withSigned(results: IntentResults, type: StepType, step: number, signed: SignedTx): IntentResults {
-  const record: SubTxRecord = { type, kind: signed.kind, chain: signed.chain, step, txHash: signed.txHash, raw: signed.raw, status: 'signed' };
+export function withSigned(results: IntentResults, type: StepType, step: number, signed: SignedTx, at: string): IntentResults {
+  const record: SubTxRecord = {
+    type,
+    kind: signed.kind,
+    chain: signed.chain,
+    step,
+    txHash: signed.txHash,
+    raw: signed.raw,
+    status: 'signed',
+    nonce: signed.nonce,
+    sentAt: at,
+  };
   const same = (t: TransactionRecord): boolean => isSubTxRecord(t) && t.step === step && t.kind === signed.kind;
   if (!results.transactions.some(same)) return { ...results, transactions: [...results.transactions, record] };
   return { ...results, transactions: results.transactions.map((t) => (same(t) ? record : t)) };
 }
 
-/** Results with `receipt` recorded on its sub-transaction and the totals brought up to date. */
-export function withReceipt(results: IntentResults, receipt: TxReceipt): IntentResults {
+/**
+ * Results with a transaction someone else sent for this sub-transaction (a
+ * mint relayed by another party for our burn): recorded like a signed one,
+ * with no bytes of ours, so its receipt lands on it as on any other.
+ */
+export function withObserved(results: IntentResults, step: { type: StepType; index: number }, spec: { kind: TxKind; chain: ChainName }, txHash: Hex): IntentResults {
+  const record: SubTxRecord = { type: step.type, kind: spec.kind, chain: spec.chain, step: step.index, txHash, raw: '0x', status: 'signed' };
+  const same = (t: TransactionRecord): boolean => isSubTxRecord(t) && t.step === step.index && t.kind === spec.kind;
+  return { ...results, transactions: [...results.transactions.filter((t) => !same(t)), record] };
+}
+
+/** Results with the record of `kind` in `step` signed again at its nonce (a fee bump): the new bytes lead, the old hash joins `replaced`. */
+export function withReplacement(results: IntentResults, step: number, kind: TxKind, signed: SignedTx, at: string): IntentResults {
   const transactions = results.transactions.map((t) =>
-    isSubTxRecord(t) && t.txHash === receipt.txHash
-      ? { ...t, status: receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const), gasUsed: receipt.gasUsed.toString(), gasCostUsd: receipt.gasCostUsd }
+    isSubTxRecord(t) && t.step === step && t.kind === kind
+      ? { ...t, txHash: signed.txHash, raw: signed.raw, sentAt: at, replaced: [...(t.replaced ?? []), t.txHash] }
       : t,
   );
+  return { ...results, transactions };
+}
+
+/** Results with `receipt` recorded on its sub-transaction (whichever of its hashes was mined becomes `txHash`) and the totals brought up to date. */
+export function withReceipt(results: IntentResults, receipt: TxReceipt): IntentResults {
+  const transactions = results.transactions.map((t) => {
+    if (!isSubTxRecord(t) || !hashesOf(t).includes(receipt.txHash)) return t;
+    const others = hashesOf(t).filter((h) => h !== receipt.txHash);
+    const outcome = receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const);
+    const record: SubTxRecord = { ...t, txHash: receipt.txHash, status: outcome, gasUsed: receipt.gasUsed.toString(), gasCostUsd: receipt.gasCostUsd };
+    if (others.length > 0) record.replaced = others;
+    return record;
+  });
   const totals = gasTotals(transactions);
   return { ...results, transactions, totalGasUsed: totals.gasUsed, totalGasCostUsd: totals.gasCostUsd };
 }

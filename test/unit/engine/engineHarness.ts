@@ -54,6 +54,8 @@ export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptio
   const clock = new AutoClock();
   const store = o.store ?? createMemoryStore(clock);
   const chain = new FakeChain({ rates: MARKETS, feeBps: o.feeBps ?? 5 });
+  // a receipt waited for lets virtual time pass, so stuck-transaction periods elapse at once
+  chain.waitWith = (ms) => new Promise((resolve) => clock.setTimeout(resolve, ms));
   const options = (overrides: Partial<EngineOptions> = {}): EngineOptions => ({
     store,
     chains: chain,

@@ -27,6 +27,7 @@ import type { KeyVault } from '../../../src/chain/keyVault';
 
 export const RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
+const FOREIGN_RELAYER: Address = '0x00000000000000000000000000000000000000fe';
 
 /** Where a fault strikes: before signing, after signing but before broadcast, or on a read. */
 export type FaultOp = 'send' | 'broadcast' | 'receipt' | 'holdings' | 'rates' | 'attest';
@@ -42,6 +43,7 @@ interface SignedEntry {
   hash: Hex;
   from: Address;
   tx: TxRequest;
+  nonce?: number;
 }
 
 interface Burn {
@@ -50,9 +52,11 @@ interface Burn {
   toChain: ChainName;
   amount: bigint;
   minted: boolean;
+  /** The transaction that minted it. */
+  mintedBy?: Hex;
 }
 
-const GAS: Record<TxKind, bigint> = { approve: 46_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
 
 const key = (...parts: string[]): string => parts.join('|');
 
@@ -79,6 +83,13 @@ export class FakeChain implements ChainPort {
   beforeBroadcast?: (signed: SignedTx) => Promise<void>;
   /** Awaited before a receipt is answered. */
   beforeReceipt?: (chain: ChainName, hash: Hex) => Promise<void>;
+  /** How findReceipt waits when nothing is mined (the harness passes its clock, so virtual time moves). */
+  waitWith: (ms: number) => Promise<void> = () => new Promise((r) => setImmediate(r));
+  /** Replacements signed (same nonce, higher fee), in order. */
+  readonly replacements: SignedTx[] = [];
+  /** Chains that mine nothing: what is sent there waits, one transaction per (sender, nonce), until resume(). */
+  private readonly stalled = new Set<ChainName>();
+  private readonly pending = new Map<string, SignedEntry>();
 
   private readonly balances = new Map<string, bigint>();
   private readonly positions = new Map<string, bigint>();
@@ -132,6 +143,33 @@ export class FakeChain implements ChainPort {
     this.faults.push({ op, make: () => error, count: 1, kind: o.kind });
   }
 
+  /** `chain` mines nothing until resume(chain). */
+  stall(chain: ChainName): void {
+    this.stalled.add(chain);
+  }
+
+  /** Mines what waits on `chain`: per nonce, the latest bytes the mempool holds. */
+  resume(chain: ChainName): void {
+    this.stalled.delete(chain);
+    for (const [k, entry] of [...this.pending]) {
+      if (!k.startsWith(`${chain}|`)) continue;
+      this.pending.delete(k);
+      this.execute(entry);
+    }
+  }
+
+  /** Another party relays the CCTP message of `burnHash` to `chain` (nothing the service signs). */
+  relayMint(chain: ChainName, burnHash: Hex): Hex {
+    const hash = keccak256(toHex(`foreign-mint|${burnHash}`));
+    if (!this.receipts.has(hash)) this.execute({ hash, from: FOREIGN_RELAYER, tx: { kind: 'mint', chain, message: burnHash, attestation: '0x' } });
+    return hash;
+  }
+
+  /** The allowance `owner` gave `spender` on `chain`. */
+  allowance(chain: ChainName, owner: Address, spender: string, asset: TokenAsset): bigint {
+    return this.allowances.get(key(chain, owner, spender, asset)) ?? 0n;
+  }
+
   /** How many times a transaction of `kind` was signed. */
   signedCount(kind: TxKind): number {
     return this.signed.filter((s) => s.kind === kind).length;
@@ -181,12 +219,12 @@ export class FakeChain implements ChainPort {
     this.nonces.set(nonceKey, nonce + 1);
     const raw = toHex(JSON.stringify({ from, nonce, tx }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
     const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from, nonce, raw };
-    this.byRaw.set(raw, { hash: signed.txHash, from, tx });
+    this.byRaw.set(raw, { hash: signed.txHash, from, tx, nonce });
     this.signed.push(signed);
     await onSigned(signed);
     await this.beforeBroadcast?.(signed);
     this.fault('broadcast', tx.kind);
-    this.execute({ hash: signed.txHash, from, tx });
+    this.land({ hash: signed.txHash, from, tx, nonce });
     return signed;
   }
 
@@ -195,7 +233,38 @@ export class FakeChain implements ChainPort {
     if (entry === undefined) throw new Error('rebroadcast of bytes this chain never signed');
     this.fault('broadcast', entry.tx.kind);
     this.rebroadcasts.push(entry.hash);
-    if (!this.receipts.has(entry.hash)) this.execute(entry);
+    if (!this.receipts.has(entry.hash) && !this.isPending(entry.hash)) this.land(entry);
+  }
+
+  async findReceipt(chain: ChainName, hashes: readonly Hex[], waitMs: number): Promise<TxReceipt | null> {
+    for (const hash of hashes) await this.beforeReceipt?.(chain, hash);
+    this.fault('receipt');
+    const found = (): TxReceipt | null => hashes.map((h) => this.receipts.get(h)).find((r) => r !== undefined) ?? null;
+    if (found() !== null || waitMs <= 0) return found();
+    await this.waitWith(waitMs);
+    return found();
+  }
+
+  async isKnown(_chain: ChainName, txHash: Hex): Promise<boolean> {
+    return this.receipts.has(txHash) || this.isPending(txHash);
+  }
+
+  async replace(_signer: TxSigner, sent: Pick<SignedTx, 'chain' | 'kind' | 'raw'>, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
+    const entry = this.byRaw.get(sent.raw);
+    if (entry?.nonce === undefined) throw new Error('replacement of bytes this chain never signed');
+    const raw = toHex(`${sent.raw}|bump${this.replacements.length + 1}`);
+    const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: entry.from, nonce: entry.nonce, raw };
+    const next: SignedEntry = { hash: signed.txHash, from: entry.from, tx: entry.tx, nonce: entry.nonce };
+    this.byRaw.set(raw, next);
+    this.replacements.push(signed);
+    await onSigned(signed);
+    // A nonce already mined takes no replacement.
+    if (!this.receipts.has(entry.hash)) this.land(next);
+    return signed;
+  }
+
+  async messageReceived(_chain: ChainName, message: Hex): Promise<Hex | null> {
+    return this.burns.get(message)?.mintedBy ?? null;
   }
 
   async receipt(chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
@@ -244,6 +313,9 @@ export class FakeChain implements ChainPort {
       case 'approve':
         this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), tx.amount);
         return true;
+      case 'revoke':
+        this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), 0n);
+        return true;
       case 'supply': {
         const allowance = key(tx.chain, from, tx.protocol, tx.asset);
         if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
@@ -268,6 +340,7 @@ export class FakeChain implements ChainPort {
         const burn = this.burns.get(tx.message);
         if (burn === undefined || burn.minted || burn.toChain !== tx.chain) return false;
         burn.minted = true;
+        burn.mintedBy = hash;
         const fee = (burn.amount * BigInt(this.feeBps) + 9_999n) / 10_000n;
         this.add(this.balances, key(tx.chain, burn.from, 'USDC'), burn.amount - fee);
         return true;
@@ -277,6 +350,19 @@ export class FakeChain implements ChainPort {
         this.add(this.balances, key(tx.chain, tx.to, tx.asset), tx.amount);
         return true;
     }
+  }
+
+  private isPending(hash: Hex): boolean {
+    return [...this.pending.values()].some((e) => e.hash === hash);
+  }
+
+  /** Mined at once, or, on a stalled chain, kept as the pending transaction of its nonce (a replacement takes the place of the bytes before it). */
+  private land(entry: SignedEntry): void {
+    if (this.stalled.has(entry.tx.chain) && entry.nonce !== undefined) {
+      this.pending.set(key(entry.tx.chain, entry.from, String(entry.nonce)), entry);
+      return;
+    }
+    this.execute(entry);
   }
 
   private execute({ hash, from, tx }: SignedEntry): void {
