@@ -326,6 +326,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
       chains: env.chain,
       keyVault: { signer: async (id) => signers.get(id)! },
       wallets: { getById: async (id) => walletById.get(id) ?? null },
+      intents: { listByWallet: async () => [] },
       clock,
       retry: DEFAULT_RETRY,
       txStuckAfterMs: 60_000,

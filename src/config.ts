@@ -29,6 +29,8 @@ const envSchema = z
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+    TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
     GAS_BUDGET_PER_ACCOUNT: z
       .string()
@@ -76,6 +78,10 @@ export interface Config {
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
   bodyLimitBytes: number;
+  /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
+  txStuckAfterMs: number;
+  /** Cap on one wait between tries while a transaction is in flight (or a burn awaits its mint). */
+  txRetryMaxMs: number;
 }
 
 const hexBytes = (k: string): Buffer => Buffer.from(k.replace(/^0x/, ''), 'hex');
@@ -124,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
         : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
+    txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
+    txRetryMaxMs: e.TX_RETRY_MAX_MS,
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

@@ -57,6 +57,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     keyVault,
     clock: createSystemClock(),
     logger,
+    txStuckAfterMs: config.txStuckAfterMs,
+    retry: { inFlightMaxMs: config.txRetryMaxMs },
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
     onGasSpent: (intent, wei) => {

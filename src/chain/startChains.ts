@@ -61,7 +61,7 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
   const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...GAS });
-  const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults });
+  const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
   if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: SANDBOX_ADDRESSES.faucet, amount: FAUCET_STOCK });

@@ -80,6 +80,7 @@ export function createEngine(options: EngineOptions): Engine {
     chains: options.chains,
     keyVault: options.keyVault,
     wallets: store.wallets,
+    intents: store.intents,
     clock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     txStuckAfterMs: options.txStuckAfterMs ?? 60_000,

@@ -9,6 +9,10 @@ import { untilAborted } from './abort';
 import { withRetry } from './executor/retry';
 import { plan } from './planner/plan';
 import type { ChainAmounts, PlannerInput, PositionAmounts, RouteFees } from './planner/types';
+import { lessReserved, reservedBalances } from './planner/reserved';
+
+/** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
+const MAX_EXECUTING_READ = 100;
 import type { IntentEvent } from './stateMachine';
 import type { UnitContext } from './unitContext';
 
@@ -35,9 +39,11 @@ function holdingsOf(holdings: readonly ChainHoldings[], asset: Intent['asset']):
   return { balances, positions };
 }
 
-/** The planner input of `intent` from a fresh market snapshot. */
-export function plannerInput(intent: Intent, market: MarketSnapshot, chains: readonly string[]): PlannerInput {
-  const { balances, positions } = holdingsOf(market.holdings, intent.asset);
+/** The planner input of `intent` from a fresh market snapshot, less what the wallet's other executing intents hold (`reserved`). */
+export function plannerInput(intent: Intent, market: MarketSnapshot, chains: readonly string[], reserved: ChainAmounts = {}): PlannerInput {
+  const held = holdingsOf(market.holdings, intent.asset);
+  const balances = lessReserved(held.balances, reserved);
+  const positions = held.positions;
   return {
     request: {
       action: intent.action,
@@ -89,7 +95,12 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
     throw e;
   }
 
-  const result = plan(plannerInput(intent, market, chains));
+  const executing = await ctx.intents.listByWallet(intent.walletId, { status: 'executing', limit: MAX_EXECUTING_READ });
+  const reserved = reservedBalances(
+    executing.filter((i) => i.id !== intent.id),
+    intent.asset,
+  );
+  const result = plan(plannerInput(intent, market, chains, reserved));
   if (!result.ok) return fail(result.error);
   return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
 }

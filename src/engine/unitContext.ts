@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { ChainPort } from '../chain/port';
 import type { KeyVault } from '../chain/keyVault';
-import type { WalletRepo } from '../store/port';
+import type { IntentRepo, WalletRepo } from '../store/port';
 import type { IntentEvent } from './stateMachine';
 import type { RetryPolicy } from './executor/retry';
 
@@ -14,6 +14,8 @@ export interface EngineEffects {
   chains: ChainPort;
   keyVault: Pick<KeyVault, 'signer'>;
   wallets: Pick<WalletRepo, 'getById'>;
+  /** The wallet's other executing intents, whose committed funds planning holds back. */
+  intents: Pick<IntentRepo, 'listByWallet'>;
   clock: Clock;
   retry: RetryPolicy;
   /** A sent transaction not mined this long after its last broadcast is broadcast again (two periods after signing: replaced). */

@@ -5,12 +5,14 @@ import type { ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, I
 /** One entry of `results.transactions` as clients see it (the raw signed bytes stay inside). */
 export interface TransactionView {
   type: TransactionRecord['type'];
-  /** Which transaction of the step: approve, supply, withdraw, burn, mint. */
+  /** Which transaction of the step: approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure). */
   kind?: string;
   txHash: string;
   chain?: ChainName;
   /** signed (sent, no receipt yet), confirmed or reverted. */
   status?: string;
+  /** Other hashes signed at the same nonce (fee-bumped replacements of a stuck transaction); none of them was mined. */
+  replacedTxHashes?: string[];
   gasUsed?: string;
   gasCostUsd?: number;
 }
@@ -53,11 +55,12 @@ export function pollAfterSeconds(intent: Pick<Intent, 'status'>): number | null 
 }
 
 function transactionView(t: TransactionRecord): TransactionView {
-  const r = t as TransactionRecord & { kind?: unknown; status?: unknown };
+  const r = t as TransactionRecord & { kind?: unknown; status?: unknown; replaced?: unknown };
   const view: TransactionView = { type: t.type, txHash: t.txHash };
   if (typeof r.kind === 'string') view.kind = r.kind;
   if (t.chain !== undefined) view.chain = t.chain;
   if (typeof r.status === 'string') view.status = r.status;
+  if (Array.isArray(r.replaced) && r.replaced.length > 0) view.replacedTxHashes = r.replaced.map(String);
   if (t.gasUsed !== undefined) view.gasUsed = t.gasUsed;
   if (t.gasCostUsd !== undefined) view.gasCostUsd = t.gasCostUsd;
   return view;

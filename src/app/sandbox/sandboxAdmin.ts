@@ -24,10 +24,15 @@ export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls:
       deps.caches.holdings.clear();
       return { ...p, txHash };
     },
-    /** Makes the next `count` chain calls of `kind` fail on `chain`. */
-    registerFault(p: { chain: ChainName; kind: FaultKind; count: number }) {
-      controls.registerFault(p);
-      return p;
+    /** Makes the next `count` chain calls of `kind` fail on `chain`, or (`stall`) stops its mining for `seconds`. */
+    async registerFault(p: { chain: ChainName; kind: FaultKind | 'stall'; count?: number; seconds?: number }) {
+      if (p.kind === 'stall') {
+        const { resumesAt } = await controls.stall(p.chain, p.seconds ?? 1);
+        return { chain: p.chain, kind: p.kind, seconds: p.seconds, resumesAt };
+      }
+      const fault = { chain: p.chain, kind: p.kind, count: p.count ?? 1 };
+      controls.registerFault(fault);
+      return fault;
     },
     /** Advances devnet time (one chain, or all) so interest accrues. */
     async advanceTime(p: { chain?: ChainName; seconds: number }) {

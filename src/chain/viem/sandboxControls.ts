@@ -15,6 +15,12 @@ export interface SandboxControls {
   registerFault(p: { chain: ChainName; kind: FaultKind; count: number }): void;
   /** The pending faults; the store consults it for `store-error`. */
   readonly faults: FaultRegistry;
+  /**
+   * The devnet mines nothing for `seconds` (transactions wait in its mempool),
+   * then resumes its usual mining and mines what waits. A second stall of the
+   * same chain replaces the first's end.
+   */
+  stall(chain: ChainName, seconds: number): Promise<{ resumesAt: string }>;
   /** Moves the devnet clock forward and mines a block (interest accrues). */
   increaseTime(chain: ChainName, seconds: number): Promise<void>;
 }
@@ -25,7 +31,17 @@ export function createSandboxControls(o: {
   deployerKey: Hex;
   faucetKey: Hex;
   faults: FaultRegistry;
+  /** The devnets' usual mining: one block per transaction (0) or one every `blockTimeMs`. */
+  blockTimeMs?: number;
 }): SandboxControls {
+  const stalls = new Map<ChainName, NodeJS.Timeout>();
+  const rpc = (c: ChainClient, method: string, params: unknown[]) => c.client.request({ method: method as never, params: params as never });
+  async function resume(c: ChainClient): Promise<void> {
+    const blockTimeMs = o.blockTimeMs ?? 0;
+    await rpc(c, 'evm_setIntervalMining', [blockTimeMs]);
+    await rpc(c, 'evm_setAutomine', [blockTimeMs === 0]);
+    if (blockTimeMs === 0) await rpc(c, 'evm_mine', []);
+  }
   // The devnet node holds these sandbox accounts and assigns their nonces (eth_sendTransaction):
   // signing locally raced on the nonce when admin calls ran concurrently, here or in another
   // service attached to the same devnets (parallel mints answered 500).
@@ -63,6 +79,20 @@ export function createSandboxControls(o: {
     registerFault({ chain, kind, count }) {
       o.client(chain);
       o.faults.register(chain, kind, count);
+    },
+    async stall(chain, seconds) {
+      const c = o.client(chain);
+      clearTimeout(stalls.get(chain));
+      await rpc(c, 'evm_setAutomine', [false]);
+      await rpc(c, 'evm_setIntervalMining', [0]);
+      const timer = setTimeout(() => {
+        stalls.delete(chain);
+        // devnets stopped meanwhile: nothing to resume
+        resume(c).catch(() => undefined);
+      }, seconds * 1_000);
+      timer.unref();
+      stalls.set(chain, timer);
+      return { resumesAt: new Date(Date.now() + seconds * 1_000).toISOString() };
     },
     async increaseTime(chain, seconds) {
       const c = o.client(chain);

@@ -52,11 +52,22 @@ export const mintSchema = z
     if (given > decimals) ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount has ${given} decimals; ${m.asset} has ${decimals}` });
   });
 
-export const faultSchema = z.strictObject({
-  chain: chainNameSchema,
-  kind: z.enum(FAULT_KINDS),
-  count: z.number().int().min(1).max(100).default(1),
-});
+/** Counted faults (`count` calls fail), or `stall`: the chain mines nothing for `seconds`. */
+export const faultSchema = z
+  .strictObject({
+    chain: chainNameSchema,
+    kind: z.enum([...FAULT_KINDS, 'stall']),
+    count: z.number().int().min(1).max(100).optional(),
+    seconds: z.number().int().min(1).max(600).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.kind === 'stall') {
+      if (f.seconds === undefined) ctx.addIssue({ code: 'custom', path: ['seconds'], message: 'a stall needs seconds (1 to 600)' });
+      if (f.count !== undefined) ctx.addIssue({ code: 'custom', path: ['count'], message: 'a stall takes seconds, not count' });
+    } else if (f.seconds !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['seconds'], message: `seconds is for kind stall; ${f.kind} takes count` });
+    }
+  });
 
 export const increaseTimeSchema = z.strictObject({
   chain: chainNameSchema.optional(),

@@ -37,6 +37,11 @@ const IntentActionEnum = builder.enumType('IntentAction', { values: enumValues(I
 const StepStatusEnum = builder.enumType('StepStatus', { values: enumValues(STEP_STATUSES) });
 const StrategyEnum = builder.enumType('Strategy', { values: enumValues(STRATEGIES) });
 
+const StepErrorRef = builder.objectRef<{ code: string; message: string }>('StepError').implement({
+  description: 'A transient problem a step is retrying through (the intent is not failed).',
+  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+});
+
 const StepRef = builder.interfaceRef<Step>('Step').implement({
   description: 'One step of an execution plan; `index` is its position from 0.',
   resolveType: (s) => ({ deposit: 'DepositStep', withdraw: 'WithdrawStep', bridge: 'BridgeStep' })[s.type],
@@ -50,6 +55,9 @@ const StepRef = builder.interfaceRef<Step>('Step').implement({
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     gasUsed: t.exposeString('gasUsed', { nullable: true }),
     gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true }),
+    attempts: t.exposeInt('attempts', { nullable: true, description: 'While the step keeps meeting trouble: tries so far (null once its transaction is mined).' }),
+    lastError: t.field({ type: StepErrorRef, nullable: true, description: 'The last trouble while the step keeps trying.', resolve: (s) => s.lastError ?? null }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the step tries again.' }),
   }),
 });
 
@@ -98,7 +106,14 @@ const extra = (r: TransactionRecord, key: 'kind' | 'status'): string | null => {
 const TransactionRef = builder.objectRef<TransactionRecord>('IntentTransaction').implement({
   fields: (t) => ({
     type: t.exposeString('type', { description: 'Kind of the step it belongs to: deposit, withdraw or bridge.' }),
-    kind: t.string({ nullable: true, description: 'approve, supply, withdraw, burn or mint.', resolve: (r) => extra(r, 'kind') }),
+    kind: t.string({ nullable: true, description: 'approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure).', resolve: (r) => extra(r, 'kind') }),
+    replacedTxHashes: t.stringList({
+      description: 'Other hashes signed at the same nonce (fee-bumped replacements of a stuck transaction); none of them was mined.',
+      resolve: (r) => {
+        const replaced = (r as TransactionRecord & { replaced?: unknown }).replaced;
+        return Array.isArray(replaced) ? replaced.map(String) : [];
+      },
+    }),
     status: t.string({ nullable: true, description: 'signed, confirmed or reverted.', resolve: (r) => extra(r, 'status') }),
     txHash: t.exposeString('txHash'),
     chain: t.field({ type: ChainEnum, nullable: true, resolve: (r) => r.chain }),

@@ -25,8 +25,9 @@ export function sandboxAdminRoutes(deps: AppDeps, controls: SandboxControls): Ro
   });
 
   router.post('/faults', async (ctx) => {
+    const p = parseInput(faultSchema, ctx.state.body);
+    ctx.body = await admin.registerFault(p);
     ctx.status = 201;
-    ctx.body = admin.registerFault(parseInput(faultSchema, ctx.state.body));
   });
 
   router.post('/time', async (ctx) => {
