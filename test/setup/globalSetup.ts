@@ -43,8 +43,18 @@ async function startMongoLane(): Promise<void> {
   }
   const started = Date.now();
   const mongo = await startTestMongo(binary);
-  process.env.MONGODB_URI = mongo.uri;
+  // The driver's streaming server monitor (an exhaust hello) broke on this server under a loaded
+  // machine ("Server ended moreToCome unexpectedly"), clearing the pool mid-suite: poll instead.
+  process.env.MONGODB_URI = withQueryOption(mongo.uri, 'serverMonitoringMode', 'poll');
   process.env.MONGODB_TEST_SERVER = 'jongodb';
   (globalThis as { __MONGO__?: { stop(): Promise<void> } }).__MONGO__ = mongo;
-  console.log(`\nmongo: test server ${mongo.uri} up in ${Date.now() - started} ms`);
+  console.log(`\nmongo: test server ${process.env.MONGODB_URI} up in ${Date.now() - started} ms`);
+}
+
+/** `uri` with `name=value` added to its query string. */
+function withQueryOption(uri: string, name: string, value: string): string {
+  const [base, query] = uri.split('?') as [string, string | undefined];
+  const params = new URLSearchParams(query ?? '');
+  params.set(name, value);
+  return `${base.includes('/', 'mongodb://'.length) ? base : `${base}/`}?${params.toString()}`;
 }

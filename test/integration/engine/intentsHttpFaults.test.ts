@@ -1,4 +1,7 @@
+import { createPublicClient, http, type Address } from 'viem';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../helpers/server';
+import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
+import type { ChainName } from '../../../src/domain/chains';
 import {
   expectCompleted,
   expectMinedTransactions,
@@ -37,6 +40,14 @@ async function fault(chain: string, kind: string, count: number): Promise<void> 
   expect(r.status).toBe(201);
 }
 
+/** The USDC allowance `owner` gives the bridge or a pool on `chain`, read on chain. */
+async function allowance(chain: ChainName, owner: string, spender: 'bridge' | 'aave-v3'): Promise<bigint> {
+  const d = srv.service.chains.manifest.chains[chain]!;
+  const client = createPublicClient({ transport: http(d.rpcUrl, { retryCount: 0 }) });
+  const to = spender === 'bridge' ? d.tokenMessenger : d.aavePool;
+  return client.readContract({ address: d.tokens.USDC!, abi: sandboxTokenAbi, functionName: 'allowance', args: [owner as Address, to] });
+}
+
 /** Faults registered and not yet consumed by the service's chain adapter. */
 const pendingFaults = (): Record<string, number> => (srv.service.deps.chains as unknown as { faults: { pending(): Record<string, number> } }).faults.pending();
 
@@ -57,8 +68,10 @@ describe('faults', () => {
       details: expect.objectContaining({ step: 2, type: 'bridge', chain: 'arbitrum-sepolia', kind: 'burn', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }),
     });
     expect(done.results).toMatchObject({ failedStep: 2, completedSteps: 1 });
-    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'burn@ethereum-sepolia', 'mint@base-sepolia', 'approve@arbitrum-sepolia', 'burn@arbitrum-sepolia']);
-    expect(done.results.transactions.map((t: any) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'reverted']);
+    // the allowance the reverted burn left to the bridge is taken back (approve to 0) before the intent fails
+    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'burn@ethereum-sepolia', 'mint@base-sepolia', 'approve@arbitrum-sepolia', 'burn@arbitrum-sepolia', 'revoke@arbitrum-sepolia']);
+    expect(done.results.transactions.map((t: any) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'reverted', 'confirmed']);
+    expect(await allowance('arbitrum-sepolia', w.address, 'bridge')).toBe(0n);
     expect(done.results.transactions[4].txHash).toBe(done.error.details.txHash);
     // the reverted burn was mined too: it has gas and counts in the totals
     expectMinedTransactions(done.results.transactions);
@@ -82,7 +95,8 @@ describe('faults', () => {
     expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, type: 'deposit', kind: 'supply' } });
     expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
     expect(done.executionPlan.steps[0].status).toBe('failed');
-    expect(txKinds(done)).toEqual(['approve@base-sepolia', 'supply@base-sepolia']);
+    expect(txKinds(done)).toEqual(['approve@base-sepolia', 'supply@base-sepolia', 'revoke@base-sepolia']);
+    expect(await allowance('base-sepolia', w.address, 'aave-v3')).toBe(0n);
     expect(pendingFaults()).toEqual({});
 
     const after = await api.balances(w.id);
