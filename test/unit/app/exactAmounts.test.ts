@@ -38,3 +38,20 @@ test('behavior: every step carries its amount exactly in smallest units', async 
   for (const step of done.executionPlan.steps) expect(step.amountUnits).toBe(parseUnits(step.amount, 6).toString());
   expect(done.executionPlan.steps[0].amountUnits).toBe('2123456');
 });
+
+test('behavior: an 18-decimal amount round-trips exactly over GraphQL and REST: created by the mutation, read back digit for digit on both doors', async () => {
+  const { key } = await s.account('pro');
+  const w = await s.wallet(key);
+  const created = await s.gql(
+    'mutation($input: CreateIntentInput!) { createIntent(input: $input) { id amount requestedAmount } }',
+    { input: { walletId: w.id, action: 'WITHDRAW', amount: '1.000000000000000001', asset: 'WETH', chain: 'BASE_SEPOLIA' } },
+    key,
+  );
+  expect(created.body.errors).toBeUndefined();
+  const { id, requestedAmount } = created.body.data.createIntent;
+  expect(requestedAmount).toBe('1.000000000000000001');
+  const read = await s.gql('query($id: ID!) { intent(id: $id) { requestedAmount } }', { id }, key);
+  expect(read.body.data.intent.requestedAmount).toBe('1.000000000000000001');
+  const rest = await s.rest('GET', `/v1/intents/${id}`, key);
+  expect(rest.body).toMatchObject({ requestedAmount: 1, requestedAmountUnits: '1000000000000000001' });
+});
