@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
+import { MissingCapabilityError } from './store/mongo/capabilities';
 
 /** `npm start`: validate the environment, start everything, print one ready line, stop cleanly on signals. */
 async function main(): Promise<void> {
@@ -16,7 +17,17 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const started = Date.now();
-  const service = await startService(config, logger);
+  let service;
+  try {
+    service = await startService(config, logger);
+  } catch (e) {
+    // A database server without what the service needs: one line naming it, like a bad variable.
+    if (e instanceof MissingCapabilityError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
   const ready = `ready in ${Date.now() - started} ms: REST ${service.url}/v1  GraphQL ${service.url}/graphql  health ${service.url}/healthz  dev API key ${service.devApiKey}`;
   // The ready line goes to stderr as plain text so a person sees it even when logs are piped as JSON.
   console.error(ready);

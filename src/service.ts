@@ -47,6 +47,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const chains = chainsResult.value;
   const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
+  if (store.capabilities) logger.info({ capabilities: store.capabilities }, 'store capabilities');
   // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
@@ -92,7 +93,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     health: {
       async ready() {
         await Promise.all([store.ping(), chains.port.rates()]);
-        return { store: 'ok', chains: 'ok' };
+        return { store: 'ok', chains: 'ok', ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
       },
     },
   });

@@ -92,8 +92,31 @@ export interface IntentRepo {
   listNonFinal(): Promise<Intent[]>;
 }
 
+/**
+ * What the MongoDB-compatible server at hand can do, probed once at start on
+ * a scratch collection (MongoDB, Amazon DocumentDB, Azure Cosmos DB for
+ * MongoDB and FerretDB differ exactly here). The first two are required: the
+ * service refuses to start without them. The others are used when present.
+ */
+export interface StoreCapabilities {
+  /** Required: a unique index refuses a second document with the same key (wallet ids, key hashes, idempotency keys). */
+  uniqueIndexes: boolean;
+  /** Required: a guarded findOneAndUpdate with $inc and upsert returns the document after (rate windows, credits). */
+  conditionalUpdates: boolean;
+  /** Multi-document transactions. */
+  transactions: boolean;
+  /** Change streams (the cross-instance event feed follows a collection by polling without them). */
+  changeStreams: boolean;
+  /** TTL indexes are accepted (expired usage windows and idempotency keys are removed by the server). */
+  ttlIndexes: boolean;
+  /** `hello` reports the server's clock (shared time windows use it). */
+  serverClock: boolean;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
+  /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
+  readonly capabilities?: Readonly<StoreCapabilities>;
   accounts: AccountRepo;
   apiKeys: ApiKeyRepo;
   wallets: WalletRepo;

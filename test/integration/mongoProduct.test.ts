@@ -61,6 +61,9 @@ if (!uri) {
   test('behavior: the walkthrough on MongoDB, then a restart on the same database: everything is still there and the interrupted bridge finishes', async () => {
     srv = await startTestServer(env);
     expect(srv.service.deps.store.kind).toBe('mongo');
+    const ready = await srv.rest('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.storeCapabilities).toMatchObject({ uniqueIndexes: true, conditionalUpdates: true });
     const { key, accountId } = await srv.admin.createAccount({ plan: 'pro' });
 
     // wallet, demo funding, lend to completed

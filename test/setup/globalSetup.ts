@@ -46,7 +46,6 @@ async function startMongoLane(): Promise<void> {
   // The driver's streaming server monitor (an exhaust hello) broke on this server under a loaded
   // machine ("Server ended moreToCome unexpectedly"), clearing the pool mid-suite: poll instead.
   process.env.MONGODB_URI = withQueryOption(mongo.uri, 'serverMonitoringMode', 'poll');
-  process.env.MONGODB_TEST_SERVER = 'jongodb';
   (globalThis as { __MONGO__?: { stop(): Promise<void> } }).__MONGO__ = mongo;
   console.log(`\nmongo: test server ${process.env.MONGODB_URI} up in ${Date.now() - started} ms`);
 }

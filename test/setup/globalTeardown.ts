@@ -8,7 +8,6 @@ export default async function globalTeardown(): Promise<void> {
     await mongoHolder.__MONGO__.stop();
     delete mongoHolder.__MONGO__;
     delete process.env.MONGODB_URI;
-    delete process.env.MONGODB_TEST_SERVER;
   }
   const holder = globalThis as { __SANDBOX__?: SandboxGlobalState };
   const state = holder.__SANDBOX__;

@@ -4,8 +4,8 @@ import type { RestState } from '../context';
 import type { Metrics } from '../metrics';
 
 export interface HealthChecks {
-  /** Resolves when every dependency (store, chains) answers; throws naming the one that does not. */
-  ready(): Promise<Record<string, 'ok'>>;
+  /** Resolves when every dependency (store, chains) answers, with what the store's server can do; throws naming the one that does not. */
+  ready(): Promise<Record<string, unknown>>;
 }
 
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */

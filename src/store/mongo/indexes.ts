@@ -1,7 +1,13 @@
 import type { Db } from 'mongodb';
+import type { StoreCapabilities } from './capabilities';
 
-/** Indexes of DESIGN §7; createIndex is idempotent, so this runs at every start. */
-export async function ensureIndexes(db: Db): Promise<void> {
+/**
+ * Indexes of DESIGN §7; createIndex is idempotent, so this runs at every start.
+ * Without TTL support the expiry indexes are plain ones: reads still ignore
+ * expired records (they compare the dates), the server only keeps them.
+ */
+export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIndexes'> = { ttlIndexes: true }): Promise<void> {
+  const ttl = caps.ttlIndexes ? { expireAfterSeconds: 0 } : {};
   await Promise.all([
     db.collection('accounts').createIndex({ id: 1 }, { unique: true }),
     db.collection('apiKeys').createIndex({ id: 1 }, { unique: true }),
@@ -10,9 +16,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('wallets').createIndex({ id: 1 }, { unique: true }),
     db.collection('wallets').createIndex({ accountId: 1, userId: 1 }, { unique: true }),
     db.collection('walletKeys').createIndex({ walletId: 1 }, { unique: true }),
-    db.collection('usage').createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
+    db.collection('usage').createIndex({ expiresAt: 1 }, ttl),
     db.collection('idempotency').createIndex({ scope: 1, key: 1 }, { unique: true }),
-    db.collection('idempotency').createIndex({ expiresAtDate: 1 }, { expireAfterSeconds: 0 }),
+    db.collection('idempotency').createIndex({ expiresAtDate: 1 }, ttl),
     db.collection('intents').createIndex({ id: 1 }, { unique: true }),
     db.collection('intents').createIndex({ walletId: 1, createdAt: 1 }),
     db.collection('intents').createIndex({ status: 1 }),

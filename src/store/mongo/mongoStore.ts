@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
 import { DuplicateError, type Store } from '../port';
 import { ensureIndexes } from './indexes';
+import { assertRequired, probeCapabilities, type StoreCapabilities } from './capabilities';
 import { createMongoIntents } from './mongoIntents';
 
 type Doc<T> = T & { _id?: unknown };
@@ -55,9 +56,12 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
   // Longer than a replica-set election (~12 s), so a failover is waited out, not failed; writes and reads retried once by the driver.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
   const db: Db = client.db(dbName);
+  let capabilities: StoreCapabilities;
   try {
     await client.connect();
-    await ensureIndexes(db);
+    capabilities = await probeCapabilities(client, db);
+    assertRequired(capabilities);
+    await ensureIndexes(db, capabilities);
   } catch (e) {
     // A failed start must not leave the client's sockets and timers holding the process open.
     await client.close().catch(() => undefined);
@@ -73,6 +77,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
 
   return {
     kind: 'mongo',
+    capabilities,
     accounts: {
       async insert(a) {
         await guardDuplicate('accounts', accounts.insertOne({ ...a }));
