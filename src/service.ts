@@ -36,7 +36,7 @@ export interface RunningService {
 
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const clock = { now: () => new Date() };
+  const localClock = { now: () => new Date() };
   const [storeResult, chainsResult] = await Promise.allSettled([createStore(config), startChains(config)]);
   if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
     // Whatever did start is stopped again: no devnet or connection outlives a failed start.
@@ -48,6 +48,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   if (store.capabilities) logger.info({ capabilities: store.capabilities }, 'store capabilities');
+  // Rate windows, credits and budgets are shared by every instance on one database: cut them on its clock when it has one.
+  const clock = store.clock ?? localClock;
   // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
@@ -63,7 +65,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
     onGasSpent: (intent, wei) => {
-      recordGasSpent(store.usage, intent.accountId, wei, new Date()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
+      recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
   });
   const deps: AppDeps = {

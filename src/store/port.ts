@@ -117,6 +117,8 @@ export interface Store {
   readonly kind: 'memory' | 'mongo';
   /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
   readonly capabilities?: Readonly<StoreCapabilities>;
+  /** The database server's time, where it reports one: windows shared by instances (rates, credits, budgets) are cut on it. */
+  readonly clock?: { now(): Date };
   accounts: AccountRepo;
   apiKeys: ApiKeyRepo;
   wallets: WalletRepo;

@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord 
 import { DuplicateError, type Store } from '../port';
 import { ensureIndexes } from './indexes';
 import { assertRequired, probeCapabilities, type StoreCapabilities } from './capabilities';
+import { followServerClock, type ServerClock } from './serverClock';
 import { createMongoIntents } from './mongoIntents';
 
 type Doc<T> = T & { _id?: unknown };
@@ -57,11 +58,14 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
   const db: Db = client.db(dbName);
   let capabilities: StoreCapabilities;
+  let serverClock: ServerClock | undefined;
   try {
     await client.connect();
     capabilities = await probeCapabilities(client, db);
     assertRequired(capabilities);
     await ensureIndexes(db, capabilities);
+    // Windows shared by instances are cut on the server's clock when it reports one.
+    serverClock = capabilities.serverClock ? await followServerClock(db) : undefined;
   } catch (e) {
     // A failed start must not leave the client's sockets and timers holding the process open.
     await client.close().catch(() => undefined);
@@ -78,6 +82,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
   return {
     kind: 'mongo',
     capabilities,
+    ...(serverClock ? { clock: { now: serverClock.now } } : {}),
     accounts: {
       async insert(a) {
         await guardDuplicate('accounts', accounts.insertOne({ ...a }));
@@ -209,6 +214,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       await db.command({ ping: 1 });
     },
     async close() {
+      serverClock?.stop();
       await client.close();
     },
   };
