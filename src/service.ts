@@ -17,6 +17,8 @@ import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
 import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine } from './engine/engine';
+import { createIntentBus } from './engine/eventBus';
+import { createSharedBus } from './engine/sharedBus';
 import { intentRoutes } from './rest/routes/intents';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
@@ -54,7 +56,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
   const caches = createReadCaches();
+  // Several instances on one database: progress published by one reaches subscriptions on the others.
+  const bus =
+    store.kind === 'mongo'
+      ? await createSharedBus(createIntentBus(), store.intentEvents, {
+          origin: `instance_${randomBytes(6).toString('hex')}`,
+          onError: (err, what) => logger.warn({ err, what }, 'intent event log'),
+        })
+      : undefined;
   const engine = createEngine({
+    bus,
     store,
     chains: chains.port,
     keyVault,
@@ -106,6 +117,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     });
   } catch (e) {
     await engine.stop();
+    bus?.stop();
     await Promise.all([store.close(), chains.stop()]);
     throw e;
   }
@@ -130,6 +142,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           server.closeIdleConnections();
         });
         await engine.stop();
+        bus?.stop();
         await Promise.all([store.close(), chains.stop()]);
       })();
       return stopping;

@@ -113,6 +113,31 @@ export interface StoreCapabilities {
   serverClock: boolean;
 }
 
+/** One entry of the shared intent event log: a persisted snapshot and the instance that wrote it. */
+export interface IntentEventEntry {
+  /** Position in the log: strictly increasing, shared by every instance on the database. */
+  seq: number;
+  /** The instance whose engine persisted the snapshot. */
+  origin: string;
+  intent: Intent;
+}
+
+/**
+ * The append-only log of intent snapshots that carries progress between
+ * instances (a subscription on one instance sees intents another executes).
+ * Entries are kept for a while (an hour on MongoDB with TTL) and followed by
+ * sequence: a follower never needs more than what was appended after it
+ * started.
+ */
+export interface IntentEventLog {
+  /** Appends a snapshot; resolves with its sequence number. */
+  append(origin: string, intent: Intent): Promise<number>;
+  /** Entries after `seq`, in sequence order, at most `limit`. */
+  readAfter(seq: number, limit: number): Promise<IntentEventEntry[]>;
+  /** The last sequence number appended (0 when none). */
+  head(): Promise<number>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
   /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
@@ -126,6 +151,7 @@ export interface Store {
   usage: UsageRepo;
   idempotency: IdempotencyRepo;
   intents: IntentRepo;
+  intentEvents: IntentEventLog;
   /** Throws when the backing database is unreachable (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -46,6 +46,8 @@ export function translateTransientErrors(store: Store): Store {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (prop === 'ping') return wrapRepo({ ping: () => target.ping() }).ping;
+      // Not repositories: what the server can do, and its clock (synchronous, no database call).
+      if (prop === 'capabilities' || prop === 'clock') return value;
       if (value === null || typeof value !== 'object') return value;
       let repo = wrapped.get(prop);
       if (!repo) wrapped.set(prop, (repo = wrapRepo(value)));

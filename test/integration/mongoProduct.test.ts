@@ -132,4 +132,41 @@ if (!uri) {
     expect(usdcOn(after.body, 'arbitrum-sepolia')).toBe(0);
     expect(usdcOn(after.body, 'base-sepolia')).toBeGreaterThan(2.99);
   }, 120_000);
+
+  test('behavior: two instances on one database: a subscription on one sees every change of an intent the other executes', async () => {
+    const shared = { MONGODB_URI: withDatabase(uri, `${dbName}_pair`), KEY_VAULT_MASTER_KEY };
+    const a = await startTestServer(shared);
+    const b = await startTestServer(shared);
+    try {
+      const { key } = await a.admin.createAccount({ plan: 'pro' });
+      const w = await a.rest('POST', '/v1/wallets', { key, body: { userId: 'two-instances' } });
+      await a.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '2' } });
+      // slows A's mint side down for a few seconds, so B's subscription opens while the intent is executing
+      await a.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 3 } });
+      const intent = await a.rest('POST', '/v1/intents', { key, body: { walletId: w.body.id, action: 'bridge', amount: 2, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+      expect(intent.status).toBe(201);
+      await pollUntil(a, key, intent.body.id, (i) => i.status === 'executing');
+
+      const ws = createClient({ url: b.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+      const seen: { status: string; transactions: number }[] = [];
+      await new Promise<void>((resolve, reject) =>
+        ws.subscribe(
+          { query: 'subscription($id: ID!) { intentUpdated(id: $id) { status results { transactions { txHash } } } }', variables: { id: intent.body.id } },
+          { next: (r) => seen.push({ status: (r.data as Json).intentUpdated.status, transactions: (r.data as Json).intentUpdated.results?.transactions.length ?? 0 }), error: reject, complete: resolve },
+        ),
+      );
+      await ws.dispose();
+      // B's engine never ran it: everything after the first snapshot came over the event log
+      expect(seen[0]!.status).toBe('EXECUTING');
+      expect(seen.at(-1)!.status).toBe('COMPLETED');
+      expect(seen.length).toBeGreaterThan(2);
+      expect(seen.at(-1)!.transactions).toBeGreaterThan(seen[0]!.transactions);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
+      await client.connect();
+      await client.db(`${dbName}_pair`).dropDatabase().catch(() => undefined);
+      await client.close();
+    }
+  }, 60_000);
 }

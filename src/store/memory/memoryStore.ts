@@ -1,6 +1,7 @@
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
 import { DuplicateError, type Store } from '../port';
 import { createMemoryIntents } from './memoryIntents';
+import { createMemoryIntentEvents } from './memoryIntentEvents';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -146,6 +147,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
       },
     },
     intents: createMemoryIntents(),
+    intentEvents: createMemoryIntentEvents(),
     async ping() {},
     async close() {},
   };

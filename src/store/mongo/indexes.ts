@@ -22,5 +22,7 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('intents').createIndex({ id: 1 }, { unique: true }),
     db.collection('intents').createIndex({ walletId: 1, createdAt: 1 }),
     db.collection('intents').createIndex({ status: 1 }),
+    db.collection('intentEvents').createIndex({ seq: 1 }, { unique: true }),
+    db.collection('intentEvents').createIndex({ at: 1 }, caps.ttlIndexes ? { expireAfterSeconds: 3600 } : {}),
   ]);
 }

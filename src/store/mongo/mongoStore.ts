@@ -5,6 +5,7 @@ import { ensureIndexes } from './indexes';
 import { assertRequired, probeCapabilities, type StoreCapabilities } from './capabilities';
 import { followServerClock, type ServerClock } from './serverClock';
 import { createMongoIntents } from './mongoIntents';
+import { createMongoIntentEvents } from './mongoIntentEvents';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -210,6 +211,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       },
     },
     intents: createMongoIntents(db),
+    intentEvents: createMongoIntentEvents(db),
     async ping() {
       await db.command({ ping: 1 });
     },

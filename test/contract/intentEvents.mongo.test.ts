@@ -1,0 +1,4 @@
+import { describeIntentEventsContract } from './intentEvents.contract';
+import { describeOnMongo } from './mongoHarness';
+
+describeOnMongo('intent event log contract', describeIntentEventsContract);
