@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     await fetch(`${svc.url}/admin/accounts`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ plan: 'enterprise', requestsPerMinute: 100_000_000 }),
+      body: JSON.stringify({ plan: 'enterprise', requestsPerMinute: 1_000_000 }),
     })
   ).json();
   const auth = { Authorization: `Bearer ${acct.apiKey.key}` };

@@ -7,6 +7,8 @@ import { Agent, request } from 'node:http';
 
 interface LoadSpec {
   url: string;
+  /** Default POST; a GET sends no body. */
+  method?: 'GET' | 'POST';
   body: string;
   headers: Record<string, string>;
   concurrency: number;
@@ -23,7 +25,14 @@ async function main(): Promise<void> {
   const one = () =>
     new Promise<void>((resolve) => {
       const req = request(
-        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { ...spec.headers, 'Content-Length': Buffer.byteLength(spec.body) } },
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname + u.search,
+          method: spec.method ?? 'POST',
+          agent,
+          headers: spec.method === 'GET' ? spec.headers : { ...spec.headers, 'Content-Length': Buffer.byteLength(spec.body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -37,7 +46,7 @@ async function main(): Promise<void> {
         errors++;
         resolve();
       });
-      req.end(spec.body);
+      req.end(spec.method === 'GET' ? undefined : spec.body);
     });
   const started = Date.now();
   await Promise.all(
