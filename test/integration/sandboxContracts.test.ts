@@ -29,7 +29,7 @@ import {
   sandboxTokenMessengerAbi,
 } from '../../src/chain/sandbox/abis';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_MNEMONIC } from '../../src/chain/sandbox/accounts';
-import { deploySandbox } from '../../src/chain/sandbox/deploy';
+import { CIRCLE_USDC, deploySandbox } from '../../src/chain/sandbox/deploy';
 import {
   RAY,
   SANDBOX_COMET_APR,
@@ -570,11 +570,11 @@ describe('sandbox price feed', () => {
 });
 
 describe('sandbox deployment', () => {
-  it('behavior: addresses are deterministic (same on every fresh chain) and a second deploy reuses them', async () => {
+  it('behavior: addresses are deterministic (same on every fresh chain) and a second deploy reuses them; USDC sits at Circle\'s address of each test network', async () => {
     const first = sandboxChain(manifest, 'ethereum-sepolia');
     for (const name of CHAIN_LIST) {
       const d = sandboxChain(manifest, name);
-      expect(d.tokens.USDC).toBe(first.tokens.USDC);
+      expect(d.tokens.USDC).toBe(CIRCLE_USDC[name]);
       expect(d.aavePool).toBe(first.aavePool);
     }
     const chains = Object.fromEntries(CHAIN_LIST.map((n) => [n, { rpcUrl: sandboxChain(manifest, n).rpcUrl, chainId: CHAINS[n].chainId }]));

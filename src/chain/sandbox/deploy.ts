@@ -9,6 +9,7 @@ import {
   keccak256,
   pad,
   stringToHex,
+  toHex,
   zeroAddress,
   type Address,
   type Chain,
@@ -126,8 +127,9 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
       encodeDeployData({ abi: sandboxTokenAbi, bytecode: bytecodeOf('SandboxToken'), args }),
     );
   }
-  const usdc = tokens.USDC;
-  if (!usdc) throw new Error(`deploySandbox: ${ctx.name} has no USDC`);
+  if (!tokens.USDC) throw new Error(`deploySandbox: ${ctx.name} has no USDC`);
+  // The devnets mirror the public test networks: USDC lives where Circle's does (x402 clients' default spending controls know these addresses).
+  const usdc = (tokens.USDC = await placeAt(ctx, tokens.USDC, CIRCLE_USDC[ctx.name], TOKEN_SETUP_SLOTS));
 
   const pool = await create2('pool', encodeDeployData({ abi: sandboxPoolAbi, bytecode: bytecodeOf('SandboxPool'), args: [ctx.owner] }));
   const aTokens: Partial<Record<TokenAsset, Address>> = {};
@@ -197,6 +199,37 @@ async function ensureCreate2(ctx: ChainContext, factory: Address, label: string,
   );
   if (!(await hasCode(ctx, address))) throw new Error(`deploySandbox: ${ctx.name}: ${label} not found at ${address}`);
   return address;
+}
+
+/** Circle's USDC on each test network. */
+export const CIRCLE_USDC: Readonly<Partial<Record<ChainName, Address>>> = {
+  'ethereum-sepolia': '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+  'arbitrum-sepolia': '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
+  'base-sepolia': '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+};
+
+/** SandboxToken storage written by its constructor: name, symbol, owner (decimals is immutable, in the code). */
+const TOKEN_SETUP_SLOTS = 3;
+
+/**
+ * Places a copy of the contract at `from` at the address `to` (devnet-only
+ * hardhat_setCode / hardhat_setStorageAt), with its first `slots` storage
+ * slots: the runtime code is the same and the token's EIP-712 domain is
+ * computed from address(this), so signatures name `to`. Idempotent.
+ */
+async function placeAt(ctx: ChainContext, from: Address, to: Address | undefined, slots: number): Promise<Address> {
+  if (to === undefined) return from;
+  if (await hasCode(ctx, to)) return to;
+  const code = await ctx.public.getCode({ address: from });
+  if (!code) throw new Error(`deploySandbox: ${ctx.name}: no code at ${from} to place at ${to}`);
+  const request = ctx.public.request as (a: { method: string; params: unknown[] }) => Promise<unknown>;
+  await request({ method: 'hardhat_setCode', params: [to, code] });
+  for (let i = 0; i < slots; i++) {
+    const slot = toHex(i, { size: 32 });
+    const value = await ctx.public.getStorageAt({ address: from, slot });
+    await request({ method: 'hardhat_setStorageAt', params: [to, slot, value ?? toHex(0, { size: 32 })] });
+  }
+  return to;
 }
 
 async function ensureReserve(ctx: ChainContext, poolAddress: Address, asset: TokenAsset, token: Address): Promise<Address> {
