@@ -35,3 +35,10 @@ export type Operation = keyof typeof CREDIT_COST;
 
 /** Operations that write: need the `write` scope and are never payable by proof. */
 export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'fundDemo']);
+
+/**
+ * SPEC "Authentication" 2: the reads a client without an account may pay for
+ * per request (x402). Their REST routes carry these names, so the front door
+ * decides by the route that matched, never by a path string.
+ */
+export const PAYABLE_OPERATIONS: ReadonlySet<Operation> = new Set(['getWallet', 'getBalances', 'getYields', 'getIntent']);

@@ -113,6 +113,12 @@ export interface StoreCapabilities {
   serverClock: boolean;
 }
 
+/** Claimed x402 authorization nonces: one payment proof pays for one read, however often it is sent. */
+export interface PaymentNonceRepo {
+  /** Claims `key` (network, payer and the authorization's nonce); false when it was claimed before. */
+  claim(key: string, record: { payer: string; network: string; at: string }): Promise<boolean>;
+}
+
 /** One entry of the shared intent event log: a persisted snapshot and the instance that wrote it. */
 export interface IntentEventEntry {
   /** Position in the log: strictly increasing, shared by every instance on the database. */
@@ -152,6 +158,7 @@ export interface Store {
   idempotency: IdempotencyRepo;
   intents: IntentRepo;
   intentEvents: IntentEventLog;
+  paymentNonces: PaymentNonceRepo;
   /** Throws when the backing database is unreachable (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

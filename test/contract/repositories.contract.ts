@@ -117,6 +117,23 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
+    describe('paymentNonces', () => {
+      test('behavior: a nonce is claimed once: the second claim of the same key is refused, another key is not', async () => {
+        const key = `eip155:84532:0xpayer:0x${hex(32)}`;
+        const record = { payer: '0xpayer', network: 'eip155:84532', at: new Date().toISOString() };
+        expect(await store.paymentNonces.claim(key, record)).toBe(true);
+        expect(await store.paymentNonces.claim(key, record)).toBe(false);
+        expect(await store.paymentNonces.claim(`${key}0`, record)).toBe(true);
+      });
+
+      test('behavior: six concurrent claims of one nonce: exactly one wins', async () => {
+        const key = `eip155:84532:0xpayer:0x${hex(32)}`;
+        const record = { payer: '0xpayer', network: 'eip155:84532', at: new Date().toISOString() };
+        const wins = await Promise.all(Array.from({ length: 6 }, () => store.paymentNonces.claim(key, record)));
+        expect(wins.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe('accounts', () => {
       test('behavior: insert → get round-trips an Account (with and without a custom rate)', async () => {
         const plain = account();

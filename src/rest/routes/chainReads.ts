@@ -17,6 +17,7 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
   router.get(
+    'getBalances',
     '/balances/:walletId',
     operation(deps, 'getBalances', async (ctx) => {
       ctx.body = await getBalances(deps, ctx.state.principal!, param(ctx, 'walletId'));
@@ -24,6 +25,7 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'getYields',
     '/yields',
     operation(deps, 'getYields', async (ctx) => {
       const q = parseInput(yieldsQuerySchema, { ...ctx.query });

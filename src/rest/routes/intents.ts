@@ -34,6 +34,7 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'getIntent',
     '/intents/:intentId',
     operation(deps, 'getIntent', async (ctx) => {
       const view = toIntentView(await getIntent(deps, ctx.state.principal!, param(ctx, 'intentId')));

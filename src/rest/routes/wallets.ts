@@ -38,6 +38,7 @@ export function walletRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'getWallet',
     '/wallets/:userId',
     operation(deps, 'getWallet', async (ctx) => {
       const { userId } = parseInput(userIdParam, { userId: param(ctx, 'userId') });

@@ -23,6 +23,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
   const walletKeys = new Map<string, WalletKeyRecord>();
   const counters = new Map<string, { value: number; expiresAt: number }>();
   const idem = new Map<string, IdempotencyRecord>();
+  const paymentNonces = new Set<string>();
   const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
   const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`;
   const live = <T extends { expiresAt: number }>(v: T | undefined): T | undefined =>
@@ -148,6 +149,13 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     },
     intents: createMemoryIntents(),
     intentEvents: createMemoryIntentEvents(),
+    paymentNonces: {
+      async claim(key) {
+        if (paymentNonces.has(key)) return false;
+        paymentNonces.add(key);
+        return true;
+      },
+    },
     async ping() {},
     async close() {},
   };

@@ -79,6 +79,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
   const usage = db.collection<{ _id: string; value: number; expiresAt: Date }>('usage');
   const idem = db.collection<Doc<IdempotencyRecord> & { expiresAtDate: Date }>('idempotency');
   const noId = { projection: { _id: 0 } } as const;
+  // _id is the claim key: its built-in unique index makes a second claim fail on every compatible server.
+  const paymentNonces = db.collection<{ _id: string; payer: string; network: string; at: string }>('paymentNonces');
 
   return {
     kind: 'mongo',
@@ -212,6 +214,17 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     intents: createMongoIntents(db),
     intentEvents: createMongoIntentEvents(db),
+    paymentNonces: {
+      async claim(key, record) {
+        try {
+          await paymentNonces.insertOne({ _id: key, ...record });
+          return true;
+        } catch (e) {
+          if (isDuplicateKey(e)) return false;
+          throw e;
+        }
+      },
+    },
     async ping() {
       await db.command({ ping: 1 });
     },
