@@ -3,6 +3,7 @@ import { PLAN_NAMES } from './domain/plans';
 import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
+import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -29,6 +30,8 @@ const envSchema = z
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -78,6 +81,8 @@ export interface Config {
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
   bodyLimitBytes: number;
+  /** x402 paid reads: who sends settlements and who is paid; absent in rpc mode unless both are configured. */
+  payments?: { settlerKey: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
   txStuckAfterMs: number;
   /** Cap on one wait between tries while a transaction is in flight (or a burn awaits its mint). */
@@ -95,6 +100,13 @@ function rpcUrlsFrom(env: NodeJS.ProcessEnv): Partial<Record<ChainName, string>>
     if (v) out[c] = v;
   }
   return out;
+}
+
+/** Paid reads: configured keys, else (sandbox) the sandbox settler and treasury, else (rpc) off. */
+function paymentsConfig(e: Env): Config['payments'] {
+  if (e.SETTLER_KEY && e.PAYMENT_PAY_TO) return { settlerKey: hexKey(e.SETTLER_KEY), payTo: e.PAYMENT_PAY_TO as `0x${string}` };
+  if (e.CHAIN_MODE === 'sandbox') return { settlerKey: SANDBOX_KEYS.settler, payTo: SANDBOX_ADDRESSES.treasury };
+  return undefined;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
+    payments: paymentsConfig(e),
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

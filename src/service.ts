@@ -17,6 +17,7 @@ import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
 import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine } from './engine/engine';
+import { createX402Payments } from './chain/x402/x402Payments';
 import { createIntentBus } from './engine/eventBus';
 import { createSharedBus } from './engine/sharedBus';
 import { intentRoutes } from './rest/routes/intents';
@@ -79,7 +80,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
   });
+  // Paid reads need a payment network (Base Sepolia or Ethereum Sepolia) among the configured chains.
+  const payable = config.payments && (chains.client('base-sepolia') ?? chains.client('ethereum-sepolia'));
+  const payments = payable ? await createX402Payments({ clients: chains.client, ...config.payments! }) : undefined;
   const deps: AppDeps = {
+    payments,
     store,
     clock,
     keyVault,

@@ -6,6 +6,7 @@ import type { KeyRevocations } from './accounts/keyRevocations';
 import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
 import type { IntentSubmitter } from './intents/submitIntent';
 import type { IntentBus } from '../engine/eventBus';
+import type { PaymentVerifier } from './payments/port';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   caches: ReadCaches;
   /** Per-account budgets on what the service pays for (DESIGN §4 "shared gas"). */
   limits: { gasBudgetPerAccountWei: bigint };
+  /** Checks and collects x402 payments for paid reads; absent when no payment network is configured. */
+  payments?: PaymentVerifier;
   /** Runs intents in the background (the intent engine). */
   engine: IntentSubmitter & { bus: IntentBus };
 }

@@ -6,6 +6,7 @@ import type { SandboxManifest } from './sandbox/manifest';
 import { startSandbox } from './sandbox/sandbox';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './sandbox/accounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
+import type { ChainClient } from './viem/chainClients';
 import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
 import { readHoldings } from './viem/readHoldings';
 
@@ -22,12 +23,20 @@ export interface ChainsConfig {
 
 export interface RunningChains {
   port: ChainPort;
+  /** The viem client and deployment of a configured chain (for the x402 facilitator, which drives its own transactions). */
+  client(chain: ChainName): ChainClient | undefined;
   /** Present in sandbox mode only. */
   controls: SandboxControls | null;
   manifest: SandboxManifest;
   startupMs: number;
   stop(): Promise<void>;
 }
+
+/** The port's client of `chain`, or undefined when the chain is not configured. */
+const clientOrNone =
+  (port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient }) =>
+  (chain: ChainName): ChainClient | undefined =>
+    port.chains.includes(chain) ? port.client(chain) : undefined;
 
 /**
  * Native gas a wallet is topped up with before it transacts: a lend with a bridge is
@@ -54,7 +63,7 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
       if (d && url) d.rpcUrl = url;
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...GAS });
-    return { port, controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
+    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
@@ -67,6 +76,7 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
   if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: SANDBOX_ADDRESSES.faucet, amount: FAUCET_STOCK });
   return {
     port,
+    client: clientOrNone(port),
     controls,
     manifest,
     startupMs: Date.now() - started,

@@ -5,5 +5,5 @@ export function errorBody(e: ServiceError, requestId: string): { error: string; 
   if (!e.expose) {
     return { error: e.code, message: 'An internal error occurred', details: { requestId } };
   }
-  return { error: e.code, message: e.message, details: e.details };
+  return { ...e.bodyExtras, error: e.code, message: e.message, details: e.details };
 }

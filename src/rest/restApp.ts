@@ -43,7 +43,13 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
   for (const r of o.publicRouters ?? []) root.use(r.routes());
 
   // Authentication and the rate window run before the body is read, so an unauthenticated body is never parsed.
-  const admit = admission(o.deps);
+  const admit = admission(o.deps, {
+    settled: () => o.metrics.paidReads.inc({ outcome: 'settled' }),
+    settlementFailed: (info) => {
+      o.metrics.paidReads.inc({ outcome: 'settlement_failed' });
+      o.logger.error(info, 'paid read served but its payment was not settled');
+    },
+  });
   const body = jsonBody(o.bodyLimitBytes);
   const v1 = createRouter({ prefix: '/v1' });
   for (const r of [walletRoutes(o.deps), ...(o.v1Routers ?? [])]) v1.use(r.routes());

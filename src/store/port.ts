@@ -117,6 +117,8 @@ export interface StoreCapabilities {
 export interface PaymentNonceRepo {
   /** Claims `key` (network, payer and the authorization's nonce); false when it was claimed before. */
   claim(key: string, record: { payer: string; network: string; at: string }): Promise<boolean>;
+  /** Whether `key` was claimed. */
+  isClaimed(key: string): Promise<boolean>;
 }
 
 /** One entry of the shared intent event log: a persisted snapshot and the instance that wrote it. */

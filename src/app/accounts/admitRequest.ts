@@ -52,6 +52,8 @@ export async function authorizeOperation(
   if (!principal.scopes.includes(needed)) {
     throw forbidden(`This API key lacks the ${needed} scope`, { requiredScope: needed, operation });
   }
+  // A paid read was paid for in USDC: no account's credits to reserve.
+  if (principal.via === 'payment') return { refund: async () => undefined };
   return reserveCredits(deps, principal.account, operation);
 }
 

@@ -7,3 +7,12 @@ export interface Principal {
   scopes: Scope[];
   via: 'apiKey' | 'payment';
 }
+
+/**
+ * Whether `principal` may read a record of `accountId`: its own account's, or
+ * any when it paid for this read (SPEC "Authentication" 2: a paid read names
+ * the wallet or intent by its unguessable id; it sees no email or metadata).
+ */
+export function mayRead(principal: Principal, accountId: string): boolean {
+  return principal.via === 'payment' || principal.account.id === accountId;
+}

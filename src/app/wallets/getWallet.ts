@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import type { Principal } from '../accounts/principal';
+import { mayRead, type Principal } from '../accounts/principal';
 import type { Wallet } from '../../domain/types';
 import { walletNotFound } from '../../domain/errors/wallet';
 
@@ -13,6 +13,6 @@ export async function getWalletByUserId(deps: Pick<AppDeps, 'store'>, principal:
 /** A wallet by its id; other accounts' wallets are reported as not found. */
 export async function getWalletById(deps: Pick<AppDeps, 'store'>, principal: Principal, walletId: string): Promise<Wallet> {
   const w = await deps.store.wallets.getById(walletId);
-  if (!w || w.accountId !== principal.account.id) throw walletNotFound({ walletId });
+  if (!w || !mayRead(principal, w.accountId)) throw walletNotFound({ walletId });
   return w;
 }

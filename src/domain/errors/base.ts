@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   INVALID_CHAIN: 400,
   UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
   PAYMENT_INVALID: 402,
   FORBIDDEN: 403,
   PLAN_RESTRICTED: 403,
@@ -45,17 +46,20 @@ export class ServiceError extends Error {
   readonly details: ErrorDetails;
   /** Extra response headers the front door must send (e.g. Retry-After). */
   readonly headers: Record<string, string>;
+  /** Fields a REST body carries beside `{error, message, details}` (x402 v1 requirements). */
+  readonly bodyExtras: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: ErrorDetails; cause?: unknown; headers?: Record<string, string> } = {},
+    options: { details?: ErrorDetails; cause?: unknown; headers?: Record<string, string>; bodyExtras?: Record<string, unknown> } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
+    this.bodyExtras = options.bodyExtras ?? {};
   }
 
   /** 4xx messages are meant for the caller; 5xx messages are masked except for known transient codes. */

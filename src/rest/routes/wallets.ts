@@ -42,7 +42,8 @@ export function walletRoutes(deps: AppDeps): Router<RestState> {
     '/wallets/:userId',
     operation(deps, 'getWallet', async (ctx) => {
       const { userId } = parseInput(userIdParam, { userId: param(ctx, 'userId') });
-      ctx.body = toWalletView(await getWalletByUserId(deps, ctx.state.principal!, userId));
+      const principal = ctx.state.principal!;
+      ctx.body = toWalletView(await getWalletByUserId(deps, principal, userId), principal.via === 'payment' ? 'paid' : 'owner');
     }),
   );
 

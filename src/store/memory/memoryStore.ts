@@ -155,6 +155,9 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         paymentNonces.add(key);
         return true;
       },
+      async isClaimed(key) {
+        return paymentNonces.has(key);
+      },
     },
     async ping() {},
     async close() {},

@@ -224,6 +224,9 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
           throw e;
         }
       },
+      async isClaimed(key) {
+        return (await paymentNonces.countDocuments({ _id: key }, { limit: 1 })) > 0;
+      },
     },
     async ping() {
       await db.command({ ping: 1 });
