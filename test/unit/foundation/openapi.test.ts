@@ -17,4 +17,18 @@ describe('OpenAPI document', () => {
     const intent = doc.paths['/intents'].post.requestBody.content['application/json'].schema;
     expect(intent.properties.action.enum).toEqual(['lend', 'withdraw', 'bridge']);
   });
+
+  it('behavior: exactly the four payable reads offer the x402 alternative, with their 402 answer and payment headers; writes stay key-only', () => {
+    expect(doc.components.securitySchemes.x402).toMatchObject({ type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE' });
+    const payable = Object.entries(doc.paths).flatMap(([p, o]: [string, any]) =>
+      Object.entries(o)
+        .filter(([, op]: [string, any]) => op.security.some((s: any) => 'x402' in s))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(payable.sort()).toEqual(['GET /balances/{walletId}', 'GET /intents/{intentId}', 'GET /wallets/{userId}', 'GET /yields']);
+    const yields = doc.paths['/yields'].get;
+    expect(Object.keys(yields.responses['402'].headers)).toEqual(['PAYMENT-REQUIRED', 'WWW-Authenticate']);
+    expect(yields.responses['200'].headers['PAYMENT-RESPONSE']).toBeDefined();
+    expect(doc.paths['/wallets'].post.security).toEqual([{ apiKey: [] }]);
+  });
 });
