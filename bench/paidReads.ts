@@ -9,15 +9,14 @@
  *
  * Run: npx ts-node --transpile-only bench/paidReads.ts
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { toHex, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService } from '../src/service';
 import { ms, summary } from './support/benchStats';
 import type { Json } from '../test/helpers/server';
+import { signProof } from '../test/helpers/x402Proof';
 
 const N = Number(process.env.BENCH_N ?? 50);
 const ADMIN = 'bench-admin-token-0123456789';
@@ -34,35 +33,10 @@ async function main(): Promise<void> {
     const account = privateKeyToAccount(generatePrivateKey());
     await post('/admin/sandbox/mint', { chain: 'base-sepolia', asset: 'USDC', address: account.address, amount: '10' });
     const offer = JSON.parse(Buffer.from((await fetch(`${svc.url}/v1/yields`)).headers.get('payment-required')!, 'base64').toString('utf8'));
-    const accepted = offer.accepts[0];
 
+    // valid an hour: the whole run
     const proofs: string[] = [];
-    for (let i = 0; i < N + 1; i++) {
-      const authorization = {
-        from: account.address,
-        to: accepted.payTo as Address,
-        value: accepted.amount as string,
-        validAfter: '0',
-        validBefore: String(Math.floor(Date.now() / 1000) + 3600),
-        nonce: toHex(randomBytes(32)),
-      };
-      const signature = await account.signTypedData({
-        domain: { name: accepted.extra.name, version: accepted.extra.version, chainId: 84532, verifyingContract: accepted.asset },
-        types: {
-          TransferWithAuthorization: [
-            { name: 'from', type: 'address' },
-            { name: 'to', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'validAfter', type: 'uint256' },
-            { name: 'validBefore', type: 'uint256' },
-            { name: 'nonce', type: 'bytes32' },
-          ],
-        },
-        primaryType: 'TransferWithAuthorization',
-        message: { ...authorization, value: BigInt(authorization.value), validAfter: 0n, validBefore: BigInt(authorization.validBefore) },
-      });
-      proofs.push(Buffer.from(JSON.stringify({ x402Version: 2, resource: offer.resource, accepted, payload: { signature, authorization } })).toString('base64'));
-    }
+    for (let i = 0; i < N + 1; i++) proofs.push(await signProof(account, offer, {}, { validForSeconds: 3600 }));
 
     const time = async (headers: Record<string, string>): Promise<number> => {
       const t = performance.now();

@@ -41,11 +41,15 @@ export interface RouteInfo {
   path: string;
   /** Whether guardEveryRoute put a guard in front of its handler. */
   guarded: boolean;
+  /** The route's name: payable reads are named after their operation. */
+  name?: string;
 }
 
 /** Every route registered on `router` (nested routers included), read from the router itself. */
 export function listRoutes(router: Router<RestState>): RouteInfo[] {
   return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path), guarded: GUARDED.has(layer.stack[0]!) })),
+    layer.methods
+      .filter((m) => m !== 'HEAD')
+      .map((method) => ({ method, path: String(layer.path), guarded: GUARDED.has(layer.stack[0]!), ...(layer.name ? { name: layer.name } : {}) })),
   );
 }

@@ -1,3 +1,4 @@
+import { PAYABLE_OPERATIONS, type Operation } from '../../src/domain/plans';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 import type { RouteInfo } from '../../src/rest/router';
 
@@ -72,7 +73,7 @@ test('behavior: the routers list the SPEC routes, and every route outside the pu
   expect(unguarded.filter((r) => !PUBLIC.has(r))).toEqual([]);
 });
 
-test('error: every guarded route × spelling × credentials: without valid credentials only 401/403/404/405; never 5xx', async () => {
+test('error: every guarded route × spelling × credentials: without valid credentials only 401/403/404/405 (402 PAYMENT_REQUIRED on the four payable reads as written, no credentials at all); never 5xx', async () => {
   const failures: string[] = [];
   for (const route of dev.service.routes.filter((r) => r.guarded)) {
     const path = concrete(route.path);
@@ -81,8 +82,12 @@ test('error: every guarded route × spelling × credentials: without valid crede
       for (const creds of ['none', 'wrong', 'valid'] as const) {
         const a = await call(dev, route.method, v.path, headersFor(route, creds));
         const label = `${route.method} ${v.path} (${v.how}, ${creds} credentials) → ${a.status} ${a.text.slice(0, 120)}`;
+        // SPEC "Authentication" 2: a payable read asked with no credentials at all offers payment; no handler ran.
+        const offersPayment = v.how === 'as written' && creds === 'none' && PAYABLE_OPERATIONS.has(route.name as Operation);
         if (a.status >= 500) failures.push(label);
-        else if (creds !== 'valid' && ![401, 403, 404, 405].includes(a.status)) failures.push(label);
+        else if (offersPayment) {
+          if (a.status !== 402 || !a.text.includes('"error":"PAYMENT_REQUIRED"')) failures.push(label);
+        } else if (creds !== 'valid' && ![401, 403, 404, 405].includes(a.status)) failures.push(label);
         // Another spelling is another path: it reaches no handler even with valid credentials.
         else if (v.how !== 'as written' && ![401, 403, 404, 405].includes(a.status)) failures.push(label);
       }

@@ -190,10 +190,11 @@ describe('validation', () => {
 describe('authentication', () => {
   const ok = (a: HttpAnswer) => expect(a.status).toBe(200);
 
-  test('error: a missing key is 401 UNAUTHORIZED', async () => {
-    const a = await srv.rest('GET', '/v1/wallets/anyone');
+  test('error: a missing key is 401 UNAUTHORIZED (a read that can be paid for offers payment instead: 402)', async () => {
+    const a = await srv.rest('GET', '/v1/intents?walletId=anyone');
     expectError(a, 401, 'UNAUTHORIZED');
     expect(a.body.details.reason).toBe('missing');
+    expectError(await srv.rest('GET', '/v1/wallets/anyone'), 402, 'PAYMENT_REQUIRED');
     expectError(await srv.rest('POST', '/v1/wallets', { body: { userId: 'x' } }), 401, 'UNAUTHORIZED');
     expectError(await srv.rest('GET', '/v1/wallets/anyone', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'UNAUTHORIZED');
   });

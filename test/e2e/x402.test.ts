@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { createPublicClient, createWalletClient, http, toHex, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { baseSepolia } from 'viem/chains';
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
 import { decodeXPaymentResponse, wrapFetchWithPayment } from 'x402-fetch';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
+import { signProof, type Authorization } from '../helpers/x402Proof';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startService } from '../../src/service';
@@ -18,7 +21,9 @@ import { SANDBOX_ADDRESSES } from '../../src/chain/sandbox/accounts';
  * (v2) and x402-fetch (v1), on the shared devnets (their USDC sits at Circle's
  * Base Sepolia address, so the v2 client's default spending controls accept it).
  * Balances are read on chain: the payer loses exactly 1000 units, the treasury
- * gains them.
+ * gains them. An authorization's time window is checked against the chain's
+ * clock, and other test files advance the shared devnets' time: this file
+ * runs on its OWN sandbox.
  */
 
 let srv: TestServer;
@@ -48,50 +53,13 @@ async function offerOf(path: string): Promise<{ accepts: Json[]; resource: Json 
   return JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString('utf8'));
 }
 
-interface Authorization {
-  from: Address;
-  to: Address;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: Hex;
-}
-
-/** A v2 proof signed by hand, so every field can be made wrong on purpose. */
+/** A v2 proof for `path`'s offer, signed by hand so every field can be made wrong on purpose. */
 async function proof(account: PrivateKeyAccount, path: string, change: Partial<Authorization> = {}, o: { accepted?: Partial<Json>; signWith?: PrivateKeyAccount } = {}): Promise<string> {
-  const offer = await offerOf(path);
-  const accepted = { ...offer.accepts[0], ...o.accepted };
-  const now = Math.floor(Date.now() / 1000);
-  const authorization: Authorization = {
-    from: account.address,
-    to: accepted.payTo,
-    value: accepted.amount,
-    validAfter: '0',
-    validBefore: String(now + 60),
-    nonce: toHex(randomBytes(32)),
-    ...change,
-  };
-  const signature = await (o.signWith ?? account).signTypedData({
-    domain: { name: accepted.extra.name, version: accepted.extra.version, chainId: 84532, verifyingContract: accepted.asset },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value: BigInt(authorization.value), validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
-  });
-  const payload = { x402Version: 2, resource: offer.resource, accepted, payload: { signature, authorization } };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return signProof(account, await offerOf(path), change, o);
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ LOG_LEVEL: 'silent' });
+  srv = await startTestServer({ SANDBOX_MANIFEST: '' });
   const acct = await srv.admin.createAccount({ plan: 'pro' });
   key = acct.key;
   accountId = acct.accountId;
@@ -228,7 +196,10 @@ describe('logs', () => {
         done();
       },
     });
-    const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }), createLogger('debug', sink));
+    // a second service on this file's own devnets
+    const manifest = join(mkdtempSync(join(tmpdir(), 'x402-')), 'manifest.json');
+    writeFileSync(manifest, JSON.stringify(srv.service.chains.manifest));
+    const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: manifest }), createLogger('debug', sink));
     try {
       const secret = generatePrivateKey();
       const account = privateKeyToAccount(secret);

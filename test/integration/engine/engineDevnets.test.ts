@@ -4,7 +4,7 @@ import type { ChainName } from '../../../src/domain/chains';
 import { createSystemClock } from '../../../src/domain/clock';
 import type { Intent } from '../../../src/domain/intent';
 import { toUnits } from '../../../src/domain/money';
-import type { Wallet } from '../../../src/domain/types';
+import { walletRecord } from '../../unit/engine/intentFixture';
 import { createKeyVault, type KeyVault } from '../../../src/chain/keyVault';
 import type { ChainPort } from '../../../src/chain/port';
 import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
@@ -52,18 +52,7 @@ function engine(overrides: Partial<EngineOptions> = {}): Engine {
 async function newWallet(): Promise<{ id: string; address: Address }> {
   const id = `svc_wallet_${randomBytes(16).toString('hex')}`;
   const address = await keyVault.createKey(id);
-  const w: Wallet = {
-    id,
-    accountId: 'acct_engine_it',
-    userId: id,
-    address,
-    evmAddress: address,
-    chainType: 'ethereum',
-    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
-    email: null,
-    metadata: {},
-    createdAt: new Date().toISOString(),
-  };
+  const w = walletRecord(id, address, 'acct_engine_it');
   await store.wallets.insert(w);
   return { id, address };
 }

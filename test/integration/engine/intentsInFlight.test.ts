@@ -6,7 +6,7 @@ import type { ChainPort } from '../../../src/chain/port';
 import { createKeyVault } from '../../../src/chain/keyVault';
 import type { ChainName } from '../../../src/domain/chains';
 import type { Intent } from '../../../src/domain/intent';
-import type { Wallet } from '../../../src/domain/types';
+import { pendingIntent, walletRecord } from '../../unit/engine/intentFixture';
 import { createSystemClock } from '../../../src/domain/clock';
 import { createEngine } from '../../../src/engine/engine';
 import { silentLogger } from '../../../src/engine/engineLogger';
@@ -128,18 +128,7 @@ describe('a stalled chain', () => {
     const keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
     const id = `svc_wallet_${randomBytes(16).toString('hex')}`;
     const address = await keyVault.createKey(id);
-    const wallet: Wallet = {
-      id,
-      accountId: 'acct_inflight',
-      userId: id,
-      address,
-      evmAddress: address,
-      chainType: 'ethereum',
-      chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
-      email: null,
-      metadata: {},
-      createdAt: new Date().toISOString(),
-    };
+    const wallet = walletRecord(id, address, 'acct_inflight');
     await store.wallets.insert(wallet);
     await api.mint('arbitrum-sepolia', address, '3');
 
@@ -161,22 +150,18 @@ describe('a stalled chain', () => {
     const options = { store, chains: port, keyVault, clock: createSystemClock(), logger: silentLogger, txStuckAfterMs: 2_000, retry: { baseMs: 50, inFlightMaxMs: 500 } };
     const first = createEngine(options);
     const now = new Date().toISOString();
-    const intent: Intent = {
+    const intent = pendingIntent({
       id: `intent_${randomBytes(16).toString('hex')}`,
       accountId: 'acct_inflight',
       walletId: id,
-      status: 'pending',
       action: 'bridge',
-      asset: 'USDC',
       amount: '3',
       requestedAmount: '3',
       fromChain: 'arbitrum-sepolia',
       toChain: 'base-sepolia',
-      executionPlan: null,
       createdAt: now,
       updatedAt: now,
-      version: 0,
-    };
+    });
     await store.intents.insert(intent);
     await first.submit(intent);
     const burnSigned = async () => (await store.intents.get(intent.id))?.results?.transactions.some((t: Json) => t.kind === 'burn');

@@ -1,4 +1,22 @@
+import type { Address } from 'viem';
 import type { ExecutionPlan, Intent } from '../../../src/domain/intent';
+import type { Wallet } from '../../../src/domain/types';
+
+/** An EVM wallet record on the three test networks, its userId its id. */
+export function walletRecord(id: string, address: Address, accountId: string): Wallet {
+  return {
+    id,
+    accountId,
+    userId: id,
+    address,
+    evmAddress: address,
+    chainType: 'ethereum',
+    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
+    email: null,
+    metadata: {},
+    createdAt: new Date().toISOString(),
+  };
+}
 
 /** A freshly created lend intent (status pending, version 0). */
 export function pendingIntent(overrides: Partial<Intent> = {}): Intent {
