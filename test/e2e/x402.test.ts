@@ -233,3 +233,21 @@ describe('logs', () => {
     }
   });
 });
+
+describe('limits', () => {
+  // Last in the file: it spends this client address's invalid-proof window.
+  test('error: garbage proofs are limited per client address: past 20 in a minute → 429 with Retry-After, before any verification', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      const r = await fetch(`${srv.url}/v1/yields`, { headers: { 'PAYMENT-SIGNATURE': `garbage-${i}` } });
+      statuses.push(r.status);
+      if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.slice(-1)).toEqual([429]);
+    expect(statuses.every((s) => s === 402 || s === 429)).toBe(true);
+    // an API key is not affected
+    const keyed = await fetch(`${srv.url}/v1/yields`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(keyed.status).toBe(200);
+  });
+});
