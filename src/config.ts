@@ -30,6 +30,13 @@ const envSchema = z
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    CORS_ORIGINS: z
+      .string()
+      .optional()
+      .refine(
+        (v) => !v || v.split(',').every((o) => /^https?:\/\/[^/\s*]+$/.test(o.trim())),
+        'must be comma-separated origins like https://app.example.com (scheme and host, no path, no wildcard)',
+      ),
     SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
@@ -81,6 +88,8 @@ export interface Config {
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
   bodyLimitBytes: number;
+  /** Origins browser apps may call the API from (CORS); empty: no CORS. */
+  corsOrigins: string[];
   /** x402 paid reads: who sends settlements and who is paid; absent in rpc mode unless both are configured. */
   payments?: { settlerKey: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
@@ -146,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
     payments: paymentsConfig(e),
+    corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

@@ -7,10 +7,19 @@ import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
+import { createHardening } from './http/hardening';
 
 const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
 
-export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & { deps: AppDeps; logger: Logger; production: boolean };
+export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & { deps: AppDeps; logger: Logger; production: boolean; corsOrigins?: readonly string[] };
+
+/**
+ * Slow clients are dropped on time: headers must arrive within 10 s and a
+ * request within 30 s, checked every 2 s (Node's default check runs every
+ * 30 s, so a slow-header client outlived its timeout by up to that much);
+ * idle keep-alive sockets close after 5 s.
+ */
+const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 2_000 } as const;
 
 /**
  * Both front doors on one HTTP server (not yet listening): REST through Koa,
@@ -22,12 +31,17 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   const koaHandler = rest.app.callback();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production });
-  const server = createServer((req, res) => {
-    if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
-    else void koaHandler(req, res);
+  const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
+  const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
+    // security headers (and CORS, when configured) on every answer, before either door runs
+    harden(req, res, () => {
+      if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
+      else void koaHandler(req, res);
+    });
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  server.requestTimeout = TIMEOUTS.requestTimeout;
+  server.headersTimeout = TIMEOUTS.headersTimeout;
+  server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
   const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production });
   return { server, closeWebSocket: () => ws.close(), routes: rest.routes };
 }

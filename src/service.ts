@@ -104,6 +104,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     metrics,
     production: config.production,
+    corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
     v1Routers: [chainRoutes(deps), intentRoutes(deps)],

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
-import type { GraphQLServer, ServerContext } from './yoga';
+import { graphiqlScriptHashes, type GraphQLServer, type ServerContext } from './yoga';
+import { graphiqlCsp } from '../http/hardening';
 import { admitRequest } from '../app/accounts/admitRequest';
 import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
@@ -52,6 +53,12 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
     try {
       if (Number(req.headers['content-length'] ?? 0) > o.bodyLimitBytes) throw payloadTooLarge(o.bodyLimitBytes);
       if (rendersGraphiQL(req, o.production ?? false)) {
+        // The page inlines its scripts: allow exactly those, by hash, once the page is rendered.
+        const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+        res.writeHead = ((...args: unknown[]) => {
+          res.setHeader('Content-Security-Policy', graphiqlCsp(graphiqlScriptHashes()));
+          return writeHead(...args);
+        }) as typeof res.writeHead;
         await listen(req, res, { principal: null, requestId });
         return;
       }

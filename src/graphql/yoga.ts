@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLContext } from './context';
@@ -32,9 +33,25 @@ function renderLocalGraphiQL(): (opts: GraphiQLOptions) => string {
       page = renderGraphiQL(opts);
       if (pages.size < 8) pages.set(key, page);
     }
+    renderedScriptHashes = inlineScriptHashes(page);
     return page;
   };
 }
+
+let renderedScriptHashes: string[] = [];
+const hashCache = new Map<string, string[]>();
+
+/** SHA-256 (base64) of each inline <script> of `page`, as a CSP script-src hash names it. */
+function inlineScriptHashes(page: string): string[] {
+  const hit = hashCache.get(page);
+  if (hit) return hit;
+  const hashes = [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64'));
+  if (hashCache.size < 8) hashCache.set(page, hashes);
+  return hashes;
+}
+
+/** The inline-script hashes of the GraphiQL page rendered last (rendering is synchronous, before the answer's headers go out). */
+export const graphiqlScriptHashes = (): string[] => renderedScriptHashes;
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
 
