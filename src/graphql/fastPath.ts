@@ -10,6 +10,7 @@ import type { GraphQLContext } from './context';
 import { maskError, type OnMasked } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate, withCode, type CheckedDocument } from './operationLimits';
 import { readBoundedBody } from './readBody';
+import { chargeInto } from './operationCost';
 
 export interface FastPathOptions {
   schema: GraphQLSchema;
@@ -80,13 +81,20 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       if (operation?.operation === 'subscription') {
         return badRequest(res, 'Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).');
       }
-      const result = (await execute({
-        schema: o.schema,
-        document: p.document,
-        variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
-        operationName: (operationName as string | null | undefined) ?? undefined,
-        contextValue: context,
-      })) as ExecutionResult;
+      const refused = await chargeInto(context, p.document, operationName as string | null | undefined);
+      if (refused) return send(res, 200, { errors: [maskError(refused, () => context.requestId, mask)] });
+      let result: ExecutionResult;
+      try {
+        result = (await execute({
+          schema: o.schema,
+          document: p.document,
+          variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
+          operationName: (operationName as string | null | undefined) ?? undefined,
+          contextValue: context,
+        })) as ExecutionResult;
+      } finally {
+        await context.charge?.release();
+      }
       send(res, 200, result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, () => context.requestId, mask)) } : result);
     },
   };

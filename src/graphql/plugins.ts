@@ -5,6 +5,7 @@ import type { GraphQLContext } from './context';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
+import { chargeInto } from './operationCost';
 
 /**
  * The operation limits of operationLimits.ts inside yoga (GET and SSE
@@ -22,6 +23,14 @@ export function operationLimits(production: boolean): Plugin {
     },
     onParse({ setParseFn }) {
       setParseFn((source) => boundedParse(typeof source === 'string' ? source : source.body));
+    },
+    // Cost checked and credits reserved before any resolver runs. Subscriptions have one root field
+    // (a validation rule) and pay where they start, so they need no hook here.
+    async onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as unknown as GraphQLContext;
+      const refused = await chargeInto(context, args.document, args.operationName);
+      if (refused) return setResultAndStopExecution({ errors: [refused] });
+      return { onExecuteDone: () => context.charge?.release() };
     },
     onValidate({ setValidationFn, validateFn }) {
       setValidationFn((schema, document) => {

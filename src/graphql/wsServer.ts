@@ -12,6 +12,7 @@ import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
+import { chargeInto } from './operationCost';
 
 type ConnectionExtra = {
   principal?: Principal;
@@ -102,11 +103,16 @@ export function attachGraphQLWebSocket(o: {
         if (checked.errors) return masked(checked.errors);
         const { document } = checked;
         const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
+        const refused = await chargeInto(contextValue, document, payload.operationName);
+        if (refused) return masked([refused], contextValue.requestId);
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
-      onNext: (_ctx, _id, _payload, args, result) =>
-        result.errors ? { ...result, errors: masked(result.errors, (args.contextValue as GraphQLContext).requestId) } : result,
+      onNext: async (_ctx, _id, _payload, args, result) => {
+        // A query or mutation answers once: what its failed fields reserved goes back now.
+        await (args.contextValue as GraphQLContext).charge?.release();
+        return result.errors ? { ...result, errors: masked(result.errors, (args.contextValue as GraphQLContext).requestId) } : result;
+      },
       onError: (_ctx, _id, _payload, errors) => masked(errors),
     },
     wss,

@@ -39,6 +39,14 @@ export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyC
   return { principal: { account: check.account, keyId: check.key.id, scopes: check.key.scopes, via: 'apiKey' }, rate };
 }
 
+/** FORBIDDEN unless the key's scopes allow `operation` (write operations need `write`). */
+function assertScope(principal: Principal, operation: Operation): void {
+  const needed = WRITE_OPERATIONS.has(operation) ? 'write' : 'read';
+  if (!principal.scopes.includes(needed)) {
+    throw forbidden(`This API key lacks the ${needed} scope`, { requiredScope: needed, operation });
+  }
+}
+
 /**
  * Per operation: checks the key's scope and reserves the operation's credits.
  * Call `refund()` when the answer is not a success (credits are charged on 2xx only).
@@ -48,25 +56,36 @@ export async function authorizeOperation(
   principal: Principal,
   operation: Operation,
 ): Promise<{ refund(): Promise<void> }> {
-  const needed = WRITE_OPERATIONS.has(operation) ? 'write' : 'read';
-  if (!principal.scopes.includes(needed)) {
-    throw forbidden(`This API key lacks the ${needed} scope`, { requiredScope: needed, operation });
-  }
+  assertScope(principal, operation);
   // A paid read was paid for in USDC: no account's credits to reserve.
   if (principal.via === 'payment') return { refund: async () => undefined };
   return reserveCredits(deps, principal.account, operation);
 }
 
-/** Runs `fn` as `operation`: scope check, credits reserved, refunded if `fn` throws. */
+/** Credits reserved before the operation ran (a GraphQL operation's, up front): `operation`'s share is given back if it fails. */
+export interface Prepaid {
+  /** `operation` succeeded: its share stays spent. */
+  consume(operation: Operation): void;
+  refund(operation: Operation): Promise<void>;
+}
+
+/**
+ * Runs `fn` as `operation`: scope check, credits reserved (or, when
+ * `prepaid`, already reserved with the whole GraphQL operation), refunded if
+ * `fn` throws.
+ */
 export async function runOperation<T>(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   principal: Principal,
   operation: Operation,
   fn: () => Promise<T>,
+  prepaid?: Prepaid,
 ): Promise<T> {
-  const charge = await authorizeOperation(deps, principal, operation);
+  const charge = prepaid ? (assertScope(principal, operation), { refund: () => prepaid.refund(operation) }) : await authorizeOperation(deps, principal, operation);
   try {
-    return await fn();
+    const result = await fn();
+    prepaid?.consume(operation);
+    return result;
   } catch (e) {
     await charge.refund();
     throw e;

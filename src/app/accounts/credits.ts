@@ -12,34 +12,47 @@ export function creditMonth(d: Date): { month: string; resetsAt: Date } {
 const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;
 
 /**
- * Reserves the operation's credits atomically (one conditional increment that
- * never passes the limit) and returns a refund to call when the answer is not 2xx.
+ * Reserves `cost` credits atomically (one conditional increment that never
+ * passes the limit): all of them or none, CREDITS_EXHAUSTED when they do not
+ * fit. `refund(units)` gives back part or (by default) all of them.
  */
-export async function reserveCredits(
+export async function reserveCreditUnits(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   account: Account,
-  operation: Operation,
-): Promise<{ refund(): Promise<void> }> {
-  const cost = CREDIT_COST[operation];
+  cost: number,
+): Promise<{ refund(units?: number): Promise<void> }> {
   const limit = PLANS[account.plan].creditsPerMonth;
   const { month, resetsAt } = creditMonth(deps.clock.now());
   const key = creditKey(account.id, month);
   // Counters live a month past their reset so usage stays reportable.
   const expires = new Date(resetsAt.getTime() + 31 * 86_400_000);
-  if (limit === null) {
-    await deps.store.usage.increment(key, cost, expires);
-  } else if ((await deps.store.usage.incrementIfAtMost(key, cost, limit, expires)) === null) {
-    // Refused in one conditional update: nothing was added, so nothing to give back (and no crash can lose it).
-    throw creditsExhausted(limit, await deps.store.usage.get(key), resetsAt.toISOString());
+  if (cost > 0) {
+    if (limit === null) {
+      await deps.store.usage.increment(key, cost, expires);
+    } else if ((await deps.store.usage.incrementIfAtMost(key, cost, limit, expires)) === null) {
+      // Refused in one conditional update: nothing was added, so nothing to give back (and no crash can lose it).
+      throw creditsExhausted(limit, await deps.store.usage.get(key), resetsAt.toISOString());
+    }
   }
-  let refunded = false;
+  let left = cost;
   return {
-    async refund() {
-      if (refunded) return;
-      refunded = true;
-      await deps.store.usage.increment(key, -cost, expires);
+    async refund(units = left) {
+      const back = Math.min(units, left);
+      if (back <= 0) return;
+      left -= back;
+      await deps.store.usage.increment(key, -back, expires);
     },
   };
+}
+
+/** Reserves one operation's credits; the refund gives them all back (the answer was not 2xx). */
+export async function reserveCredits(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  account: Account,
+  operation: Operation,
+): Promise<{ refund(): Promise<void> }> {
+  const reserved = await reserveCreditUnits(deps, account, CREDIT_COST[operation]);
+  return { refund: () => reserved.refund() };
 }
 
 /** Credits used this month. */

@@ -53,7 +53,7 @@ builder.queryField('balances', (t) =>
     args: { walletId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getBalances', () => getBalances(ctx.deps, principal, String(args.walletId)));
+      return runOperation(ctx.deps, principal, 'getBalances', () => getBalances(ctx.deps, principal, String(args.walletId)), ctx.charge);
     },
   }),
 );

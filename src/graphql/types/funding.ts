@@ -27,7 +27,7 @@ builder.mutationField('fundDemoWallet', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const params = parseInput(fundDemoSchema, { walletId: String(args.walletId) });
-      return runOperation(ctx.deps, principal, 'fundDemo', () => fundDemoWallet(ctx.deps, principal, params));
+      return runOperation(ctx.deps, principal, 'fundDemo', () => fundDemoWallet(ctx.deps, principal, params), ctx.charge);
     },
   }),
 );

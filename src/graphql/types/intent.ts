@@ -205,7 +205,7 @@ builder.queryField('intent', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, String(args.id)));
+      return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, String(args.id)), ctx.charge);
     },
   }),
 );
@@ -223,7 +223,7 @@ builder.queryField('intents', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const query = withoutNulls({ ...args, walletId: String(args.walletId) });
-      return runOperation(ctx.deps, principal, 'listIntents', () => listIntents(ctx.deps, principal, query));
+      return runOperation(ctx.deps, principal, 'listIntents', () => listIntents(ctx.deps, principal, query), ctx.charge);
     },
   }),
 );
@@ -240,7 +240,7 @@ builder.mutationField('createIntent', (t) =>
         const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
         // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
         return getIntent(ctx.deps, principal, result.body.id);
-      });
+      }, ctx.charge);
     },
   }),
 );

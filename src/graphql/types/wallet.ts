@@ -45,7 +45,7 @@ builder.queryField('wallet', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'getWallet', async () =>
-        toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId)),
+        toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId)), ctx.charge,
       );
     },
   }),
@@ -58,7 +58,7 @@ builder.queryField('walletById', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getWallet', async () => toWalletView(await getWalletById(ctx.deps, principal, String(args.id))));
+      return runOperation(ctx.deps, principal, 'getWallet', async () => toWalletView(await getWalletById(ctx.deps, principal, String(args.id))), ctx.charge);
     },
   }),
 );
@@ -78,7 +78,7 @@ builder.mutationField('createWallet', (t) =>
           async () => ({ status: 201, body: toWalletView(await createWallet(ctx.deps, principal, parseInput(createWalletSchema, body))) }),
         );
         return r.body;
-      });
+      }, ctx.charge);
     },
   }),
 );

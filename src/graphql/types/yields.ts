@@ -43,7 +43,7 @@ builder.queryField('yields', (t) =>
       const principal = requirePrincipal(ctx);
       const q = parseInput(yieldsQuerySchema, withoutNulls(args));
       return runOperation(ctx.deps, principal, 'getYields', () =>
-        getYields(ctx.deps, principal, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined }),
+        getYields(ctx.deps, principal, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined }), ctx.charge,
       );
     },
   }),

@@ -1,0 +1,14 @@
+import { parse } from 'graphql';
+import { buildSchema } from '../../../src/graphql/schema';
+import { ROOT_FIELD_OPERATIONS, operationCost } from '../../../src/graphql/operationCost';
+
+test('behavior: every root field of the schema has an operation (so a cost): none is free by omission', () => {
+  const schema = buildSchema();
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((t) => (t ? Object.keys(t.getFields()) : []));
+  expect(roots.filter((f) => !(f in ROOT_FIELD_OPERATIONS))).toEqual([]);
+});
+
+test('behavior: the cost sums root fields by their credits (aliases each count, createIntent 5, __typename free), following root fragments once', () => {
+  const doc = parse('mutation M { a: createIntent(input: {walletId: "w", action: LEND, amount: "1"}) { id } b: createWallet(input: {userId: "u"}) { id } __typename ...F ...F } fragment F on Mutation { c: createWallet(input: {userId: "v"}) { id } }');
+  expect(operationCost(doc, 'M')).toEqual({ cost: 7, fields: 3, operations: ['createIntent', 'createWallet', 'createWallet'] });
+});
