@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AppDeps } from './app/deps';
 import type { Logger } from './logger';
 import { createRestApp, type RestAppOptions } from './rest/restApp';
@@ -8,6 +8,13 @@ import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
 import { createHardening } from './http/hardening';
+
+/** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
+function answerDraining(res: ServerResponse): void {
+  const body = JSON.stringify({ error: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down; retry in a moment', details: {} });
+  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '5', Connection: 'close' });
+  res.end(body);
+}
 
 const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
 
@@ -26,15 +33,18 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
  * `/graphql` dispatched before Koa so it does not pay for Koa's middleware
  * chain, and graphql-ws on the same path. `closeWebSocket` ends every socket.
  */
-export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[] } {
+export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production });
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
+  let draining = false;
   const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
     // security headers (and CORS, when configured) on every answer, before either door runs
     harden(req, res, () => {
+      // Shutting down: requests already running finish; a new one (on a kept-alive socket) is told to retry elsewhere.
+      if (draining) return answerDraining(res);
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
       else void koaHandler(req, res);
     });
@@ -43,5 +53,12 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   server.headersTimeout = TIMEOUTS.headersTimeout;
   server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
   const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production });
-  return { server, closeWebSocket: () => ws.close(), routes: rest.routes };
+  return {
+    server,
+    closeWebSocket: () => ws.close(),
+    routes: rest.routes,
+    drain: () => {
+      draining = true;
+    },
+  };
 }

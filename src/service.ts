@@ -99,7 +99,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   const metrics = createMetrics();
-  const { server, closeWebSocket, routes } = createFrontDoors({
+  const { server, closeWebSocket, routes, drain } = createFrontDoors({
     deps,
     logger,
     metrics,
@@ -141,6 +141,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     routes,
     stop() {
       stopping ??= (async () => {
+        // New requests get 503 from here; those already running finish before the server closes.
+        drain();
         deps.revocations.close();
         await closeWebSocket();
         await new Promise<void>((resolve) => {
