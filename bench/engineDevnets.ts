@@ -19,7 +19,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService, type RunningService } from '../src/service';
 import { int, MiB, ms, RssSampler, summary } from './support/benchStats';
-import { descendants, totals } from './support/procStats';
+import { assertDevnetsStopped, descendants, totals } from './support/procStats';
 
 const ADMIN_TOKEN = 'bench-admin-token-123456';
 const INTENTS = Number(process.env.BENCH_INTENTS ?? 50);
@@ -216,9 +216,7 @@ async function main(): Promise<void> {
     rss?.stop();
     await svc.stop();
   }
-  const left = totals(nodes).alive;
-  console.log(`devnet processes left after stop: ${left}`);
-  if (left > 0) throw new Error(`${left} devnet processes still running`);
+  assertDevnetsStopped(nodes);
 }
 
 main().catch((e) => {

@@ -53,7 +53,7 @@ import type { ChainName } from '../src/domain/chains';
 import type { Protocol, TxRequest } from '../src/chain/port';
 import { SANDBOX_ADDRESSES } from '../src/chain/sandbox/accounts';
 import { ms, summary } from './support/benchStats';
-import { descendants, totals } from './support/procStats';
+import { assertDevnetsStopped, descendants } from './support/procStats';
 import { RpcTrace, summarize } from './support/rpcTrace';
 import { createReplayer, type Replayer, type TimedTx } from './support/txReplay';
 
@@ -361,9 +361,7 @@ async function main(): Promise<void> {
     await svc.stop();
   }
   console.log(`load average at end (1/5/15 min): ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const left = totals(nodes).alive;
-  console.log(`devnet processes left after stop: ${left}`);
-  if (left > 0) throw new Error(`${left} devnet processes still running`);
+  assertDevnetsStopped(nodes);
 }
 
 main().catch((e) => {

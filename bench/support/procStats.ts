@@ -69,3 +69,10 @@ export function totals(pids: readonly number[]): { cpuMs: number; rssBytes: numb
   }
   return { cpuMs, rssBytes, alive };
 }
+
+/** Prints how many of the devnet processes `pids` are still running after a bench stopped the service, and fails when any is. */
+export function assertDevnetsStopped(pids: readonly number[]): void {
+  const left = totals(pids).alive;
+  console.log(`devnet processes left after stop: ${left}`);
+  if (left > 0) throw new Error(`${left} devnet processes still running`);
+}

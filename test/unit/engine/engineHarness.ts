@@ -11,6 +11,7 @@ import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import type { Store } from '../../../src/store/port';
 import { AutoClock } from './autoClock';
 import { FakeChain, testAddress, testKeyVault } from './fakeChain';
+import { walletRecord } from './intentFixture';
 
 /** Test-network USDC markets: base-sepolia/aave-v3 is the best. */
 export const MARKETS: MarketRate[] = [
@@ -78,18 +79,7 @@ export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptio
     async wallet() {
       const id = `svc_wallet_test${String(++counter).padStart(4, '0')}`;
       const address = testAddress(id);
-      const w: Wallet = {
-        id,
-        accountId: 'acct_test',
-        userId: `user_${counter}`,
-        address,
-        evmAddress: address,
-        chainType: 'ethereum',
-        chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
-        email: null,
-        metadata: {},
-        createdAt: clock.now().toISOString(),
-      };
+      const w: Wallet = { ...walletRecord(id, address, 'acct_test'), userId: `user_${counter}`, createdAt: clock.now().toISOString() };
       await store.wallets.insert(w);
       return { id, address };
     },
