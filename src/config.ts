@@ -40,6 +40,7 @@ const envSchema = z
     SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+    RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
     GAS_BUDGET_PER_ACCOUNT: z
@@ -94,6 +95,8 @@ export interface Config {
   payments?: { settlerKey: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
   txStuckAfterMs: number;
+  /** One JSON-RPC request to a chain waits this long at most. */
+  rpcTimeoutMs: number;
   /** Cap on one wait between tries while a transaction is in flight (or a burn awaits its mint). */
   txRetryMaxMs: number;
 }
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
+    rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     payments: paymentsConfig(e),
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),

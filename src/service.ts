@@ -82,7 +82,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   });
   // Paid reads need a payment network (Base Sepolia or Ethereum Sepolia) among the configured chains.
   const payable = config.payments && (chains.client('base-sepolia') ?? chains.client('ethereum-sepolia'));
-  const payments = payable ? await createX402Payments({ clients: chains.client, ...config.payments! }) : undefined;
+  const payments = payable
+    ? await createX402Payments({
+        clients: chains.client,
+        ...config.payments!,
+        onUnavailable: (chain, err) => logger.warn({ chain, err }, 'x402: payment network not answering at start; not offered'),
+      }).catch((err: unknown) => {
+        logger.warn({ err }, 'x402: paid reads unavailable');
+        return undefined;
+      })
+    : undefined;
   const deps: AppDeps = {
     payments,
     store,

@@ -15,6 +15,8 @@ export interface ChainsConfig {
   /** Attach to devnets already running (tests) instead of starting new ones. */
   sandboxManifestPath?: string;
   sandboxBlockTimeMs: number;
+  /** One JSON-RPC request waits this long at most. */
+  rpcTimeoutMs?: number;
   /** rpc mode: deployment manifest, per-chain RPC URL overrides and the service's keys. */
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
@@ -62,14 +64,14 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
     }
-    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...GAS });
+    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, rpcTimeoutMs: cfg.rpcTimeoutMs, ...GAS });
     return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
-  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...GAS });
+  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, rpcTimeoutMs: cfg.rpcTimeoutMs, ...GAS });
   const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;

@@ -12,13 +12,13 @@ export interface ChainClient {
 }
 
 /** Public clients per chain; JSON-RPC batching folds a chain's concurrent reads into one HTTP round trip. */
-export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number): Map<ChainName, ChainClient> {
+export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number, timeoutMs = 10_000): Map<ChainName, ChainClient> {
   const out = new Map<ChainName, ChainClient>();
   for (const d of deployments) {
     const chain = viemChainFor(d.chain, d.rpcUrl);
     const client = createPublicClient({
       chain,
-      transport: http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: 10_000 }),
+      transport: http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: timeoutMs }),
       pollingInterval: pollingIntervalMs,
     }) as PublicClient;
     out.set(d.chain, { name: d.chain, chain, deployment: d, client });

@@ -49,6 +49,8 @@ export interface ViemChainPortOptions {
   faults?: FaultRegistry;
   /** Receipt polling interval; small for devnets. */
   pollingIntervalMs?: number;
+  /** One JSON-RPC request waits this long at most (default 10 s): a hanging node is an error, not a hang. */
+  rpcTimeoutMs?: number;
   /** A wallet below this native balance is topped up before it transacts. */
   minGasWei?: bigint;
   topUpWei?: bigint;
@@ -118,7 +120,7 @@ function revertReason(e: unknown): string {
 /** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
-  const clients = createChainClients(deployments, o.pollingIntervalMs ?? 100);
+  const clients = createChainClients(deployments, o.pollingIntervalMs ?? 100, o.rpcTimeoutMs);
   const accountOf = (signer: TxSigner): LocalAccount => (signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer);
   const faults = o.faults ?? new FaultRegistry();
   const gasTank = privateKeyToAccount(o.keys.gasTank);

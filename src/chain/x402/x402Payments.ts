@@ -35,6 +35,8 @@ export interface X402Options {
   settlerKey: Hex;
   /** Receives the payments. */
   payTo: Address;
+  /** Told about a payment network left out because its node did not answer at start. */
+  onUnavailable?: (chain: ChainName, err: unknown) => void;
 }
 
 /**
@@ -53,16 +55,24 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
     const c = o.clients(chain);
     const asset = c?.deployment.tokens.USDC;
     if (!c || !asset) continue;
-    const [name, version] = await Promise.all([
-      c.client.readContract({ address: asset, abi: sandboxTokenAbi, functionName: 'name' }),
-      c.client.readContract({ address: asset, abi: sandboxTokenAbi, functionName: 'version' }),
-    ]);
+    let name: string;
+    let version: string;
+    try {
+      [name, version] = await Promise.all([
+        c.client.readContract({ address: asset, abi: sandboxTokenAbi, functionName: 'name' }),
+        c.client.readContract({ address: asset, abi: sandboxTokenAbi, functionName: 'version' }),
+      ]);
+    } catch (err) {
+      // A network whose node is down is not offered; the others still are (a start never hangs on one chain).
+      o.onUnavailable?.(chain, err);
+      continue;
+    }
     markets.push({
       chain,
       accept: { scheme: 'exact', network: caip(chain) as PaymentRequirements['network'], asset, amount: PRICE_UNITS, payTo: o.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS, extra: { name, version } },
     });
   }
-  if (markets.length === 0) throw new Error('x402: none of the payment networks (base-sepolia, ethereum-sepolia) is configured');
+  if (markets.length === 0) throw new Error('x402: none of the payment networks (base-sepolia, ethereum-sepolia) is configured and answering');
   // registerExactEvmScheme also registers v1 on every network with the signer it is given, and the
   // first registration answers: Base Sepolia (first in PAYMENT_CHAINS) goes first, so v1 settles on Base.
   for (const m of markets) {

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { createRouter } from '../router';
 import type { RestState } from '../context';
 import type { Metrics } from '../metrics';
+import { isServiceError } from '../../domain/errors/base';
 
 export interface HealthChecks {
   /** Resolves when every dependency (store, chains) answers, with what the store's server can do; throws naming the one that does not. */
@@ -19,7 +20,8 @@ export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<Res
       ctx.body = { status: 'ready', checks: await checks.ready() };
     } catch (e) {
       ctx.status = 503;
-      ctx.body = { error: 'SERVICE_UNAVAILABLE', message: 'Not ready', details: { reason: (e as Error).message } };
+      // a service error names the dependency in one line; anything else is not echoed (it may carry request details)
+      ctx.body = { error: 'SERVICE_UNAVAILABLE', message: 'Not ready', details: { reason: isServiceError(e) ? e.message : 'a dependency failed (see the log)' } };
     }
   });
   router.get('/metrics', async (ctx) => {
