@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { execute, type ExecutionArgs, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, execute, getOperationAST, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { Principal } from '../app/accounts/principal';
@@ -13,9 +13,14 @@ import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
 import { chargeInto } from './operationCost';
+import { MAX_SOCKETS, MAX_SUBSCRIPTIONS, createStreamQuotas } from './streamQuotas';
 
 type ConnectionExtra = {
   principal?: Principal;
+  /** The account whose socket quota this connection holds, once admitted. */
+  quotaAccount?: string;
+  /** Ids of this socket's live subscriptions (each holds a subscription slot of the account). */
+  subscriptions?: Set<string>;
   /** The connection's credentials: every operation is admitted with them again. */
   authorization?: string;
   stopWatching?: () => void;
@@ -46,6 +51,7 @@ export function attachGraphQLWebSocket(o: {
 }): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
   const rules = operationRules(o.production);
+  const quotas = createStreamQuotas();
   const masked = (errors: readonly GraphQLError[], requestId?: string) =>
     errors.map((e) => maskError(e, () => requestId, { production: o.production, onMasked: (err) => o.logger.error({ err, requestId }, 'graphql operation failed') }));
   const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
@@ -73,6 +79,12 @@ export function attachGraphQLWebSocket(o: {
         const authorization = typeof auth === 'string' ? auth : undefined;
         try {
           const { principal } = await admitRequest(o.deps, authorization);
+          if (!quotas.take('socket', principal.account.id, principal.account.plan)) {
+            ctx.extra.socket.close(CLOSE_RATE_LIMITED, `Too many open connections for this account (${MAX_SOCKETS[principal.account.plan]} on its plan)`);
+            return false;
+          }
+          ctx.extra.quotaAccount = principal.account.id;
+          ctx.extra.subscriptions = new Set();
           ctx.extra.principal = principal;
           ctx.extra.authorization = authorization;
           if (principal.keyId) {
@@ -87,8 +99,17 @@ export function attachGraphQLWebSocket(o: {
           return false;
         }
       },
-      onClose: (ctx) => ctx.extra.stopWatching?.(),
-      onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+      onClose: (ctx) => {
+        ctx.extra.stopWatching?.();
+        const account = ctx.extra.quotaAccount;
+        if (account === undefined) return;
+        quotas.release('socket', account);
+        quotas.release('subscription', account, ctx.extra.subscriptions?.size ?? 0);
+      },
+      onComplete: (ctx, id) => {
+        if (ctx.extra.quotaAccount !== undefined && ctx.extra.subscriptions?.delete(id)) quotas.release('subscription', ctx.extra.quotaAccount);
+      },
+      onSubscribe: async (ctx, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         try {
           const { principal } = await admitRequest(o.deps, ctx.extra.authorization);
           ctx.extra.principal = principal;
@@ -105,6 +126,14 @@ export function attachGraphQLWebSocket(o: {
         const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
         const refused = await chargeInto(contextValue, document, payload.operationName);
         if (refused) return masked([refused], contextValue.requestId);
+        const principal = ctx.extra.principal;
+        if (principal && getOperationAST(document, payload.operationName ?? undefined)?.operation === 'subscription') {
+          if (!quotas.take('subscription', principal.account.id, principal.account.plan)) {
+            const max = MAX_SUBSCRIPTIONS[principal.account.plan];
+            return [new GraphQLError(`Too many live subscriptions for this account (${max} on its plan): complete some first`, { extensions: { code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: max } })];
+          }
+          ctx.extra.subscriptions?.add(id);
+        }
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.

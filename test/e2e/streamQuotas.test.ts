@@ -1,0 +1,69 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
+import { MAX_SOCKETS, MAX_SUBSCRIPTIONS } from '../../src/graphql/streamQuotas';
+
+/** One account cannot hold every socket and subscription slot (issue 10 item 2): per-plan caps on WebSocket connections and live subscriptions. */
+let srv: TestServer;
+const clients: Client[] = [];
+beforeAll(async () => {
+  srv = await startTestServer();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+  await srv?.stop();
+});
+
+function client(key: string, onClosed?: (code: number) => void): Client {
+  const c = createClient({
+    url: srv.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    lazy: false,
+    retryAttempts: 0,
+    onNonLazyError: () => undefined, // a refused socket is the point of one test, not noise to print
+    on: { closed: (e) => onClosed?.((e as { code: number }).code) },
+  });
+  clients.push(c);
+  return c;
+}
+
+const connected = (c: Client) => new Promise<void>((resolve) => c.on('connected', () => resolve()));
+
+test('error: a free account holds at most 5 WebSocket connections; the 6th is closed with 4429, and a slot frees when one closes', async () => {
+  const free = await srv.admin.createAccount({ plan: 'free' });
+  const open = Array.from({ length: MAX_SOCKETS.free }, () => client(free.key));
+  await Promise.all(open.map(connected));
+  const code = await new Promise<number>((resolve) => client(free.key, resolve));
+  expect(code).toBe(4429);
+  await open[0]!.dispose();
+  await new Promise((r) => setTimeout(r, 100));
+  await connected(client(free.key));
+});
+
+test('error: a free account holds at most 50 live subscriptions; the 51st gets RATE_LIMIT_EXCEEDED, and completing one frees a slot', async () => {
+  const free = await srv.admin.createAccount({ plan: 'free' });
+  const w = await srv.rest('POST', '/v1/wallets', { key: free.key, body: { userId: 'quota-subs' } });
+  await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '1' } });
+  // the bridge's mint side keeps failing on this server: the intent stays executing, its subscriptions stay live
+  await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 } });
+  const intent = await srv.rest('POST', '/v1/intents', { key: free.key, body: { walletId: w.body.id, action: 'bridge', amount: 1, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+  const c = client(free.key);
+  await connected(c);
+  const query = `subscription { intentUpdated(id: "${intent.body.id}") { status } }`;
+  let unsubscribeFirst: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => {
+    let seen = 0;
+    for (let i = 0; i < MAX_SUBSCRIPTIONS.free; i++) {
+      const stop = c.subscribe({ query }, { next: () => ++seen === MAX_SUBSCRIPTIONS.free && resolve(), error: () => undefined, complete: () => undefined });
+      if (i === 0) unsubscribeFirst = stop;
+    }
+  });
+  await first;
+  const over = await new Promise<Json>((resolve) => c.subscribe({ query }, { next: () => resolve({ ok: true }), error: (e) => resolve(e), complete: () => undefined }));
+  expect((over as Json[])[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: MAX_SUBSCRIPTIONS.free });
+  unsubscribeFirst();
+  await new Promise((r) => setTimeout(r, 100));
+  const again = await new Promise<Json>((resolve) => c.subscribe({ query }, { next: (r) => resolve(r), error: (e) => resolve(e), complete: () => undefined }));
+  expect(again.data?.intentUpdated.status).toBeDefined();
+});
