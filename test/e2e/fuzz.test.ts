@@ -135,3 +135,24 @@ test('property: the admin API with generated bodies never answers 5xx', async ()
     { numRuns: RUNS * 2, seed: SEED },
   );
 });
+
+test('property: raw bytes as a body (invalid UTF-8, truncated JSON, binary) never answer 5xx: REST gives the JSON error object, GraphQL errors with a code', async () => {
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 300 }),
+    fc.uint8Array({ maxLength: 40 }).map((b) => Uint8Array.from([...Buffer.from('{"userId":"'), ...b, ...Buffer.from('"}')])),
+    fc.uint8Array({ maxLength: 40 }).map((b) => Uint8Array.from([...Buffer.from('{"query":"{ wallet(userId: \\"'), ...b, ...Buffer.from('\\") { id } }"}')])),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom('/v1/wallets', '/v1/intents', '/v1/demo/fund', '/graphql'), bytes, async (path, body) => {
+      const res = await fetch(srv.url + path, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: Buffer.from(body) });
+      const text = await res.text();
+      expect(res.status).toBeLessThan(500);
+      if (path === '/graphql') {
+        for (const e of (JSON.parse(text).errors as { extensions?: { code?: unknown } }[] | undefined) ?? []) expect(typeof e.extensions?.code).toBe('string');
+      } else {
+        expectErrorShape(res.status, text, `POST ${path} (raw bytes)`);
+      }
+    }),
+    { numRuns: RUNS * 4, seed: SEED },
+  );
+});
