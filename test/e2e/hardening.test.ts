@@ -59,6 +59,9 @@ describe('CORS', () => {
     const get = await fetch(`${withCors.url}/v1/yields`, { headers: { Origin: APP } });
     expect(get.headers.get('access-control-allow-origin')).toBe(APP);
     expect(get.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    // a paid read's answer keeps the whole exposed list, settlement headers included
+    expect(get.headers.get('access-control-expose-headers')).toContain('PAYMENT-RESPONSE');
+    expect(get.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED');
   });
 
   test('security: an origin not on the list is never reflected, and nothing answers with *', async () => {

@@ -40,8 +40,8 @@ async function paidRead(deps: AppDeps & { payments: PaymentVerifier }, ctx: Rest
   await next();
   if (ctx.status < 200 || ctx.status >= 300) return; // nothing served: nothing collected (the nonce stays claimed)
   const { header, settlement } = await paid.collect();
+  // (cross-origin callers read it through the CORS policy's exposed headers, which name both settlement headers)
   ctx.set(header.name, header.value);
-  ctx.set('Access-Control-Expose-Headers', header.name);
   if (settlement.success) events.settled?.();
   else events.settlementFailed?.({ payer: settlement.payer, network: settlement.network, reason: settlement.errorReason });
 }
