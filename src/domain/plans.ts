@@ -11,12 +11,27 @@ export interface Plan {
   wallets: number | null;
   creditsPerMonth: number | null;
   mainNetworks: boolean;
+  /** Credits one GraphQL operation may cost (its root fields priced like their REST twins). */
+  maxOperationCost: number;
+  /** Open WebSocket connections one account may hold on one instance. */
+  maxSockets: number;
+  /** Live subscriptions one account may hold on one instance, all its sockets together. */
+  maxSubscriptions: number;
 }
 
 export const PLANS: Record<PlanName, Plan> = {
-  free: { name: 'free', requestsPerMinute: 100, wallets: 100, creditsPerMonth: 100, mainNetworks: false },
-  pro: { name: 'pro', requestsPerMinute: 1000, wallets: 10_000, creditsPerMonth: 10_000, mainNetworks: true },
-  enterprise: { name: 'enterprise', requestsPerMinute: 10_000, wallets: null, creditsPerMonth: null, mainNetworks: true },
+  free: { name: 'free', requestsPerMinute: 100, wallets: 100, creditsPerMonth: 100, mainNetworks: false, maxOperationCost: 10, maxSockets: 5, maxSubscriptions: 50 },
+  pro: { name: 'pro', requestsPerMinute: 1000, wallets: 10_000, creditsPerMonth: 10_000, mainNetworks: true, maxOperationCost: 50, maxSockets: 50, maxSubscriptions: 500 },
+  enterprise: {
+    name: 'enterprise',
+    requestsPerMinute: 10_000,
+    wallets: null,
+    creditsPerMonth: null,
+    mainNetworks: true,
+    maxOperationCost: 200,
+    maxSockets: 500,
+    maxSubscriptions: 5_000,
+  },
 };
 
 /** Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1). */

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app/deps';
 import type { Principal } from '../app/accounts/principal';
-import type { OperationCharge } from './operationCost';
+import type { PrepaidCredits } from '../app/accounts/credits';
 
 /** Per-request GraphQL context: the same use-case deps as REST plus who is calling. */
 export interface GraphQLContext {
@@ -10,6 +10,6 @@ export interface GraphQLContext {
   requestId: string;
   /** The `Idempotency-Key` header of the HTTP request, if any. */
   idempotencyKey?: string;
-  /** The operation's credits, reserved up front by its transport (operationCost.ts); resolvers refund their share on failure. */
-  charge?: OperationCharge;
+  /** The operation's credits, prepaid by its transport (operationCost.ts); each successful field consumes its share, release() returns the rest. */
+  charge?: PrepaidCredits;
 }

@@ -1,8 +1,9 @@
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Principal } from '../app/accounts/principal';
-import { reserveCreditUnits } from '../app/accounts/credits';
-import { CREDIT_COST, type Operation, type PlanName } from '../domain/plans';
+import { prepayCredits, type PrepaidCredits } from '../app/accounts/credits';
+import { CREDIT_COST, PLANS, type Operation } from '../domain/plans';
+import { toServiceError } from '../domain/errors/base';
 import { toGraphQLError } from './errors';
 import type { GraphQLContext } from './context';
 
@@ -26,9 +27,6 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
 
 /** Root fields (aliases included) one operation may select, whatever the plan. */
 export const MAX_ROOT_FIELDS = 20;
-/** Credits one operation may cost, per plan. */
-export const MAX_COST: Readonly<Record<PlanName, number>> = { free: 10, pro: 50, enterprise: 200 };
-
 /** The root fields an operation selects (fragments at the root followed), introspection fields left out. */
 export function rootFields(document: DocumentNode, operationName?: string | null): string[] {
   const operation = getOperationAST(document, operationName ?? undefined);
@@ -64,21 +62,6 @@ export function operationCost(document: DocumentNode, operationName?: string | n
 }
 
 /**
- * The credits of one operation, reserved up front. Each root field that
- * succeeds consumes its share; `release()` (once the operation answered)
- * gives back the rest: fields that failed, and those a failed non-null
- * mutation field kept from running. Credits are spent on successes only.
- */
-export interface OperationCharge {
-  consume(operation: Operation): void;
-  refund(operation: Operation): Promise<void>;
-  release(): Promise<void>;
-}
-
-/** Marks an operation whose fields charge for themselves (subscriptions). */
-const NOT_PREPAID = undefined as unknown as OperationCharge;
-
-/**
  * Every transport's step between validation and execution: the operation's
  * cost checked and its credits reserved into `context.charge`; the error to
  * answer instead when it is refused (then nothing runs). Without a principal
@@ -87,26 +70,28 @@ const NOT_PREPAID = undefined as unknown as OperationCharge;
 export async function chargeInto(context: GraphQLContext, document: DocumentNode, operationName?: string | null): Promise<GraphQLError | null> {
   if (!context.principal) return null;
   const r = await chargeOperation(context.deps, context.principal, document, operationName);
-  if ('error' in r) return r.error;
-  if (r.charge) context.charge = r.charge;
+  if (r.error) return r.error;
+  context.charge = r.charge;
   return null;
 }
 
 /**
- * Checks an operation's cost before any resolver runs and reserves its
- * credits in one conditional update: all or nothing, never a partial burn.
- * Over MAX_ROOT_FIELDS or the plan's MAX_COST: QUERY_TOO_COMPLEX with the
+ * Checks an operation's cost before any resolver runs and prepays its
+ * credits (prepayCredits: all or nothing, never a partial burn). Over
+ * MAX_ROOT_FIELDS or the plan's maxOperationCost: QUERY_TOO_COMPLEX with the
  * computed cost; not enough credits left: CREDITS_EXHAUSTED for the whole
- * operation. Either way nothing ran and nothing was spent.
+ * operation. Either way nothing ran and nothing was spent. A subscription has
+ * one root field and pays where it starts (shared streams charge each
+ * joiner), so it is checked but not prepaid.
  */
 export async function chargeOperation(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   principal: Principal,
   document: DocumentNode,
   operationName?: string | null,
-): Promise<{ charge: OperationCharge } | { error: GraphQLError }> {
-  const { cost, fields } = operationCost(document, operationName);
-  const max = MAX_COST[principal.account.plan];
+): Promise<{ charge?: PrepaidCredits; error?: GraphQLError }> {
+  const { cost, fields, operations } = operationCost(document, operationName);
+  const max = PLANS[principal.account.plan].maxOperationCost;
   if (fields > MAX_ROOT_FIELDS || cost > max) {
     const why = fields > MAX_ROOT_FIELDS ? `${fields} root fields (at most ${MAX_ROOT_FIELDS})` : `a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`;
     return {
@@ -115,26 +100,10 @@ export async function chargeOperation(
       }),
     };
   }
-  // A subscription has one root field and pays per subscription where it starts (shared streams charge each joiner).
-  if (getOperationAST(document, operationName ?? undefined)?.operation === 'subscription') return { charge: NOT_PREPAID };
+  if (getOperationAST(document, operationName ?? undefined)?.operation === 'subscription') return {};
   try {
-    const reserved = await reserveCreditUnits(deps, principal.account, cost);
-    let consumed = 0;
-    let released = false;
-    return {
-      charge: {
-        consume: (op) => {
-          consumed += CREDIT_COST[op];
-        },
-        refund: async () => undefined, // a failed field consumed nothing: release() gives its share back
-        release: async () => {
-          if (released) return;
-          released = true;
-          await reserved.refund(Math.max(0, cost - consumed));
-        },
-      },
-    };
+    return { charge: await prepayCredits(deps, principal.account, operations) };
   } catch (e) {
-    return { error: toGraphQLError(e as never) };
+    return { error: toGraphQLError(toServiceError(e)) };
   }
 }

@@ -1,9 +1,7 @@
-import type { PlanName } from '../domain/plans';
+import { PLANS, type PlanName } from '../domain/plans';
 
-/** Open WebSocket connections one account may hold on one instance, per plan. */
-export const MAX_SOCKETS: Readonly<Record<PlanName, number>> = { free: 5, pro: 50, enterprise: 500 };
-/** Live subscriptions one account may hold on one instance (all its sockets), per plan. */
-export const MAX_SUBSCRIPTIONS: Readonly<Record<PlanName, number>> = { free: 50, pro: 500, enterprise: 5_000 };
+/** The plan's cap on what one account holds open (Plan.maxSockets, Plan.maxSubscriptions). */
+export const quotaOf = (kind: 'socket' | 'subscription', plan: PlanName): number => (kind === 'socket' ? PLANS[plan].maxSockets : PLANS[plan].maxSubscriptions);
 
 /**
  * Counts of what each account holds open on this instance: one account
@@ -17,7 +15,7 @@ export function createStreamQuotas() {
     take(kind: 'socket' | 'subscription', accountId: string, plan: PlanName): boolean {
       const k = key(kind, accountId);
       const n = held.get(k) ?? 0;
-      if (n >= (kind === 'socket' ? MAX_SOCKETS : MAX_SUBSCRIPTIONS)[plan]) return false;
+      if (n >= quotaOf(kind, plan)) return false;
       held.set(k, n + 1);
       return true;
     },

@@ -13,7 +13,7 @@ import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
 import { chargeInto } from './operationCost';
-import { MAX_SOCKETS, MAX_SUBSCRIPTIONS, createStreamQuotas } from './streamQuotas';
+import { createStreamQuotas, quotaOf } from './streamQuotas';
 
 type ConnectionExtra = {
   principal?: Principal;
@@ -80,7 +80,7 @@ export function attachGraphQLWebSocket(o: {
         try {
           const { principal } = await admitRequest(o.deps, authorization);
           if (!quotas.take('socket', principal.account.id, principal.account.plan)) {
-            ctx.extra.socket.close(CLOSE_RATE_LIMITED, `Too many open connections for this account (${MAX_SOCKETS[principal.account.plan]} on its plan)`);
+            ctx.extra.socket.close(CLOSE_RATE_LIMITED, `Too many open connections for this account (${quotaOf('socket', principal.account.plan)} on its plan)`);
             return false;
           }
           ctx.extra.quotaAccount = principal.account.id;
@@ -129,7 +129,7 @@ export function attachGraphQLWebSocket(o: {
         const principal = ctx.extra.principal;
         if (principal && getOperationAST(document, payload.operationName ?? undefined)?.operation === 'subscription') {
           if (!quotas.take('subscription', principal.account.id, principal.account.plan)) {
-            const max = MAX_SUBSCRIPTIONS[principal.account.plan];
+            const max = quotaOf('subscription', principal.account.plan);
             return [new GraphQLError(`Too many live subscriptions for this account (${max} on its plan): complete some first`, { extensions: { code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: max } })];
           }
           ctx.extra.subscriptions?.add(id);

@@ -1,7 +1,10 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
-import { MAX_SOCKETS, MAX_SUBSCRIPTIONS } from '../../src/graphql/streamQuotas';
+import { PLANS } from '../../src/domain/plans';
+
+const MAX_SOCKETS = { free: PLANS.free.maxSockets };
+const MAX_SUBSCRIPTIONS = { free: PLANS.free.maxSubscriptions };
 
 /** One account cannot hold every socket and subscription slot (issue 10 item 2): per-plan caps on WebSocket connections and live subscriptions. */
 let srv: TestServer;

@@ -5,7 +5,7 @@ import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
 import { checkApiKey, keyCheckError } from './authenticate';
 import { countRequest, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
-import { reserveCredits } from './credits';
+import { reserveCredits, type PrepaidCredits } from './credits';
 
 export interface Admission {
   principal: Principal;
@@ -62,13 +62,6 @@ export async function authorizeOperation(
   return reserveCredits(deps, principal.account, operation);
 }
 
-/** Credits reserved before the operation ran (a GraphQL operation's, up front): `operation`'s share is given back if it fails. */
-export interface Prepaid {
-  /** `operation` succeeded: its share stays spent. */
-  consume(operation: Operation): void;
-  refund(operation: Operation): Promise<void>;
-}
-
 /**
  * Runs `fn` as `operation`: scope check, credits reserved (or, when
  * `prepaid`, already reserved with the whole GraphQL operation), refunded if
@@ -79,13 +72,18 @@ export async function runOperation<T>(
   principal: Principal,
   operation: Operation,
   fn: () => Promise<T>,
-  prepaid?: Prepaid,
+  prepaid?: Pick<PrepaidCredits, 'consume'>,
 ): Promise<T> {
-  const charge = prepaid ? (assertScope(principal, operation), { refund: () => prepaid.refund(operation) }) : await authorizeOperation(deps, principal, operation);
-  try {
+  if (prepaid) {
+    // Reserved with the whole operation: a success consumes its share; what a failure leaves goes back with release().
+    assertScope(principal, operation);
     const result = await fn();
-    prepaid?.consume(operation);
+    prepaid.consume(operation);
     return result;
+  }
+  const charge = await authorizeOperation(deps, principal, operation);
+  try {
+    return await fn();
   } catch (e) {
     await charge.refund();
     throw e;

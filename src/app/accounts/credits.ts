@@ -55,6 +55,36 @@ export async function reserveCredits(
   return { refund: () => reserved.refund() };
 }
 
+/** Credits reserved for several operations at once (a GraphQL operation's root fields): each success consumes its share. */
+export interface PrepaidCredits {
+  consume(operation: Operation): void;
+  /** Gives back what no success consumed (once; later calls do nothing). */
+  release(): Promise<void>;
+}
+
+/**
+ * Reserves the credits of `operations` in one conditional update, all or
+ * nothing (CREDITS_EXHAUSTED, nothing spent, when they do not fit), so a
+ * batch never burns part of the month and then stops. Credits are spent on
+ * successes only: `release()` returns the rest.
+ */
+export async function prepayCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operations: readonly Operation[]): Promise<PrepaidCredits> {
+  const cost = operations.reduce((sum, op) => sum + CREDIT_COST[op], 0);
+  const reserved = await reserveCreditUnits(deps, account, cost);
+  let consumed = 0;
+  let released = false;
+  return {
+    consume(op) {
+      consumed += CREDIT_COST[op];
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      await reserved.refund(Math.max(0, cost - consumed));
+    },
+  };
+}
+
 /** Credits used this month. */
 export async function creditsUsed(deps: Pick<AppDeps, 'store' | 'clock'>, accountId: string): Promise<number> {
   return deps.store.usage.get(creditKey(accountId, creditMonth(deps.clock.now()).month));
