@@ -13,14 +13,18 @@ export interface RateState {
   exceeded: boolean;
 }
 
-function currentWindow(deps: Pick<AppDeps, 'clock'>, account: Account) {
-  const limit = account.requestsPerMinute ?? PLANS[account.plan].requestsPerMinute;
+/** The current one-minute window of the counter `name`, holding at most `limit`. */
+function windowOf(deps: Pick<AppDeps, 'clock'>, name: string, limit: number) {
   const now = deps.clock.now().getTime();
   const start = now - (now % WINDOW_MS);
-  return { limit, key: `rate:${account.id}:${start}`, expiresAt: new Date(start + 2 * WINDOW_MS), reset: Math.ceil((start + WINDOW_MS) / 1000) };
+  return { limit, key: `${name}:${start}`, expiresAt: new Date(start + 2 * WINDOW_MS), reset: Math.ceil((start + WINDOW_MS) / 1000) };
 }
 
-const stateOf = (w: ReturnType<typeof currentWindow>, used: number): RateState => ({
+/** An account's request counter (shared by all its keys) and its per-minute limit. */
+const rateName = (account: Account): string => `rate:${account.id}`;
+const rateLimitOf = (account: Account): number => account.requestsPerMinute ?? PLANS[account.plan].requestsPerMinute;
+
+const stateOf = (w: ReturnType<typeof windowOf>, used: number): RateState => ({
   limit: w.limit,
   remaining: Math.max(0, w.limit - used),
   reset: w.reset,
@@ -29,7 +33,12 @@ const stateOf = (w: ReturnType<typeof currentWindow>, used: number): RateState =
 
 /** Counts one request in the account's fixed one-minute window (shared by all its keys). */
 export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
-  const w = currentWindow(deps, account);
+  return countInWindow(deps, rateName(account), rateLimitOf(account));
+}
+
+/** Counts one event in the fixed one-minute window of the counter `name` (a client address, a payer), against `limit`. */
+export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number): Promise<RateState> {
+  const w = windowOf(deps, name, limit);
   return stateOf(w, await deps.store.usage.increment(w.key, 1, w.expiresAt));
 }
 
@@ -38,7 +47,7 @@ export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, accou
  * which must not spend the account's window (a leaked key could lock the account out).
  */
 export async function peekRate(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
-  const w = currentWindow(deps, account);
+  const w = windowOf(deps, rateName(account), rateLimitOf(account));
   return stateOf(w, await deps.store.usage.get(w.key));
 }
 

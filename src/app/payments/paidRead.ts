@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/principal';
 import { ServiceError } from '../../domain/errors/base';
 import { invalidRequest } from '../../domain/errors/request';
 import { rateLimitExceeded } from '../../domain/errors/auth';
+import { countInWindow, retryAfterSeconds } from '../accounts/rateLimit';
 import type { Account } from '../../domain/types';
 import type { Operation } from '../../domain/plans';
 import { PaymentRejected, type PaymentProof, type PaymentVerifier, type Settlement } from './port';
@@ -11,7 +12,6 @@ import { PaymentRejected, type PaymentProof, type PaymentVerifier, type Settleme
 export const INVALID_PROOFS_PER_MINUTE = 20;
 /** Paid reads one payer may make per minute. */
 export const PAID_READS_PER_MINUTE = 120;
-const WINDOW_MS = 60_000;
 
 /** Where the proof may come in, in order (v2, v1, the SPEC's own header). */
 export const PROOF_HEADERS: readonly PaymentProof['header'][] = ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof'];
@@ -38,12 +38,10 @@ export interface PaidRead {
 /** Paid callers have no account: reads see them on the free plan's networks (test networks). */
 const payerAccount = (payer: string): Account => ({ id: `payer:${payer.toLowerCase()}`, plan: 'free', createdAt: new Date(0).toISOString() });
 
-async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string): Promise<{ used: number; retryAfter: number; reset: number }> {
-  const now = deps.clock.now().getTime();
-  const start = now - (now % WINDOW_MS);
-  const used = await deps.store.usage.increment(`${name}:${start}`, 1, new Date(start + 2 * WINDOW_MS));
-  const reset = Math.ceil((start + WINDOW_MS) / 1000);
-  return { used, reset, retryAfter: Math.max(1, reset - Math.floor(now / 1000)) };
+/** Counts one event in `name`'s one-minute window; RATE_LIMIT_EXCEEDED past `limit`. */
+async function withinLimit(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number): Promise<void> {
+  const w = await countInWindow(deps, name, limit);
+  if (w.exceeded) throw rateLimitExceeded(limit, w.reset, retryAfterSeconds(w, deps.clock.now()));
 }
 
 /**
@@ -66,8 +64,7 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
     });
   }
   const refuse = async (reason: string, message: string): Promise<never> => {
-    const w = await countInWindow(deps, `paybad:${req.clientIp}`);
-    if (w.used > INVALID_PROOFS_PER_MINUTE) throw rateLimitExceeded(INVALID_PROOFS_PER_MINUTE, w.reset, w.retryAfter);
+    await withinLimit(deps, `paybad:${req.clientIp}`, INVALID_PROOFS_PER_MINUTE);
     throw new ServiceError('PAYMENT_INVALID', message, { ...withOffer, details: { reason } });
   };
   if (req.operation === 'getWallet' && !req.accountId) {
@@ -85,8 +82,7 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
     }
     return refuse(e.reason, e.message);
   }
-  const perPayer = await countInWindow(deps, `payer:${verified.payer.toLowerCase()}`);
-  if (perPayer.used > PAID_READS_PER_MINUTE) throw rateLimitExceeded(PAID_READS_PER_MINUTE, perPayer.reset, perPayer.retryAfter);
+  await withinLimit(deps, `payer:${verified.payer.toLowerCase()}`, PAID_READS_PER_MINUTE);
   const claimed = await deps.store.paymentNonces.claim(verified.nonceKey, { payer: verified.payer, network: verified.network, at: deps.clock.now().toISOString() });
   if (!claimed) return refuse('nonce_already_used', 'This payment was already used for a read: sign a new one');
 
