@@ -22,32 +22,28 @@ export interface ServerContext {
  * and the page is kept per options.
  */
 function renderLocalGraphiQL(): (opts: GraphiQLOptions) => string {
-  const pages = new Map<string, string>();
+  const pages = new Map<string, { page: string; hashes: string[] }>();
   return (opts) => {
     const key = JSON.stringify(opts);
-    let page = pages.get(key);
-    if (page === undefined) {
+    let rendered = pages.get(key);
+    if (rendered === undefined) {
       // Required lazily: production serves no GraphiQL and never loads the bundle.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { renderGraphiQL } = require('@graphql-yoga/render-graphiql') as typeof import('@graphql-yoga/render-graphiql');
-      page = renderGraphiQL(opts);
-      if (pages.size < 8) pages.set(key, page);
+      const page = renderGraphiQL(opts);
+      rendered = { page, hashes: inlineScriptHashes(page) };
+      if (pages.size < 8) pages.set(key, rendered);
     }
-    renderedScriptHashes = inlineScriptHashes(page);
-    return page;
+    renderedScriptHashes = rendered.hashes;
+    return rendered.page;
   };
 }
 
 let renderedScriptHashes: string[] = [];
-const hashCache = new Map<string, string[]>();
 
 /** SHA-256 (base64) of each inline <script> of `page`, as a CSP script-src hash names it. */
 function inlineScriptHashes(page: string): string[] {
-  const hit = hashCache.get(page);
-  if (hit) return hit;
-  const hashes = [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64'));
-  if (hashCache.size < 8) hashCache.set(page, hashes);
-  return hashes;
+  return [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64'));
 }
 
 /** The inline-script hashes of the GraphiQL page rendered last (rendering is synchronous, before the answer's headers go out). */
