@@ -80,12 +80,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
   });
-  // Paid reads need a payment network (Base Sepolia or Ethereum Sepolia) among the configured chains.
-  const payable = config.payments && (chains.client('base-sepolia') ?? chains.client('ethereum-sepolia'));
-  const payments = payable
+  // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
+  const payments = config.payments
     ? await createX402Payments({
         clients: chains.client,
-        ...config.payments!,
+        ...config.payments,
         onUnavailable: (chain, err) => logger.warn({ chain, err }, 'x402: payment network not answering at start; not offered'),
       }).catch((err: unknown) => {
         logger.warn({ err }, 'x402: paid reads unavailable');
