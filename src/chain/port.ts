@@ -65,9 +65,6 @@ export interface SignedTx {
   txHash: Hex;
   from: Address;
   nonce: number;
-  /** EIP-1559 fee caps it was signed with (a replacement must raise both). */
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
   /** The signed raw transaction: persisted with the hash so recovery can rebroadcast the very same bytes (same nonce, never a second spend). */
   raw: Hex;
 }

@@ -120,7 +120,8 @@ function revertReason(e: unknown): string {
 /** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
-  const clients = createChainClients(deployments, o.pollingIntervalMs ?? 100, o.rpcTimeoutMs);
+  const pollMs = o.pollingIntervalMs ?? 100;
+  const clients = createChainClients(deployments, pollMs, o.rpcTimeoutMs);
   const accountOf = (signer: TxSigner): LocalAccount => (signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer);
   const faults = o.faults ?? new FaultRegistry();
   const gasTank = privateKeyToAccount(o.keys.gasTank);
@@ -128,7 +129,6 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
   const attester = privateKeyToAccount(o.keys.attester);
   const nonceLocks = new KeyedMutex();
   const prices = new LRUCache<string, number>({ max: 16, ttl: 10_000 });
-  const pollMs = o.pollingIntervalMs ?? 100;
   const minGas = o.minGasWei ?? parseEther('0.01');
   const topUp = o.topUpWei ?? parseEther('0.1');
 
@@ -189,16 +189,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
           maxFeePerGas: fees.maxFeePerGas,
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
         });
-        const signed: SignedTx = {
-          chain: tx.chain,
-          kind: tx.kind,
-          txHash: keccak256(raw),
-          from: account.address,
-          nonce,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          raw,
-        };
+        const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
         await onSigned(signed);
         try {
           await broadcast(tx.chain, raw);
@@ -374,7 +365,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
         maxFeePerGas,
         maxPriorityFeePerGas,
       });
-      const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, maxFeePerGas, maxPriorityFeePerGas, raw };
+      const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, raw };
       await onSigned(signed);
       try {
         await broadcast(sent.chain, raw);
