@@ -18,8 +18,6 @@ export interface SubTxRecord extends TransactionRecord {
   step: number;
   raw: Hex;
   status: SubTxStatus;
-  /** Its nonce (records written before it was kept have none). */
-  nonce?: number;
   /** When `raw` was signed (ISO 8601): not mined one period later it is rebroadcast, two periods later replaced. */
   sentAt?: string;
   /**
@@ -78,7 +76,6 @@ export function withSigned(results: IntentResults, type: StepType, step: number,
     txHash: signed.txHash,
     raw: signed.raw,
     status: 'signed',
-    nonce: signed.nonce,
     sentAt: at,
   };
   const same = (t: TransactionRecord): boolean => isSubTxRecord(t) && t.step === step && t.kind === signed.kind;
