@@ -7,6 +7,7 @@ export const ID_PREFIX = {
   account: 'acct_',
   apiKey: 'key_',
   request: 'req_',
+  user: 'user_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

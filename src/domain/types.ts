@@ -22,6 +22,29 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   createdAt: string;
   revokedAt: string | null;
+  /** When the key last admitted a request (recorded in batches, so up to a flush interval behind). */
+  lastUsedAt?: string | null;
+}
+
+/** A person who signs in to the dashboard: one OpenID Connect identity (issuer + subject), one account. */
+export interface User {
+  id: string;
+  issuer: string;
+  subject: string;
+  email: string;
+  accountId: string;
+  createdAt: string;
+  lastSignInAt: string;
+}
+
+/** A dashboard session: only the SHA-256 of its token is kept (`id`), like API keys. */
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  accountId: string;
+  email: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export interface Wallet {

@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../domain/types';
+import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../domain/types';
 import type { Intent, IntentStatus } from '../domain/intent';
 
 /**
@@ -18,6 +18,24 @@ export interface ApiKeyRepo {
   listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when no such key exists. Idempotent. */
   revoke(id: string, at: string): Promise<boolean>;
+  /** Records when keys were last used, in one batch; a key's `lastUsedAt` only ever moves forward. */
+  recordUse(uses: readonly { id: string; at: string }[]): Promise<void>;
+}
+
+export interface UserRepo {
+  /** Inserts; throws DuplicateError ('users.issuer_subject') when that identity already has a user. */
+  insert(user: User): Promise<void>;
+  findByIdentity(issuer: string, subject: string): Promise<User | null>;
+  /** Sets the user's e-mail (the provider's current one) and last sign-in time. */
+  recordSignIn(id: string, email: string, at: string): Promise<void>;
+}
+
+export interface SessionRepo {
+  insert(session: SessionRecord): Promise<void>;
+  /** The session, or null when there is none or it has expired. */
+  get(id: string): Promise<SessionRecord | null>;
+  /** Ends a session (sign-out). Idempotent. */
+  delete(id: string): Promise<void>;
 }
 
 export interface WalletRepo {
@@ -26,6 +44,8 @@ export interface WalletRepo {
   getById(id: string): Promise<Wallet | null>;
   getByUserId(accountId: string, userId: string): Promise<Wallet | null>;
   countByAccount(accountId: string): Promise<number>;
+  /** An account's wallets, newest first (createdAt, then id, descending), at most `limit`. */
+  listByAccount(accountId: string, limit: number): Promise<Wallet[]>;
 }
 
 export interface WalletKeyRepo {
@@ -45,6 +65,8 @@ export interface UsageRepo {
    */
   incrementIfAtMost(key: string, by: number, max: number, expiresAt: Date): Promise<number | null>;
   get(key: string): Promise<number>;
+  /** Several counters in one read, in the order of `keys` (0 for absent or expired ones). */
+  getMany(keys: readonly string[]): Promise<number[]>;
 }
 
 export interface IdempotencyRepo {
@@ -88,6 +110,8 @@ export interface IntentRepo {
   update(intent: Intent, expectedVersion: number): Promise<void>;
   /** A wallet's intents, newest first (createdAt, then id, descending). */
   listByWallet(walletId: string, query: IntentListQuery): Promise<Intent[]>;
+  /** An account's intents across its wallets, newest first, at most `limit`. */
+  listByAccount(accountId: string, limit: number): Promise<Intent[]>;
   /** Every intent not yet completed or failed, oldest first (recovery resumes them in creation order). */
   listNonFinal(): Promise<Intent[]>;
 }
@@ -161,6 +185,14 @@ export interface Store {
   intents: IntentRepo;
   intentEvents: IntentEventLog;
   paymentNonces: PaymentNonceRepo;
+  users: UserRepo;
+  sessions: SessionRepo;
+  /**
+   * The deployment environment this database belongs to (DESIGN §4 "staging"):
+   * recorded on first start; a database recorded for another environment
+   * refuses to serve this one. Absent on the memory store (nothing shared).
+   */
+  claimEnvironment?(environment: string): Promise<void>;
   /** Throws when the backing database is unreachable (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

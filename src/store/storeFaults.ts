@@ -18,6 +18,7 @@ export function withStoreFaults(store: Store, faults: FaultRegistry): Store {
     intents: {
       get: (id) => intents.get(id),
       listByWallet: (walletId, query) => intents.listByWallet(walletId, query),
+      listByAccount: (accountId, limit) => intents.listByAccount(accountId, limit),
       listNonFinal: () => intents.listNonFinal(),
       async insert(intent) {
         fail('insert');

@@ -77,6 +77,7 @@ function wrap(store: Store): Store {
       get: (id) => intents.get(id),
       update: (i, v) => intents.update(i, v),
       listByWallet: (w, q) => intents.listByWallet(w, q),
+      listByAccount: (a, l) => intents.listByAccount(a, l),
       listNonFinal: () => intents.listNonFinal(),
     },
   };

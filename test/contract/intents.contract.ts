@@ -207,6 +207,17 @@ export function describeIntentRepoContract(name: string, makeStore: () => Promis
       });
     });
 
+    test('behavior: listByAccount lists the account\'s intents across wallets, newest first, bounded, other accounts left out', async () => {
+      const accountId = `acct_${hex(16)}`;
+      const mine = [1, 4, 2, 3].map((sec, n) => intent({ accountId, walletId: `svc_wallet_${n % 2}${hex(15)}`, createdAt: at(100 + sec) }));
+      for (const i of mine) await store.intents.insert(i);
+      await store.intents.insert(intent({ createdAt: at(150) })); // another account, newer
+      const listed = await store.intents.listByAccount(accountId, 10);
+      expect(listed.map((i) => i.createdAt)).toEqual([at(104), at(103), at(102), at(101)]);
+      expect((await store.intents.listByAccount(accountId, 2)).map((i) => i.id)).toEqual(listed.slice(0, 2).map((i) => i.id));
+      expect(await store.intents.listByAccount(accountId, 0)).toEqual([]);
+    });
+
     test('behavior: listNonFinal returns pending, planning and executing intents, oldest first', async () => {
       const walletId = `svc_wallet_${hex(16)}`;
       const mine = [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DuplicateError, type Store } from '../../src/store/port';
-import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../src/domain/types';
+import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../../src/domain/types';
 
 /**
  * The repository contract of src/store/port.ts. Every adapter runs this same
@@ -94,6 +94,14 @@ async function probeIsolatedUpdates(store: Store): Promise<{ isolated: boolean; 
 }
 
 /** Registers the repository contract suite for one adapter. */
+function user(over: Partial<User> = {}): User {
+  return { id: `user_${hex(16)}`, issuer: 'https://issuer.example', subject: `sub-${hex(8)}`, email: 'dev@example.com', accountId: `acct_${hex(16)}`, createdAt: iso(), lastSignInAt: iso(), ...over };
+}
+
+function session(over: Partial<SessionRecord> = {}): SessionRecord {
+  return { id: hex(32), userId: `user_${hex(16)}`, accountId: `acct_${hex(16)}`, email: 'dev@example.com', createdAt: iso(), expiresAt: iso(60_000), ...over };
+}
+
 export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`store contract: ${name}`, () => {
     let store: Store;
@@ -447,6 +455,81 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await store.idempotency.insertIfAbsent(r);
         await store.idempotency.complete(r.scope, r.key, r.owner!, 201, {});
         expect(await store.idempotency.takeOver(r.scope, r.key, r.owner!, 'other', iso(30_000))).toBe(false);
+      });
+    });
+
+    describe('users', () => {
+      test('behavior: found by issuer and subject; a second user for the same identity is a DuplicateError', async () => {
+        const u = user();
+        await store.users.insert(u);
+        expect(await store.users.findByIdentity(u.issuer, u.subject)).toEqual(u);
+        expect(await store.users.findByIdentity('https://other.example', u.subject)).toBeNull();
+        await expect(store.users.insert(user({ issuer: u.issuer, subject: u.subject }))).rejects.toBeInstanceOf(DuplicateError);
+      });
+
+      test('behavior: recordSignIn updates the e-mail and the last sign-in time', async () => {
+        const u = user();
+        await store.users.insert(u);
+        const at = iso(5_000);
+        await store.users.recordSignIn(u.id, 'new@example.com', at);
+        expect(await store.users.findByIdentity(u.issuer, u.subject)).toEqual({ ...u, email: 'new@example.com', lastSignInAt: at });
+      });
+    });
+
+    describe('sessions', () => {
+      test('behavior: a session reads back until deleted', async () => {
+        const s = session();
+        await store.sessions.insert(s);
+        expect(await store.sessions.get(s.id)).toEqual(s);
+        await store.sessions.delete(s.id);
+        expect(await store.sessions.get(s.id)).toBeNull();
+        await expect(store.sessions.delete(s.id)).resolves.toBeUndefined();
+      });
+
+      test('behavior: an expired session reads as absent', async () => {
+        const s = session({ expiresAt: iso(-1_000) });
+        await store.sessions.insert(s);
+        expect(await store.sessions.get(s.id)).toBeNull();
+      });
+    });
+
+    describe('dashboard reads', () => {
+      test('behavior: recordUse moves lastUsedAt forward only, for many keys in one batch', async () => {
+        const a = account();
+        const [k1, k2] = [apiKey(a.id), apiKey(a.id)];
+        await store.apiKeys.insert(k1!);
+        await store.apiKeys.insert(k2!);
+        const [later, earlier] = [iso(2_000), iso(1_000)];
+        await store.apiKeys.recordUse([
+          { id: k1!.id, at: later },
+          { id: k2!.id, at: earlier },
+        ]);
+        await store.apiKeys.recordUse([{ id: k1!.id, at: earlier }]); // older: ignored
+        expect((await store.apiKeys.get(k1!.id))?.lastUsedAt).toBe(later);
+        expect((await store.apiKeys.get(k2!.id))?.lastUsedAt).toBe(earlier);
+        await store.apiKeys.recordUse([{ id: k2!.id, at: '2999-01-01T00:00:00.000Z' }]);
+        expect((await store.apiKeys.get(k2!.id))?.lastUsedAt).toBe('2999-01-01T00:00:00.000Z');
+        await expect(store.apiKeys.recordUse([])).resolves.toBeUndefined();
+      });
+
+      test('behavior: usage.getMany reads counters in order, 0 for absent and expired ones', async () => {
+        const [a, b, gone] = [`rate:${hex(8)}`, `rate:${hex(8)}`, `rate:${hex(8)}`];
+        await store.usage.increment(a!, 3, new Date(Date.now() + 60_000));
+        await store.usage.increment(b!, 7, new Date(Date.now() + 60_000));
+        await store.usage.increment(gone!, 5, new Date(Date.now() - 1_000));
+        expect(await store.usage.getMany([b!, `rate:${hex(8)}`, a!, gone!])).toEqual([7, 0, 3, 0]);
+        expect(await store.usage.getMany([])).toEqual([]);
+      });
+
+      test('behavior: wallets.listByAccount is newest first, bounded, other accounts left out', async () => {
+        const a = account();
+        const ws = [3, 1, 2].map((sec) => wallet(a.id, { createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString() }));
+        for (const w of ws) await store.wallets.insert(w);
+        await store.wallets.insert(wallet(account().id));
+        const listed = await store.wallets.listByAccount(a.id, 10);
+        expect(listed.map((w) => w.createdAt.slice(17, 19))).toEqual(['03', '02', '01']);
+        expect(listed[0]).toEqual(ws[0]);
+        expect(await store.wallets.listByAccount(a.id, 1)).toHaveLength(1);
       });
     });
   });

@@ -36,6 +36,13 @@ export function createMemoryIntents(): IntentRepo {
         .slice(0, Math.max(0, limit))
         .map(copy);
     },
+    async listByAccount(accountId, limit) {
+      return [...intents.values()]
+        .filter((i) => i.accountId === accountId)
+        .sort(newestFirst)
+        .slice(0, Math.max(0, limit))
+        .map(copy);
+    },
     async listNonFinal() {
       return [...intents.values()]
         .filter((i) => !isFinal(i.status))

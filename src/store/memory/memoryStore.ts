@@ -2,6 +2,7 @@ import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord 
 import { DuplicateError, type Store } from '../port';
 import { createMemoryIntents } from './memoryIntents';
 import { createMemoryIntentEvents } from './memoryIntentEvents';
+import { createMemorySessions, createMemoryUsers } from './memorySignIn';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -66,6 +67,12 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         if (!k.revokedAt) k.revokedAt = at;
         return true;
       },
+      async recordUse(uses) {
+        for (const { id, at } of uses) {
+          const k = keys.get(id);
+          if (k && (!k.lastUsedAt || k.lastUsedAt < at)) k.lastUsedAt = at;
+        }
+      },
     },
     wallets: {
       async insert(w) {
@@ -88,6 +95,13 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         let n = 0;
         for (const w of wallets.values()) if (w.accountId === accountId) n++;
         return n;
+      },
+      async listByAccount(accountId, limit) {
+        return [...wallets.values()]
+          .filter((w) => w.accountId === accountId)
+          .sort((a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id < b.id ? 1 : -1))
+          .slice(0, Math.max(0, limit))
+          .map(copy);
       },
     },
     walletKeys: {
@@ -120,6 +134,9 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
       },
       async get(key) {
         return live(counters.get(key))?.value ?? 0;
+      },
+      async getMany(keys) {
+        return keys.map((key) => live(counters.get(key))?.value ?? 0);
       },
     },
     idempotency: {
@@ -159,6 +176,8 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         return paymentNonces.has(key);
       },
     },
+    users: createMemoryUsers(),
+    sessions: createMemorySessions(clock),
     async ping() {},
     async close() {},
   };

@@ -22,6 +22,11 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('intents').createIndex({ id: 1 }, { unique: true }),
     db.collection('intents').createIndex({ walletId: 1, createdAt: 1 }),
     db.collection('intents').createIndex({ status: 1 }),
+    db.collection('intents').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('wallets').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('users').createIndex({ id: 1 }, { unique: true }),
+    db.collection('users').createIndex({ issuer: 1, subject: 1 }, { unique: true }),
+    db.collection('sessions').createIndex({ expiresAtDate: 1 }, ttl),
     db.collection('intentEvents').createIndex({ seq: 1 }, { unique: true }),
     db.collection('intentEvents').createIndex({ at: 1 }, caps.ttlIndexes ? { expireAfterSeconds: 3600 } : {}),
   ]);

@@ -46,6 +46,11 @@ export function createMongoIntents(db: Db): IntentRepo {
       const docs = await intents.find(filter, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();
       return docs.map((d) => clean(d) as Intent);
     },
+    async listByAccount(accountId, limit) {
+      if (limit <= 0) return [];
+      const docs = await intents.find({ accountId }, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();
+      return docs.map((d) => clean(d) as Intent);
+    },
     async listNonFinal() {
       const docs = await intents.find({ status: { $in: [...NON_FINAL_STATUSES] } }, noId).sort({ createdAt: 1, id: 1 }).toArray();
       return docs.map((d) => clean(d) as Intent);

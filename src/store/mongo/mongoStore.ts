@@ -6,6 +6,7 @@ import { assertRequired, probeCapabilities, type StoreCapabilities } from './cap
 import { followServerClock, type ServerClock } from './serverClock';
 import { createMongoIntents } from './mongoIntents';
 import { createMongoIntentEvents } from './mongoIntentEvents';
+import { claimEnvironment, createMongoSessions, createMongoUsers } from './mongoSignIn';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -113,6 +114,16 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         const r = await apiKeys.updateOne({ id, revokedAt: null }, { $set: { revokedAt: at } });
         return r.matchedCount > 0 || (await apiKeys.countDocuments({ id }, { limit: 1 })) > 0;
       },
+      async recordUse(uses) {
+        if (uses.length === 0) return;
+        // One round trip per batch; the guard keeps lastUsedAt moving forward only (ISO strings order as times).
+        await apiKeys.bulkWrite(
+          uses.map(({ id, at }) => ({
+            updateOne: { filter: { id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, update: { $set: { lastUsedAt: at } } },
+          })),
+          { ordered: false },
+        );
+      },
     },
     wallets: {
       async insert(w) {
@@ -126,6 +137,11 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       },
       async countByAccount(accountId) {
         return wallets.countDocuments({ accountId });
+      },
+      async listByAccount(accountId, limit) {
+        if (limit <= 0) return [];
+        const docs = await wallets.find({ accountId }, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();
+        return docs.map((d) => clean(d) as Wallet);
       },
     },
     walletKeys: {
@@ -180,6 +196,12 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         const doc = await usage.findOne({ _id: key, expiresAt: { $gt: new Date() } });
         return doc?.value ?? 0;
       },
+      async getMany(keys) {
+        if (keys.length === 0) return [];
+        const docs = await usage.find({ _id: { $in: [...keys] }, expiresAt: { $gt: new Date() } }).toArray();
+        const byKey = new Map(docs.map((d) => [d._id, d.value]));
+        return keys.map((k) => byKey.get(k) ?? 0);
+      },
     },
     idempotency: {
       async insertIfAbsent(r) {
@@ -228,6 +250,9 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         return (await paymentNonces.countDocuments({ _id: key }, { limit: 1 })) > 0;
       },
     },
+    users: createMongoUsers(db),
+    sessions: createMongoSessions(db),
+    claimEnvironment: (environment) => claimEnvironment(db, environment),
     async ping() {
       await db.command({ ping: 1 });
     },
