@@ -4,6 +4,7 @@ import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
+import { SERVICE_ENVIRONMENTS, type ServiceEnvironment } from './domain/environment';
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -43,6 +44,16 @@ const envSchema = z
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    SERVICE_ENV: z.enum(SERVICE_ENVIRONMENTS).default('development'),
+    PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+$/, 'must be the origin people reach the service at, like https://api.example.com (no path)')
+      .optional(),
+    DASHBOARD: z.enum(['on', 'off']).default('on'),
+    OIDC_ISSUER: z.url({ error: 'must be the issuer URL of an OpenID Connect provider' }).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    SESSION_SECRET: z.string().regex(hex32, 'must be 32 bytes as 64 hex characters').optional(),
     GAS_BUDGET_PER_ACCOUNT: z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH as a decimal, e.g. 0.5')
@@ -59,6 +70,15 @@ const envSchema = z
     if (env.CHAIN_MODE === 'rpc' && !env.MONGODB_URI) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'is required with CHAIN_MODE=rpc (wallet keys must persist)' });
     }
+    if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
+    }
+    if (env.OIDC_ISSUER && !env.PUBLIC_URL) {
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required with OIDC_ISSUER (the provider redirects people back to PUBLIC_URL/dashboard/auth/callback)' });
+    }
+    if (env.MONGODB_URI && env.DASHBOARD === 'on' && !env.SESSION_SECRET && env.SERVICE_ENV !== 'development') {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required with MONGODB_URI outside development (sessions must survive a restart and be shared by instances; generate one: openssl rand -hex 32)' });
+    }
     if (env.CHAIN_MODE === 'rpc') {
       for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY', 'ATTESTER_KEY'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
@@ -68,8 +88,19 @@ const envSchema = z
 
 export type Env = z.output<typeof envSchema>;
 
+/** How people sign in to the dashboard: a hosted OpenID Connect provider, or the embedded development one (sandbox only). */
+export type DashboardSignIn = { kind: 'hosted'; issuer: string; clientId: string; clientSecret?: string } | { kind: 'embedded' };
+
 export interface Config {
   port: number;
+  /** development (default), staging or production (DESIGN §4 "staging"). */
+  environment: ServiceEnvironment;
+  /** The origin people reach the service at; by default the address it listens on. */
+  publicUrl?: string;
+  /** The web dashboard at /dashboard; absent when DASHBOARD=off. `signIn` absent: no provider configured (sign-in answers 503). */
+  dashboard?: { signIn?: DashboardSignIn };
+  /** Signs session cookies; a random one per start when absent (sessions then end with the process). */
+  sessionSecret?: Buffer;
   host: string;
   mongodbUri?: string;
   chainMode: 'sandbox' | 'rpc';
@@ -121,6 +152,13 @@ function paymentsConfig(e: Env): Config['payments'] {
   return undefined;
 }
 
+/** A configured provider wins; otherwise the embedded development provider, in sandbox and outside production only. */
+function dashboardSignIn(e: Env): DashboardSignIn | undefined {
+  if (e.OIDC_ISSUER && e.OIDC_CLIENT_ID) return { kind: 'hosted', issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET };
+  if (e.CHAIN_MODE === 'sandbox' && e.SERVICE_ENV !== 'production' && e.NODE_ENV !== 'production') return { kind: 'embedded' };
+  return undefined;
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -135,6 +173,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = r.data;
   return {
     port: e.PORT,
+    environment: e.SERVICE_ENV,
+    publicUrl: e.PUBLIC_URL,
+    dashboard: e.DASHBOARD === 'off' ? undefined : { signIn: dashboardSignIn(e) },
+    sessionSecret: e.SESSION_SECRET ? hexBytes(e.SESSION_SECRET) : undefined,
     host: e.HOST,
     mongodbUri: e.MONGODB_URI,
     chainMode: e.CHAIN_MODE,

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppDeps } from './app/deps';
 import type { Logger } from './logger';
 import { createRestApp, type RestAppOptions } from './rest/restApp';
@@ -17,8 +17,18 @@ function answerDraining(res: ServerResponse): void {
 }
 
 const isGraphQLPath = (url: string | undefined) => url === '/graphql' || (url?.startsWith('/graphql?') ?? false);
+const isOidcPath = (url: string | undefined) => url === '/oidc' || (url?.startsWith('/oidc/') ?? false) || (url?.startsWith('/oidc?') ?? false);
 
-export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & { deps: AppDeps; logger: Logger; production: boolean; corsOrigins?: readonly string[] };
+export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
+  deps: AppDeps;
+  logger: Logger;
+  production: boolean;
+  corsOrigins?: readonly string[];
+  /** The embedded development sign-in provider, answering under `/oidc` (sandbox only). */
+  oidc?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** The origin people reach the service at: a session's requests must come from it (read once listening). */
+  publicUrl?: () => string;
+};
 
 /**
  * Slow clients are dropped on time: headers must arrive within 10 s and a
@@ -37,7 +47,8 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
+  const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   let draining = false;
   const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
@@ -46,13 +57,19 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
       // Shutting down: requests already running finish; a new one (on a kept-alive socket) is told to retry elsewhere.
       if (draining) return answerDraining(res);
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
-      else void koaHandler(req, res);
+      else if (oidc && isOidcPath(req.url)) {
+        oidc(req, res).catch((err: unknown) => {
+          o.logger.error({ err }, 'development sign-in provider failed');
+          if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end('Sign-in provider error');
+        });
+      } else void koaHandler(req, res);
     });
   });
   server.requestTimeout = TIMEOUTS.requestTimeout;
   server.headersTimeout = TIMEOUTS.headersTimeout;
   server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production });
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl });
   return {
     server,
     closeWebSocket: () => ws.close(),

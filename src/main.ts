@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
 import { MissingCapabilityError } from './store/mongo/capabilities';
+import { EnvironmentMismatchError } from './store/mongo/mongoSignIn';
 
 /** `npm start`: validate the environment, start everything, print one ready line, stop cleanly on signals. */
 async function main(): Promise<void> {
@@ -22,13 +23,14 @@ async function main(): Promise<void> {
     service = await startService(config, logger);
   } catch (e) {
     // A database server without what the service needs: one line naming it, like a bad variable.
-    if (e instanceof MissingCapabilityError) {
+    if (e instanceof MissingCapabilityError || e instanceof EnvironmentMismatchError) {
       console.error(e.message);
       process.exit(2);
     }
     throw e;
   }
-  const ready = `ready in ${Date.now() - started} ms: REST ${service.url}/v1  GraphQL ${service.url}/graphql  health ${service.url}/healthz  dev API key ${service.devApiKey}`;
+  const dashboard = service.dashboardUrl ? `  dashboard ${service.dashboardUrl}` : '';
+  const ready = `ready in ${Date.now() - started} ms (${service.environment}): REST ${service.url}/v1  GraphQL ${service.url}/graphql${dashboard}  health ${service.url}/healthz  dev API key ${service.devApiKey}`;
   // The ready line goes to stderr as plain text so a person sees it even when logs are piped as JSON.
   console.error(ready);
   logger.info({ url: service.url, devAccountId: service.devAccountId }, 'ready');

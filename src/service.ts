@@ -24,6 +24,8 @@ import { intentRoutes } from './rest/routes/intents';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
+import { createKeyUseRecorder } from './app/accounts/keyUse';
+import { createDashboard } from './dashboard/createDashboard';
 
 export interface RunningService {
   server: Server;
@@ -31,6 +33,9 @@ export interface RunningService {
   deps: AppDeps;
   devApiKey: string;
   devAccountId: string;
+  environment: string;
+  /** The dashboard's URL, when it is on. */
+  dashboardUrl?: string;
   chains: RunningChains;
   /** The REST routes served (read from the routers; GraphQL is `/graphql`). */
   routes: RouteInfo[];
@@ -48,6 +53,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
   }
   const chains = chainsResult.value;
+  // DESIGN §4 "staging": a database serves one environment; another environment's database is refused before anything runs.
+  try {
+    await storeResult.value.claimEnvironment?.(config.environment);
+  } catch (e) {
+    await Promise.all([storeResult.value.close(), chains.stop()]);
+    throw e;
+  }
   const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   if (store.capabilities) logger.info({ capabilities: store.capabilities }, 'store capabilities');
@@ -91,7 +103,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         return undefined;
       })
     : undefined;
+  const keyUse = createKeyUseRecorder(store.apiKeys, { onError: (err) => logger.warn({ err }, 'key use not recorded; retried with the next batch') });
   const deps: AppDeps = {
+    environment: config.environment,
+    // Without a configured secret, sessions end with the process (config requires one where that matters).
+    sessionSecret: config.sessionSecret ?? randomBytes(32),
+    keyUse,
     payments,
     store,
     clock,
@@ -107,6 +124,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   const metrics = createMetrics();
+  let listeningUrl = '';
+  const publicUrl = () => config.publicUrl ?? listeningUrl;
+  const dashboard = config.dashboard ? createDashboard({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
   const { server, closeWebSocket, routes, drain } = createFrontDoors({
     deps,
     logger,
@@ -116,11 +136,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
     v1Routers: [chainRoutes(deps), intentRoutes(deps)],
+    publicRouters: dashboard ? [dashboard.router] : [],
+    oidc: dashboard?.oidc,
+    publicUrl,
     adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls)] : [],
     health: {
+      environment: config.environment,
       async ready() {
         await Promise.all([store.ping(), chains.port.rates()]);
-        return { store: 'ok', chains: 'ok', ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
+        return { store: 'ok', chains: 'ok', environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
       },
     },
   });
@@ -137,6 +161,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  listeningUrl = url;
 
   let stopping: Promise<void> | undefined;
   return {
@@ -145,6 +170,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     deps,
     devApiKey: dev.key,
     devAccountId: dev.accountId,
+    environment: config.environment,
+    dashboardUrl: dashboard ? `${publicUrl()}/dashboard/` : undefined,
     chains,
     routes,
     stop() {
@@ -159,6 +186,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         });
         await engine.stop();
         bus?.stop();
+        await keyUse.stop();
         await Promise.all([store.close(), chains.stop()]);
       })();
       return stopping;

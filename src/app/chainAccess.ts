@@ -2,7 +2,8 @@ import type { Principal } from './accounts/principal';
 import { CHAINS, type ChainName } from '../domain/chains';
 import { planRestricted } from '../domain/errors/auth';
 import { invalidChain } from '../domain/errors/chain';
-import { PLANS } from '../domain/plans';
+import { mainNetworksAllowed, type ServiceEnvironment } from '../domain/environment';
+import { ServiceError } from '../domain/errors/base';
 
 /** A chain a request names, with the field (or parameter) that names it. */
 export interface NamedChain {
@@ -11,14 +12,18 @@ export interface NamedChain {
 }
 
 /**
- * DESIGN §4, for every route and field, reads included: naming an upcoming
+ * DESIGN §4, for every route and field, reads included: staging refuses every
+ * main network (403 PLAN_RESTRICTED, whatever the plan); naming an upcoming
  * main network is 403 PLAN_RESTRICTED on the free plan, and 400 INVALID_CHAIN
  * (`details.status = "upcoming"`) on the others until the chain is active.
  */
-export function assertChainsUsable(principal: Principal, named: readonly NamedChain[]): void {
+export function assertChainsUsable(principal: Principal, named: readonly NamedChain[], environment: ServiceEnvironment): void {
   for (const { field, chain } of named) {
+    if (environment === 'staging' && !CHAINS[chain].testnet) {
+      throw new ServiceError('PLAN_RESTRICTED', `This staging deployment serves test networks only; ${chain} is a main network`, { details: { plan: principal.account.plan, chain, environment } });
+    }
     if (CHAINS[chain].status !== 'upcoming') continue;
-    if (!PLANS[principal.account.plan].mainNetworks) throw planRestricted(principal.account.plan, chain);
+    if (!mainNetworksAllowed(principal.account.plan, environment)) throw planRestricted(principal.account.plan, chain);
     throw invalidChain(chain, { field, status: 'upcoming' });
   }
 }

@@ -7,6 +7,8 @@ import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
 import type { IntentSubmitter } from './intents/submitIntent';
 import type { IntentBus } from '../engine/eventBus';
 import type { PaymentVerifier } from './payments/port';
+import type { ServiceEnvironment } from '../domain/environment';
+import type { KeyUseRecorder } from './accounts/keyUse';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -23,6 +25,12 @@ export interface AppDeps {
   limits: { gasBudgetPerAccountWei: bigint };
   /** Checks and collects x402 payments for paid reads; absent when no payment network is configured. */
   payments?: PaymentVerifier;
+  /** The deployment environment (staging serves test networks only, on every plan). */
+  environment: ServiceEnvironment;
+  /** Signs dashboard session cookies (HMAC-SHA256). */
+  sessionSecret: Buffer;
+  /** Records when keys are used, written to the store in batches (absent: not recorded). */
+  keyUse?: KeyUseRecorder;
   /** Runs intents in the background (the intent engine). */
   engine: IntentSubmitter & { bus: IntentBus };
 }

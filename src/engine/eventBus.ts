@@ -1,7 +1,7 @@
 import type { Intent } from '../domain/intent';
 
-/** Which snapshots a subscriber wants: one intent's, one wallet's, or all. */
-export type IntentTopic = { intentId: string } | { walletId: string } | 'all';
+/** Which snapshots a subscriber wants: one intent's, one wallet's, one account's (the dashboard), or all. */
+export type IntentTopic = { intentId: string } | { walletId: string } | { accountId: string } | 'all';
 
 /** A pull subscription (GraphQL subscriptions iterate it); `close()` ends it and resolves a waiting `next()` as done. */
 export interface IntentSubscription extends AsyncIterableIterator<Intent> {
@@ -99,6 +99,7 @@ export function createIntentBus(): IntentBus {
   const all = new Set<Subscriber>();
   const byIntent = new Map<string, Set<Subscriber>>();
   const byWallet = new Map<string, Set<Subscriber>>();
+  const byAccount = new Map<string, Set<Subscriber>>();
   let count = 0;
   let nextSeq = 0;
 
@@ -109,7 +110,7 @@ export function createIntentBus(): IntentBus {
     let key = '';
     let bucket = all;
     if (topic !== 'all') {
-      [index, key] = 'intentId' in topic ? [byIntent, topic.intentId] : [byWallet, topic.walletId];
+      [index, key] = 'intentId' in topic ? [byIntent, topic.intentId] : 'walletId' in topic ? [byWallet, topic.walletId] : [byAccount, topic.accountId];
       bucket = index.get(key) ?? new Set();
       index.set(key, bucket);
     }
@@ -126,9 +127,10 @@ export function createIntentBus(): IntentBus {
     publish(intent) {
       const forIntent = byIntent.get(intent.id);
       const forWallet = byWallet.get(intent.walletId);
+      const forAccount = byAccount.get(intent.accountId);
       // copied first: a listener that (un)subscribes while being called does not change who gets this snapshot
-      const targets: Subscriber[] = [...all, ...(forWallet ?? []), ...(forIntent ?? [])];
-      const sources = (all.size > 0 ? 1 : 0) + (forWallet ? 1 : 0) + (forIntent ? 1 : 0);
+      const targets: Subscriber[] = [...all, ...(forAccount ?? []), ...(forWallet ?? []), ...(forIntent ?? [])];
+      const sources = (all.size > 0 ? 1 : 0) + (forAccount ? 1 : 0) + (forWallet ? 1 : 0) + (forIntent ? 1 : 0);
       if (sources > 1) targets.sort((a, b) => a.seq - b.seq);
       for (const s of targets) {
         try {

@@ -4,7 +4,9 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { graphiqlScriptHashes, type GraphQLServer, type ServerContext } from './yoga';
 import { graphiqlCsp } from '../http/hardening';
-import { admitRequest } from '../app/accounts/admitRequest';
+import { admitRequest, type Admission } from '../app/accounts/admitRequest';
+import { admitSession } from '../app/dashboard/sessions';
+import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';
 import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge } from '../domain/errors/request';
@@ -36,7 +38,18 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
-export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean }) {
+export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean; publicUrl?: () => string }) {
+  /**
+   * An API key when the request sends one; otherwise the dashboard's session
+   * cookie, from a request a cross-site page cannot forge (refuseCrossSite).
+   */
+  const admit = async (req: IncomingMessage): Promise<Admission> => {
+    const cookie = req.headers.authorization === undefined ? sessionCookieOf(req) : undefined;
+    if (cookie === undefined) return admitRequest(o.deps, req.headers.authorization);
+    const refused = refuseCrossSite(req, o.publicUrl?.());
+    if (refused) throw refused;
+    return admitSession(o.deps, cookie);
+  };
   const onMasked: OnMasked = (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed');
   const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, bodyLimitBytes: o.bodyLimitBytes, onMasked });
   // requestListener merges extra server-context arguments at run time; its declared type omits them.
@@ -62,7 +75,7 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
         await listen(req, res, { principal: null, requestId });
         return;
       }
-      const { principal, rate } = await admitRequest(o.deps, req.headers.authorization);
+      const { principal, rate } = await admit(req);
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
       if (fastPath.accepts(req)) {

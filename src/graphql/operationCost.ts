@@ -25,6 +25,41 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   intentUpdated: 'watchIntent',
 };
 
+/**
+ * Who may call each root field (DESIGN §4 "dashboard"): the SPEC's API is
+ * for API keys (and paid proofs); the dashboard's fields are for a signed-in
+ * session only, which may also read yields. Decided here, once, for every
+ * transport, before any resolver runs. A unit test checks every root field
+ * is listed.
+ */
+export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via'][]>> = {
+  wallet: ['apiKey', 'payment'],
+  walletById: ['apiKey', 'payment'],
+  balances: ['apiKey', 'payment'],
+  yields: ['apiKey', 'payment', 'session'],
+  intent: ['apiKey', 'payment'],
+  intents: ['apiKey', 'payment'],
+  createWallet: ['apiKey'],
+  createIntent: ['apiKey'],
+  fundDemoWallet: ['apiKey'],
+  intentUpdated: ['apiKey'],
+  viewer: ['session'],
+  createApiKey: ['session'],
+  revokeApiKey: ['session'],
+  viewerIntentUpdated: ['session'],
+};
+
+/** FORBIDDEN naming the first root field this caller may not use, or null. */
+function refusedField(principal: Principal, fields: readonly string[]): GraphQLError | null {
+  const field = fields.find((f) => !(ROOT_FIELD_CALLERS[f] ?? []).includes(principal.via));
+  if (field === undefined) return null;
+  const message =
+    principal.via === 'session'
+      ? `${field} needs an API key: the dashboard session can only use the dashboard's fields`
+      : `${field} is for the dashboard: sign in at /dashboard (API keys cannot use it)`;
+  return new GraphQLError(message, { extensions: { code: 'FORBIDDEN', field } });
+}
+
 /** Root fields (aliases included) one operation may select, whatever the plan. */
 export const MAX_ROOT_FIELDS = 20;
 /** The root fields an operation selects (fragments at the root followed), introspection fields left out. */
@@ -90,6 +125,14 @@ export async function chargeOperation(
   document: DocumentNode,
   operationName?: string | null,
 ): Promise<{ charge?: PrepaidCredits; error?: GraphQLError }> {
+  const refused = refusedField(principal, rootFields(document, operationName));
+  if (refused) return { error: refused };
+  // The dashboard's own operations cost the account nothing; the session has its own rate window.
+  if (principal.via === 'session') {
+    const n = rootFields(document, operationName).length;
+    if (n <= MAX_ROOT_FIELDS) return {};
+    return { error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, { extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS } }) };
+  }
   const { cost, fields, operations } = operationCost(document, operationName);
   const max = PLANS[principal.account.plan].maxOperationCost;
   if (fields > MAX_ROOT_FIELDS || cost > max) {

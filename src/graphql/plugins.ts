@@ -24,13 +24,17 @@ export function operationLimits(production: boolean): Plugin {
     onParse({ setParseFn }) {
       setParseFn((source) => boundedParse(typeof source === 'string' ? source : source.body));
     },
-    // Cost checked and credits reserved before any resolver runs. Subscriptions have one root field
-    // (a validation rule) and pay where they start, so they need no hook here.
+    // Who may call each field checked, cost checked and credits reserved before any resolver runs.
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as GraphQLContext;
       const refused = await chargeInto(context, args.document, args.operationName);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       return { onExecuteDone: () => context.charge?.release() };
+    },
+    // Subscriptions (SSE) pass the same check; they pay where they start (chargeInto prepays nothing for them).
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = await chargeInto(args.contextValue as unknown as GraphQLContext, args.document, args.operationName);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
     onValidate({ setValidationFn, validateFn }) {
       setValidationFn((schema, document) => {

@@ -8,6 +8,7 @@ import './types/yields';
 import './types/funding';
 import './types/intent';
 import './types/intentSubscription';
+import './types/viewer';
 
 let schema: GraphQLSchema | undefined;
 

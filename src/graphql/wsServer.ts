@@ -6,7 +6,9 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { Principal } from '../app/accounts/principal';
 import type { GraphQLContext } from './context';
-import { admitRequest, authorizeOperation } from '../app/accounts/admitRequest';
+import { admitRequest, authorizeOperation, type Admission } from '../app/accounts/admitRequest';
+import { admitSession } from '../app/dashboard/sessions';
+import { sameOrigin, sessionCookieOf } from '../http/sessionCookie';
 import { createSharedSubscribe } from './sharedSubscriptions';
 import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
@@ -23,6 +25,8 @@ type ConnectionExtra = {
   subscriptions?: Set<string>;
   /** The connection's credentials: every operation is admitted with them again. */
   authorization?: string;
+  /** Or the dashboard's session cookie, sent with the upgrade request. */
+  sessionCookie?: string;
   stopWatching?: () => void;
 };
 
@@ -48,7 +52,12 @@ export function attachGraphQLWebSocket(o: {
   deps: AppDeps;
   logger: Logger;
   production: boolean;
+  /** The service's public origin: a session socket must be opened from it. */
+  publicUrl?: () => string;
 }): { close(): Promise<void> } {
+  /** The connection's API key, else the session cookie of its upgrade request (opened from the service's own origin only). */
+  const admit = (extra: ConnectionExtra): Promise<Admission> =>
+    extra.sessionCookie !== undefined ? admitSession(o.deps, extra.sessionCookie) : admitRequest(o.deps, extra.authorization);
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
   const rules = operationRules(o.production);
   const quotas = createStreamQuotas();
@@ -77,8 +86,14 @@ export function attachGraphQLWebSocket(o: {
       onConnect: async (ctx) => {
         const auth = ctx.connectionParams?.authorization;
         const authorization = typeof auth === 'string' ? auth : undefined;
+        const request = ctx.extra.request;
+        const sessionCookie = authorization === undefined ? sessionCookieOf(request) : undefined;
+        // Cross-site WebSocket hijacking: a page elsewhere cannot ride the session cookie.
+        if (sessionCookie !== undefined && !sameOrigin(request, o.publicUrl?.())) return false;
+        ctx.extra.authorization = authorization;
+        ctx.extra.sessionCookie = sessionCookie;
         try {
-          const { principal } = await admitRequest(o.deps, authorization);
+          const { principal } = await admit(ctx.extra);
           if (!quotas.take('socket', principal.account.id, principal.account.plan)) {
             ctx.extra.socket.close(CLOSE_RATE_LIMITED, `Too many open connections for this account (${quotaOf('socket', principal.account.plan)} on its plan)`);
             return false;
@@ -86,7 +101,6 @@ export function attachGraphQLWebSocket(o: {
           ctx.extra.quotaAccount = principal.account.id;
           ctx.extra.subscriptions = new Set();
           ctx.extra.principal = principal;
-          ctx.extra.authorization = authorization;
           if (principal.keyId) {
             const socket = ctx.extra.socket;
             ctx.extra.stopWatching = o.deps.revocations.watch(principal.keyId, () => socket.close(CLOSE_FORBIDDEN, 'API key revoked'));
@@ -111,7 +125,7 @@ export function attachGraphQLWebSocket(o: {
       },
       onSubscribe: async (ctx, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         try {
-          const { principal } = await admitRequest(o.deps, ctx.extra.authorization);
+          const { principal } = await admit(ctx.extra);
           ctx.extra.principal = principal;
         } catch (thrown) {
           const e = toServiceError(thrown);

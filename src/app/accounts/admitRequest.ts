@@ -24,7 +24,7 @@ function withHeaders(e: ServiceError, headers: Record<string, string>): ServiceE
  * window. A key that fails the check never counts: a revoked or leaked key must
  * not be able to exhaust its account's window.
  */
-export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache'>, authorization: string | undefined): Promise<Admission> {
+export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'keyUse'>, authorization: string | undefined): Promise<Admission> {
   const check = await checkApiKey(deps, authorization);
   if (!check.ok) {
     const err = keyCheckError(check.reason);
@@ -32,6 +32,8 @@ export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyC
     throw err;
   }
   const rate = await countRequest(deps, check.account);
+  // The key was used (even when the window then refuses the request): noted in memory, written in batches.
+  deps.keyUse?.record(check.key.id, deps.clock.now());
   if (rate.exceeded) {
     const retry = retryAfterSeconds(rate, deps.clock.now());
     throw withHeaders(rateLimitExceeded(rate.limit, rate.reset, retry), rateHeaders(rate));
@@ -57,8 +59,8 @@ export async function authorizeOperation(
   operation: Operation,
 ): Promise<{ refund(): Promise<void> }> {
   assertScope(principal, operation);
-  // A paid read was paid for in USDC: no account's credits to reserve.
-  if (principal.via === 'payment') return { refund: async () => undefined };
+  // A paid read was paid for in USDC, and the dashboard's session costs the account nothing: no credits to reserve.
+  if (principal.via === 'payment' || principal.via === 'session') return { refund: async () => undefined };
   return reserveCredits(deps, principal.account, operation);
 }
 

@@ -39,14 +39,25 @@ export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock'>, params
   return { id: record.id, key, prefix: record.prefix, name: record.name, scopes: record.scopes, createdAt: record.createdAt };
 }
 
-/** Creates an account on a plan with its first API key. */
+interface NewAccountParams {
+  plan: PlanName;
+  requestsPerMinute?: number;
+  keyName?: string;
+  scopes?: Scope[];
+  presetKey?: string;
+}
+
+/** Creates an account on a plan with its first API key (or, for a dashboard sign-up, with none: keys are created there). */
+export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock'>, params: NewAccountParams & { withoutKey: true }): Promise<{ account: Account }>;
+export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock'>, params: NewAccountParams): Promise<{ account: Account; apiKey: IssuedApiKey }>;
 export async function createAccount(
   deps: Pick<AppDeps, 'store' | 'clock'>,
-  params: { plan: PlanName; requestsPerMinute?: number; keyName?: string; scopes?: Scope[]; presetKey?: string },
-): Promise<{ account: Account; apiKey: IssuedApiKey }> {
+  params: NewAccountParams & { withoutKey?: boolean },
+): Promise<{ account: Account; apiKey?: IssuedApiKey }> {
   const account: Account = { id: newId('account'), plan: params.plan, createdAt: deps.clock.now().toISOString() };
   if (params.requestsPerMinute) account.requestsPerMinute = params.requestsPerMinute;
   await deps.store.accounts.insert(account);
+  if (params.withoutKey) return { account };
   const apiKey = await issueApiKey(deps, {
     accountId: account.id,
     name: params.keyName ?? 'default',

@@ -1,11 +1,13 @@
 import type { Account, Scope } from '../../domain/types';
 
-/** Who is calling: an account through one of its API keys (or, later, a paid proof). */
+/** Who is calling: an account through one of its API keys, a paid proof, or a person signed in to the dashboard. */
 export interface Principal {
   account: Account;
   keyId: string | null;
   scopes: Scope[];
-  via: 'apiKey' | 'payment';
+  via: 'apiKey' | 'payment' | 'session';
+  /** The signed-in person (via `session` only). */
+  user?: { id: string; email: string };
 }
 
 /**

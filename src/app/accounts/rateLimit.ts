@@ -3,6 +3,11 @@ import type { Account } from '../../domain/types';
 import { PLANS } from '../../domain/plans';
 
 const WINDOW_MS = 60_000;
+/**
+ * An account's per-minute counters are kept for a day: they are its request
+ * history (the dashboard's chart), so the history costs no write of its own.
+ */
+export const HISTORY_MINUTES = 24 * 60;
 
 /** The state of an account's current one-minute window, as the three X-RateLimit-* headers show it. */
 export interface RateState {
@@ -13,12 +18,14 @@ export interface RateState {
   exceeded: boolean;
 }
 
-/** The current one-minute window of the counter `name`, holding at most `limit`. */
-function windowOf(deps: Pick<AppDeps, 'clock'>, name: string, limit: number) {
+/** The current one-minute window of the counter `name`, holding at most `limit`, kept `keepMs` past its end. */
+function windowOf(deps: Pick<AppDeps, 'clock'>, name: string, limit: number, keepMs = WINDOW_MS) {
   const now = deps.clock.now().getTime();
   const start = now - (now % WINDOW_MS);
-  return { limit, key: `${name}:${start}`, expiresAt: new Date(start + 2 * WINDOW_MS), reset: Math.ceil((start + WINDOW_MS) / 1000) };
+  return { limit, start, key: `${name}:${start}`, expiresAt: new Date(start + WINDOW_MS + keepMs), reset: Math.ceil((start + WINDOW_MS) / 1000) };
 }
+
+const HISTORY_KEEP_MS = HISTORY_MINUTES * WINDOW_MS;
 
 /** An account's request counter (shared by all its keys) and its per-minute limit. */
 const rateName = (account: Account): string => `rate:${account.id}`;
@@ -33,13 +40,22 @@ const stateOf = (w: ReturnType<typeof windowOf>, used: number): RateState => ({
 
 /** Counts one request in the account's fixed one-minute window (shared by all its keys). */
 export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<RateState> {
-  return countInWindow(deps, rateName(account), rateLimitOf(account));
+  return countInWindow(deps, rateName(account), rateLimitOf(account), HISTORY_KEEP_MS);
 }
 
 /** Counts one event in the fixed one-minute window of the counter `name` (a client address, a payer), against `limit`. */
-export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number): Promise<RateState> {
-  const w = windowOf(deps, name, limit);
+export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number, keepMs?: number): Promise<RateState> {
+  const w = windowOf(deps, name, limit, keepMs);
   return stateOf(w, await deps.store.usage.increment(w.key, 1, w.expiresAt));
+}
+
+/** Requests an account made per minute over the last `minutes` (≤ a day), oldest first, the current minute last: one read of its rate counters. */
+export async function requestHistory(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, minutes: number): Promise<{ minute: Date; requests: number }[]> {
+  const n = Math.min(Math.max(1, Math.floor(minutes)), HISTORY_MINUTES);
+  const { start } = windowOf(deps, rateName(account), 0);
+  const starts = Array.from({ length: n }, (_, i) => start - (n - 1 - i) * WINDOW_MS);
+  const counts = await deps.store.usage.getMany(starts.map((s) => `${rateName(account)}:${s}`));
+  return starts.map((s, i) => ({ minute: new Date(s), requests: counts[i] ?? 0 }));
 }
 
 /**

@@ -18,7 +18,7 @@ export interface IntentSubmitter {
 }
 
 /** The use-case deps plus the engine that runs the intent. */
-export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits'> & { engine: IntentSubmitter };
+export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits' | 'environment'> & { engine: IntentSubmitter };
 /** 201 with the intent view; `replayed` when an Idempotency-Key answered from the first request. */
 export type SubmitIntentResult = Replayable<IntentView>;
 /** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED. */
@@ -56,7 +56,7 @@ export async function submitIntent(
 ): Promise<SubmitIntentResult> {
   return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async () => {
     const params = parseCreateIntent(body);
-    assertChainsUsable(principal, namedChains(params));
+    assertChainsUsable(principal, namedChains(params), deps.environment);
     const wallet = await getWalletById(deps, principal, params.walletId);
     checkWalletChains(wallet, params);
     // The shared gas tank pays for what the intent sends: an account past its 24 h budget starts nothing.

@@ -1,9 +1,10 @@
 import { CHAIN_NAMES, TEST_CHAINS, type ChainName } from '../../domain/chains';
-import { PLANS, type PlanName } from '../../domain/plans';
+import type { PlanName } from '../../domain/plans';
 import type { ChainType } from '../../domain/types';
+import { mainNetworksAllowed, type ServiceEnvironment } from '../../domain/environment';
 
-/** DESIGN §4: free plan → the three test chains; plans with main networks → all six; tron → none yet. */
-export function chainsForWallet(plan: PlanName, chainType: ChainType): ChainName[] {
+/** DESIGN §4: free plan and staging → the three test chains; plans with main networks → all six; tron → none yet. */
+export function chainsForWallet(plan: PlanName, chainType: ChainType, environment: ServiceEnvironment = 'development'): ChainName[] {
   if (chainType === 'tron') return [];
-  return PLANS[plan].mainNetworks ? [...CHAIN_NAMES] : [...TEST_CHAINS];
+  return mainNetworksAllowed(plan, environment) ? [...CHAIN_NAMES] : [...TEST_CHAINS];
 }

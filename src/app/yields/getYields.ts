@@ -48,8 +48,8 @@ function reasoningFor(best: MarketRate, others: MarketRate[]): string {
  * asset/chain when given, and the best market for the asset (USDC by default).
  * Naming an upcoming main network follows the plan rule of assertChainsUsable.
  */
-export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
-  if (params.chain) assertChainsUsable(principal, [{ field: 'chain', chain: params.chain }]);
+export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
+  if (params.chain) assertChainsUsable(principal, [{ field: 'chain', chain: params.chain }], deps.environment);
   const all = await currentRates(deps);
   const rates = all.filter((r) => (!params.asset || r.asset === params.asset) && (!params.chain || r.chain === params.chain));
   const bestAsset = params.asset ?? 'USDC';

@@ -7,13 +7,15 @@ import { isServiceError } from '../../domain/errors/base';
 export interface HealthChecks {
   /** Resolves when every dependency (store, chains) answers, with what the store's server can do; throws naming the one that does not. */
   ready(): Promise<Record<string, unknown>>;
+  /** The deployment environment, shown by /healthz (development, staging, production). */
+  environment?: string;
 }
 
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
 export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
   const router = createRouter();
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    ctx.body = { status: 'ok', ...(checks.environment ? { environment: checks.environment } : {}) };
   });
   router.get('/readyz', async (ctx) => {
     try {

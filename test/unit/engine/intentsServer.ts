@@ -66,6 +66,8 @@ export async function startIntentsServer(o: { gasBudgetWei?: bigint } = {}): Pro
     chains: chain,
     caches,
     limits: { gasBudgetPerAccountWei: o.gasBudgetWei ?? 10n ** 18n },
+    environment: 'development',
+    sessionSecret: Buffer.alloc(32, 7),
     engine,
   };
   const { server, closeWebSocket } = createFrontDoors({
