@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHAIN_NAMES } from '../../src/domain/chains';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium';
 
 /**
  * GraphiQL in a real browser: Debian's headless Chromium (never a downloaded
@@ -9,20 +10,6 @@ import { startTestServer, type TestAccount, type TestServer } from '../helpers/s
  * editor, runs it and reads the result pane. The page's assets are served by
  * the service itself (no CDN). Skips, with one line, where Chromium is absent.
  */
-const CHROMIUM = '/usr/bin/chromium';
-
-// Chromium's own connections to Google's hosts are refused on a closed network: turn them off.
-// Playwright gives each launch a fresh temporary profile (its own --user-data-dir), removed on close.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const QUERY = '{ yields(asset: USDC) { best { chain apy } } }';
 /** `"chain": "<a GraphQL Chain name>"`, as the result pane prints it. */
