@@ -11,6 +11,8 @@ import type { StaticFile } from './staticFiles';
 import { escapeHtml, htmlPage } from './pages';
 
 const PENDING_COOKIE = 'svc_oidc';
+/** The single-page app's pages (dashboard/src/router.tsx): each path serves the app, which shows that page. */
+export const DASHBOARD_PAGES = ['keys', 'usage', 'wallets', 'intents', 'yields'] as const;
 const CALLBACK_PATH = '/dashboard/auth/callback';
 
 export interface DashboardRouteOptions {
@@ -87,9 +89,9 @@ export function dashboardRoutes(o: DashboardRouteOptions): Router<RestState> {
     ctx.status = 204;
   });
 
-  const serveApp = (ctx: Context, rest: string) => {
+  const serve = (ctx: Context, name: string) => {
     if (!o.files) return page(ctx, 503, 'Dashboard not built', 'Run npm run build (npm start does it) to build the dashboard.');
-    const file = (rest && o.files.get(rest)) || (rest.startsWith('assets/') ? undefined : o.files.get('index.html'));
+    const file = o.files.get(name);
     if (!file) {
       ctx.status = 404;
       ctx.type = 'text/plain';
@@ -100,8 +102,10 @@ export function dashboardRoutes(o: DashboardRouteOptions): Router<RestState> {
     ctx.set('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.body = file.body;
   };
+  // The app's own pages (client-side routes) get its page; its assets are served by exact name; nothing else is.
   router.get('/dashboard', (ctx) => ctx.redirect('/dashboard/'));
-  router.get('/dashboard/', (ctx) => serveApp(ctx, ''));
-  router.get('/dashboard/*path', (ctx) => serveApp(ctx, String(ctx.params.path ?? '')));
+  router.get('/dashboard/', (ctx) => serve(ctx, 'index.html'));
+  for (const p of DASHBOARD_PAGES) router.get(`/dashboard/${p}`, (ctx) => serve(ctx, 'index.html'));
+  router.get('/dashboard/assets/:file', (ctx) => serve(ctx, `assets/${String(ctx.params.file)}`));
   return router;
 }

@@ -11,10 +11,13 @@ const budget: RollingBudget = { key: 'fund:wallet:w', limit: 10, windowMs: 24 * 
 
 describe('rolling 24 h budget', () => {
   test('error: 10 fundings at 23:30 and 10 more at 00:30 (across midnight) are not allowed: the 11th within 24 h is refused', async () => {
-    const store = createMemoryStore();
+    // The store's clock follows the simulated time: counters expire by it, not by today's date.
     const evening = Date.parse('2026-11-23T23:30:00Z');
+    let now = evening;
+    const store = createMemoryStore({ now: () => new Date(now) });
     for (let i = 0; i < 10; i++) expect((await takeFromBudget(store.usage, budget, 1, evening)).ok).toBe(true);
-    const after = await takeFromBudget(store.usage, budget, 1, evening + HOUR); // 00:30 the next day
+    now = evening + HOUR;
+    const after = await takeFromBudget(store.usage, budget, 1, now); // 00:30 the next day
     expect(after).toMatchObject({ ok: false, used: 10 });
     // Retry-After points at when the 23:00 bucket leaves the window (≈ 24.5 h after 23:30's first use, at most 25 h).
     expect((after as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(22 * 3600);
@@ -22,11 +25,14 @@ describe('rolling 24 h budget', () => {
   });
 
   test('behavior: once the window has passed, the budget is available again; a refusal takes nothing', async () => {
-    const store = createMemoryStore();
     const t0 = Date.parse('2026-11-23T10:10:00Z');
+    let now = t0;
+    const store = createMemoryStore({ now: () => new Date(now) });
     for (let i = 0; i < 10; i++) await takeFromBudget(store.usage, budget, 1, t0);
-    expect((await takeFromBudget(store.usage, budget, 1, t0 + 24 * HOUR)).ok).toBe(false); // still inside the counted span
-    expect((await takeFromBudget(store.usage, budget, 1, t0 + 25 * HOUR)).ok).toBe(true);
+    now = t0 + 24 * HOUR;
+    expect((await takeFromBudget(store.usage, budget, 1, now)).ok).toBe(false); // still inside the counted span
+    now = t0 + 25 * HOUR;
+    expect((await takeFromBudget(store.usage, budget, 1, now)).ok).toBe(true);
   });
 });
 
