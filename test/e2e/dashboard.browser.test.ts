@@ -64,10 +64,13 @@ if (existsSync(CHROMIUM)) {
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByText('grace@example.com').first().waitFor();
 
-    // Create a key: shown once, in a read-only field.
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByLabel('Name').fill('ci-key');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    // Create a key with the keyboard alone: shown once, in a read-only field that takes the focus.
+    await page.getByRole('button', { name: 'Create key' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Name').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Name').getAttribute('id'));
+    await page.keyboard.type('ci-key');
+    await page.keyboard.press('Enter');
     const field = page.getByLabel('New API key');
     await field.waitFor();
     const key = await field.inputValue();
@@ -103,14 +106,20 @@ if (existsSync(CHROMIUM)) {
     mkdirSync(dirname(SHOT), { recursive: true });
     await page.screenshot({ path: SHOT, fullPage: false });
 
-    // Usage counted the key's three requests (wallet 1 + intent 5 credits).
+    // Usage counted what the key spent (wallet 1 + intent 5 credits).
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByText('6 / 100').first().waitFor();
 
     // Revoke: confirmed in a dialog; the key is refused at once.
     await page.getByRole('link', { name: 'API keys' }).click();
+    // The dialog closes with Escape and changes nothing; confirmed, it revokes.
     await page.getByRole('button', { name: 'Revoke' }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await srv.rest('GET', '/v1/yields', { key })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke' }).click();
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('Revoked').first().waitFor();
