@@ -1,5 +1,6 @@
 import type { LRUCache } from 'lru-cache';
 import type { Store } from '../store/port';
+import type { Wallet } from '../domain/types';
 import type { KeyVault } from '../chain/keyVault';
 import type { KeyCache } from './accounts/keyCache';
 import type { KeyRevocations } from './accounts/keyRevocations';
@@ -35,8 +36,8 @@ export interface AppDeps {
   engine: IntentSubmitter & { bus: IntentBus };
 }
 
-/** Read caches: yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */
+/** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */
 export interface ReadCaches {
-  rates: LRUCache<'all', MarketRate[]>;
-  holdings: LRUCache<string, ChainHoldings[]>;
+  rates: LRUCache<'all', MarketRate[], Pick<ChainPort, 'rates'>>;
+  holdings: LRUCache<string, ChainHoldings[], { chains: Pick<ChainPort, 'holdings' | 'chains'>; wallet: Wallet }>;
 }

@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import { ServiceError } from '../../domain/errors/base';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import type { ChainHoldings } from '../../chain/port';
@@ -33,11 +33,8 @@ const MICRO = 1_000_000;
 
 /** Wallet holdings through the per-wallet cache. */
 export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
-  const hit = deps.caches.holdings.get(wallet.id);
-  if (hit) return hit;
-  const active = wallet.chains.filter((c) => deps.chains.chains.includes(c));
-  const holdings = await deps.chains.holdings(wallet.evmAddress as Address, active);
-  deps.caches.holdings.set(wallet.id, holdings);
+  const holdings = await deps.caches.holdings.fetch(wallet.id, { context: { chains: deps.chains, wallet } });
+  if (!holdings) throw new ServiceError('SERVICE_UNAVAILABLE', 'Balances could not be read', { details: { walletId: wallet.id } });
   return holdings;
 }
 

@@ -26,12 +26,10 @@ export interface GetYieldsParams {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const pct = (n: number) => `${n.toFixed(2)}%`;
 
-/** Current rates through the ≤ 15 s cache (the planner and the yields report read the same numbers). */
+/** Current rates through the ≤ 15 s single-flight cache (the planner and the yields report read the same numbers). */
 export async function currentRates(deps: Pick<AppDeps, 'chains' | 'caches'>): Promise<MarketRate[]> {
-  const hit = deps.caches.rates.get('all');
-  if (hit) return hit;
-  const rates = await deps.chains.rates();
-  deps.caches.rates.set('all', rates);
+  const rates = await deps.caches.rates.fetch('all', { context: deps.chains });
+  if (!rates) throw new ServiceError('SERVICE_UNAVAILABLE', 'Lending rates could not be read');
   return rates;
 }
 
