@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, print, type VariableDefinitionNode } from 'graphql';
 import { isServiceError, toServiceError, type ServiceError } from '../domain/errors/base';
 import { withoutSuggestions } from './operationLimits';
 
@@ -13,6 +13,17 @@ export function toGraphQLError(e: ServiceError, requestId?: string, path?: reado
       details: exposed ? e.details : { requestId },
     },
   });
+}
+
+/**
+ * For yoga: a request error (variables that do not fit) carries the HTTP
+ * status yoga answers with under `application/graphql-response+json` (400, as
+ * GraphQL over HTTP says; yoga strips `http` from the answer). Under
+ * `application/json` the answer stays 200.
+ */
+export function withHttpStatus(error: GraphQLError): GraphQLError {
+  if (error.extensions.code !== 'INVALID_REQUEST' || error.extensions.status !== 400) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, http: { status: 400 } } });
 }
 
 /** Told about every error that is masked as INTERNAL_ERROR, so the requestId a client reports is in a log line. */
@@ -30,6 +41,15 @@ export interface MaskOptions {
  * coercion) pass with a code and, in production, without "Did you mean"
  * suggestions; anything else is masked as INTERNAL_ERROR and reported to `onMasked`.
  */
+/**
+ * The variable definition a graphql-js error is about, when it is one of a
+ * request's variables that could not be coerced to its type ("$id got
+ * invalid value []"): the client's mistake, whatever the scalar threw.
+ */
+function variableOf(error: GraphQLError): VariableDefinitionNode | undefined {
+  return error.nodes?.find((n): n is VariableDefinitionNode => n.kind === Kind.VARIABLE_DEFINITION);
+}
+
 export function maskError(error: unknown, requestIdOf: () => string | undefined, o: MaskOptions = {}): GraphQLError {
   const { onMasked } = o;
   const masked = (original: unknown, path?: readonly (string | number)[]) => {
@@ -39,6 +59,18 @@ export function maskError(error: unknown, requestIdOf: () => string | undefined,
     return toGraphQLError(e, requestId, path);
   };
   if (error instanceof GraphQLError) {
+    const variable = variableOf(error);
+    if (variable) {
+      // A request error like any other bad input: 400 INVALID_REQUEST naming the variable and its type.
+      return new GraphQLError(o.production ? withoutSuggestions(error).message : error.message, {
+        nodes: error.nodes,
+        extensions: {
+          code: 'INVALID_REQUEST',
+          status: 400,
+          details: { issues: [{ path: ['variables', variable.variable.name.value], message: error.message, expected: print(variable.type) }] },
+        },
+      });
+    }
     const original = error.originalError;
     if (original && isServiceError(original)) return toGraphQLError(original, requestIdOf(), error.path);
     if (!original) {

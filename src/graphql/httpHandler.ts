@@ -9,7 +9,7 @@ import { admitSession } from '../app/dashboard/sessions';
 import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';
 import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
-import { payloadTooLarge } from '../domain/errors/request';
+import { payloadTooLarge, unsupportedMediaType } from '../domain/errors/request';
 import { newId } from '../domain/ids';
 import { toGraphQLError, type OnMasked } from './errors';
 import { createGraphQLFastPath } from './fastPath';
@@ -33,6 +33,10 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
   res.writeHead(e.status, { ...e.headers, 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId });
   res.end(body);
 }
+
+/** The request body types yoga reads (JSON, a GraphQL document, a form, multipart). */
+const YOGA_BODY_TYPES = new Set(['application/json', 'application/graphql+json', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
@@ -85,6 +89,8 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
         // yoga would stream the body without a bound: read it here, bounded, and hand it over
         // (whatwg-node takes a Buffer left on `req.body` as the body).
         if (req.method !== 'GET' && req.method !== 'HEAD') {
+          // yoga answers other media types 415 with an empty body: answer with the error object instead.
+          if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
           const body = await readBoundedBody(req, o.bodyLimitBytes);
           if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
         }

@@ -5,7 +5,7 @@ import type { GraphQLContext } from './context';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
-import { maskError } from './errors';
+import { maskError, withHttpStatus } from './errors';
 import { endStreamsOnRevocation, maskResultErrors, operationLimits } from './plugins';
 
 export interface ServerContext {
@@ -61,7 +61,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     landingPage: false,
     logging: false,
     batching: false,
-    maskedErrors: { maskError: (error) => maskError(error, () => undefined, { production: o.production }) },
+    maskedErrors: { maskError: (error) => withHttpStatus(maskError(error, () => undefined, { production: o.production })) },
     context: ({ principal, requestId, request }) => ({
       deps: o.deps,
       principal,
