@@ -12,4 +12,6 @@ export interface GraphQLContext {
   idempotencyKey?: string;
   /** The operation's credits, prepaid by its transport (operationCost.ts); each successful field consumes its share, release() returns the rest. */
   charge?: PrepaidCredits;
+  /** Reads already made by this operation, by field and arguments: aliases of one read share it (once()). */
+  reads?: Map<string, Promise<unknown>>;
 }

@@ -5,6 +5,8 @@ import { prepayCredits, type PrepaidCredits } from '../app/accounts/credits';
 import { CREDIT_COST, PLANS, type Operation } from '../domain/plans';
 import { toServiceError } from '../domain/errors/base';
 import { toGraphQLError } from './errors';
+import { countRequestUnits, retryAfterSeconds } from '../app/accounts/rateLimit';
+import { rateLimitExceeded } from '../domain/errors/auth';
 import type { GraphQLContext } from './context';
 
 /**
@@ -144,6 +146,11 @@ export async function chargeOperation(
     };
   }
   if (getOperationAST(document, operationName ?? undefined)?.operation === 'subscription') return {};
+  // The rate window counts the operation by its cost (admission counted 1 of it), before any credit is taken.
+  if (cost > 1) {
+    const rate = await countRequestUnits(deps, principal.account, cost - 1);
+    if (rate.exceeded) return { error: toGraphQLError(rateLimitExceeded(rate.limit, rate.reset, retryAfterSeconds(rate, deps.clock.now()))) };
+  }
   try {
     return { charge: await prepayCredits(deps, principal.account, operations) };
   } catch (e) {

@@ -33,9 +33,45 @@ type ConnectionExtra = {
 /** Largest WebSocket message accepted (a subscription document, not a payload channel). */
 const MAX_PAYLOAD = 64 * 1024;
 
-/** graphql-ws close codes: 4403 Forbidden (the key is not, or no longer, good); 4429 for an exhausted rate window. */
+/** graphql-ws close codes: 4400 Bad Request (an invalid message); 4403 Forbidden (the key is not, or no longer, good); 4429 for an exhausted rate window. */
 const CLOSE_FORBIDDEN = 4403;
+const CLOSE_BAD_REQUEST = 4400;
 const CLOSE_RATE_LIMITED = 4429;
+
+/** Message types only a server sends (graphql-transport-ws). */
+const SERVER_MESSAGE_TYPE = /"type"\s*:\s*"(connection_ack|next|error)"/;
+
+/**
+ * graphql-ws answers a client that sends a server's message type
+ * (`connection_ack`, `next`, `error`) by closing with 4500 Internal Server
+ * Error, and logs it as its own failure: it is the client's protocol error,
+ * 4400 Bad Request like any other invalid message. Each socket's `message`
+ * listeners (graphql-ws adds its own when the socket connects, after this
+ * listener ran) are wrapped so such a message is refused before graphql-ws
+ * sees it.
+ */
+function refuseServerMessageTypes(wss: WebSocketServer): void {
+  wss.on('connection', (socket: WebSocket) => {
+    const on = socket.on.bind(socket) as (event: string, listener: (...args: unknown[]) => void) => WebSocket;
+    socket.on = ((event: string, listener: (...args: unknown[]) => void) => {
+      if (event !== 'message') return on(event, listener);
+      return on('message', (data: unknown, ...rest: unknown[]) => {
+        const text = String(data);
+        if (SERVER_MESSAGE_TYPE.test(text) && isServerMessage(text)) return socket.close(CLOSE_BAD_REQUEST, 'Invalid message received');
+        listener(data, ...rest);
+      });
+    }) as WebSocket['on'];
+  });
+}
+
+function isServerMessage(text: string): boolean {
+  try {
+    const type = (JSON.parse(text) as { type?: unknown } | null)?.type;
+    return type === 'connection_ack' || type === 'next' || type === 'error';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * graphql-ws on `/graphql` (same path as HTTP). The connection is admitted
@@ -59,6 +95,8 @@ export function attachGraphQLWebSocket(o: {
   const admit = (extra: ConnectionExtra): Promise<Admission> =>
     extra.sessionCookie !== undefined ? admitSession(o.deps, extra.sessionCookie) : admitRequest(o.deps, extra.authorization);
   const wss = new WebSocketServer({ server: o.server, path: '/graphql', maxPayload: MAX_PAYLOAD });
+  // before useServer: this connection listener must run ahead of graphql-ws's own
+  refuseServerMessageTypes(wss);
   const rules = operationRules(o.production);
   const quotas = createStreamQuotas();
   const masked = (errors: readonly GraphQLError[], requestId?: string) =>

@@ -61,7 +61,8 @@ describe('operation cost', () => {
   });
 
   test('error: 5 credits left and an operation costing 8 → CREDITS_EXHAUSTED for the whole operation; nothing ran, nothing spent (never a partial burn)', async () => {
-    const free = await srv.admin.createAccount({ plan: 'free' });
+    // A window wide enough for 100 credits' worth of operations in one minute (operations count in it by their cost).
+    const free = await srv.admin.createAccount({ plan: 'free', requestsPerMinute: 1000 });
     for (let i = 0; i < 9; i++) expect((await srv.gql(aliases(10), {}, free.key)).body.errors).toBeUndefined();
     expect((await srv.gql(aliases(5), {}, free.key)).body.errors).toBeUndefined();
     expect(await used(free.accountId)).toBe(95);
@@ -72,6 +73,34 @@ describe('operation cost', () => {
     expect(await used(free.accountId)).toBe(95);
     expect((await srv.gql(aliases(5), {}, free.key)).body.errors).toBeUndefined();
     expect(await used(free.accountId)).toBe(100);
+  });
+
+  test('behavior: an operation counts in the rate window by its cost, not as 1: three of 10 fill a window of 30, the next request is 429', async () => {
+    const free = await srv.admin.createAccount({ plan: 'free', requestsPerMinute: 30 });
+    for (let i = 0; i < 3; i++) expect((await srv.gql(aliases(10), {}, free.key)).body.errors).toBeUndefined();
+    const next = await srv.gql('{ yields { best { apy } } }', {}, free.key);
+    expect(next.status).toBe(429);
+    expect(next.body.errors[0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+
+  test('behavior: aliases of one read with the same arguments read the chains once per operation (and a cold cache once for everyone)', async () => {
+    const pro = await srv.admin.createAccount({ plan: 'pro' });
+    const chains = srv.service.deps.chains;
+    const original = chains.rates.bind(chains);
+    let reads = 0;
+    chains.rates = async () => {
+      reads++;
+      return original();
+    };
+    try {
+      srv.service.deps.caches.rates.clear();
+      const r = await srv.gql(aliases(10, 'yields(asset: USDC) { best { apy } }'), {}, pro.key);
+      expect(r.body.errors).toBeUndefined();
+      expect(new Set(Object.values(r.body.data).map((v: Json) => v.best.apy)).size).toBe(1);
+      expect(reads).toBe(1);
+    } finally {
+      chains.rates = original;
+    }
   });
 
   test('behavior: credits are spent on successes only: a failing field gives its share back', async () => {

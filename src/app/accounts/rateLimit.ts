@@ -43,6 +43,16 @@ export async function countRequest(deps: Pick<AppDeps, 'store' | 'clock'>, accou
   return countInWindow(deps, rateName(account), rateLimitOf(account), HISTORY_KEEP_MS);
 }
 
+/**
+ * Counts `units` more requests in the account's window: a GraphQL operation
+ * counts by its cost (an operation worth ten reads is ten requests), of which
+ * its admission already counted one.
+ */
+export async function countRequestUnits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, units: number): Promise<RateState> {
+  const w = windowOf(deps, rateName(account), rateLimitOf(account), HISTORY_KEEP_MS);
+  return stateOf(w, await deps.store.usage.increment(w.key, units, w.expiresAt));
+}
+
 /** Counts one event in the fixed one-minute window of the counter `name` (a client address, a payer), against `limit`. */
 export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number, keepMs?: number): Promise<RateState> {
   const w = windowOf(deps, name, limit, keepMs);

@@ -3,7 +3,7 @@ import { AssetEnum, ChainEnum } from './enums';
 import type { BalanceReport, PositionView, TokenBalanceView } from '../../app/balances/getBalances';
 import { getBalances } from '../../app/balances/getBalances';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { requirePrincipal } from '../resolverHelpers';
+import { once, requirePrincipal } from '../resolverHelpers';
 
 type ChainBalances = BalanceReport['chains'][number];
 
@@ -53,7 +53,8 @@ builder.queryField('balances', (t) =>
     args: { walletId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getBalances', () => getBalances(ctx.deps, principal, String(args.walletId)), ctx.charge);
+      const walletId = String(args.walletId);
+      return runOperation(ctx.deps, principal, 'getBalances', () => once(ctx, 'balances', walletId, () => getBalances(ctx.deps, principal, walletId)), ctx.charge);
     },
   }),
 );

@@ -6,7 +6,7 @@ import { runOperation } from '../../app/accounts/admitRequest';
 import { parseInput } from '../../domain/schemas/parse';
 import { yieldsQuerySchema } from '../../domain/schemas/yields';
 import type { ChainName, TokenAsset } from '../../domain/chains';
-import { requirePrincipal, withoutNulls } from '../resolverHelpers';
+import { once, requirePrincipal, withoutNulls } from '../resolverHelpers';
 
 const YieldRateRef = builder.objectRef<YieldRate>('YieldRate').implement({
   fields: (t) => ({
@@ -42,9 +42,8 @@ builder.queryField('yields', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const q = parseInput(yieldsQuerySchema, withoutNulls(args));
-      return runOperation(ctx.deps, principal, 'getYields', () =>
-        getYields(ctx.deps, principal, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined }), ctx.charge,
-      );
+      const params = { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined };
+      return runOperation(ctx.deps, principal, 'getYields', () => once(ctx, 'yields', params, () => getYields(ctx.deps, principal, params)), ctx.charge);
     },
   }),
 );
