@@ -103,6 +103,19 @@ describe('operation cost', () => {
     }
   });
 
+  test('behavior: one account\'s heaviest operations on a cold cache never hurt another account: its GET /v1/yields answers 200, and the heavy ones never answer INTERNAL_ERROR', async () => {
+    const heavy = await srv.admin.createAccount({ plan: 'enterprise' });
+    const other = await srv.admin.createAccount({ plan: 'free' });
+    srv.service.deps.caches.rates.clear();
+    const heavyOps = Array.from({ length: 6 }, (_, i) => srv.gql(aliases(i % 2 === 0 ? 1000 : 20), {}, heavy.key));
+    const others = Array.from({ length: 5 }, () => srv.rest('GET', '/v1/yields', { key: other.key }));
+    const [h, o] = await Promise.all([Promise.all(heavyOps), Promise.all(others)]);
+    expect(o.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const codes = h.flatMap((r) => (r.body.errors ?? []).map((e: Json) => e.extensions.code));
+    expect(codes).not.toContain('INTERNAL_ERROR');
+    expect(new Set(codes)).toEqual(new Set(['QUERY_TOO_LARGE'])); // the 20-alias ones ran, the 1,000-alias ones were refused unparsed
+  });
+
   test('behavior: credits are spent on successes only: a failing field gives its share back', async () => {
     const pro = await srv.admin.createAccount({ plan: 'pro' });
     const r = await srv.gql('{ a: wallet(userId: "nobody-here") { id } b: yields { best { apy } } }', {}, pro.key);
