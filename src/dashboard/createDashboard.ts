@@ -20,7 +20,7 @@ export interface Dashboard {
  * use, since a service listening on port 0 knows its address only then.
  */
 export function createDashboard(o: {
-  deps: Pick<AppDeps, 'store' | 'clock' | 'sessionSecret'>;
+  deps: Pick<AppDeps, 'store' | 'clock' | 'sessionSecret' | 'revocations'>;
   logger: Logger;
   signIn?: DashboardSignIn;
   publicUrl: () => string;

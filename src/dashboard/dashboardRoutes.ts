@@ -16,7 +16,7 @@ export const DASHBOARD_PAGES = ['keys', 'usage', 'wallets', 'intents', 'yields']
 const CALLBACK_PATH = '/dashboard/auth/callback';
 
 export interface DashboardRouteOptions {
-  deps: Pick<AppDeps, 'store' | 'clock' | 'sessionSecret'>;
+  deps: Pick<AppDeps, 'store' | 'clock' | 'sessionSecret' | 'revocations'>;
   logger: Logger;
   /** The built app, or null when it was not built. */
   files: Map<string, StaticFile> | null;

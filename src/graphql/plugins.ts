@@ -2,6 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
+import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
@@ -49,7 +50,8 @@ export function operationLimits(production: boolean): Plugin {
 export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
   return {
     onSubscribe({ args }) {
-      const keyId = (args.contextValue as unknown as GraphQLContext).principal?.keyId;
+      const principal = (args.contextValue as unknown as GraphQLContext).principal;
+      const keyId = principal ? credentialOf(principal) : null;
       if (!keyId) return;
       return {
         onSubscribeResult({ result, setResult }) {

@@ -4,7 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, execute, getOperationAST, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
-import type { Principal } from '../app/accounts/principal';
+import { credentialOf, type Principal } from '../app/accounts/principal';
 import type { GraphQLContext } from './context';
 import { admitRequest, authorizeOperation, type Admission } from '../app/accounts/admitRequest';
 import { admitSession } from '../app/dashboard/sessions';
@@ -139,9 +139,12 @@ export function attachGraphQLWebSocket(o: {
           ctx.extra.quotaAccount = principal.account.id;
           ctx.extra.subscriptions = new Set();
           ctx.extra.principal = principal;
-          if (principal.keyId) {
+          // The socket ends with its credential: a revoked key, or a session signed out or expired.
+          const credential = credentialOf(principal);
+          if (credential) {
             const socket = ctx.extra.socket;
-            ctx.extra.stopWatching = o.deps.revocations.watch(principal.keyId, () => socket.close(CLOSE_FORBIDDEN, 'API key revoked'));
+            const why = principal.keyId ? 'API key revoked' : 'Signed out, or the session expired';
+            ctx.extra.stopWatching = o.deps.revocations.watch(credential, () => socket.close(CLOSE_FORBIDDEN, why));
           }
           return true;
         } catch (e) {

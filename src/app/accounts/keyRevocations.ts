@@ -1,11 +1,13 @@
 import type { AppDeps } from '../deps';
+import { SESSION_CREDENTIAL_PREFIX } from './principal';
 
 /** How often keys held by open streams are re-read from the store (the cross-instance bound). */
 export const STREAM_KEY_RECHECK_MS = 5_000;
 
 /**
  * Long-lived streams (WebSocket connections, SSE subscriptions) hold an API
- * key for longer than one request. They watch it here: a revocation on this
+ * key, or a dashboard session (`session:<id>`, credentialOf), for longer than
+ * one request. They watch it here: a revocation or sign-out on this
  * instance reaches them at once; one made on another instance sharing the
  * store is found by a periodic re-read of the watched keys (every
  * STREAM_KEY_RECHECK_MS, only while something is watched).
@@ -20,16 +22,25 @@ export interface KeyRevocations {
 }
 
 export function createKeyRevocations(deps: Pick<AppDeps, 'store'>, o: { recheckMs?: number } = {}): KeyRevocations {
+  /** Whether a watched credential has ended: a revoked or deleted key, a session signed out or expired; undefined when the read failed. */
+  const ended = async (id: string): Promise<boolean | undefined> => {
+    try {
+      if (id.startsWith(SESSION_CREDENTIAL_PREFIX)) return (await deps.store.sessions.get(id.slice(SESSION_CREDENTIAL_PREFIX.length))) === null;
+      const key = await deps.store.apiKeys.get(id);
+      return key === null || Boolean(key.revokedAt);
+    } catch {
+      return undefined;
+    }
+  };
   const watchers = new Map<string, Set<() => void>>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
   async function recheck(): Promise<void> {
     await Promise.all(
-      [...watchers.keys()].map(async (keyId) => {
-        const key = await deps.store.apiKeys.get(keyId).catch(() => undefined);
+      [...watchers.keys()].map(async (id) => {
         // A key deleted from the store is as good as revoked; a failed read decides nothing.
-        if (key === null || key?.revokedAt) self.revoked(keyId);
+        if ((await ended(id)) === true) self.revoked(id);
       }),
     );
   }

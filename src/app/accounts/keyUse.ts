@@ -26,7 +26,10 @@ export function createKeyUseRecorder(keys: Pick<ApiKeyRepo, 'recordUse'>, o: { f
       try {
         await keys.recordUse([...batch].map(([id, at]) => ({ id, at })));
       } catch (err) {
-        for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);
+        for (const [id, at] of batch) {
+          const cur = pending.get(id);
+          if (cur === undefined || cur < at) pending.set(id, at);
+        }
         o.onError?.(err);
       }
     });

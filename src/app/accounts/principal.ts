@@ -6,8 +6,21 @@ export interface Principal {
   keyId: string | null;
   scopes: Scope[];
   via: 'apiKey' | 'payment' | 'session';
-  /** The signed-in person (via `session` only). */
-  user?: { id: string; email: string };
+  /** The signed-in person and their session's id (via `session` only). */
+  user?: { id: string; email: string; sessionId: string };
+}
+
+/** Session ids are watched beside key ids (keyRevocations): this prefix tells them apart. */
+export const SESSION_CREDENTIAL_PREFIX = 'session:';
+
+/**
+ * What a long-lived stream opened by `principal` must watch, so it ends when
+ * that credential does: its API key, or its dashboard session (sign-out or
+ * expiry). Null for a paid read (nothing to revoke).
+ */
+export function credentialOf(principal: Principal): string | null {
+  if (principal.keyId) return principal.keyId;
+  return principal.user ? SESSION_CREDENTIAL_PREFIX + principal.user.sessionId : null;
 }
 
 /**

@@ -7,6 +7,7 @@ import { rateLimitExceeded, unauthorized } from '../../domain/errors/auth';
 import { createAccount } from '../accounts/createAccount';
 import { countInWindow, rateHeaders, retryAfterSeconds } from '../accounts/rateLimit';
 import type { Admission } from '../accounts/admitRequest';
+import { SESSION_CREDENTIAL_PREFIX } from '../accounts/principal';
 
 /** A dashboard session lasts 12 hours (DESIGN §4 "dashboard"). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -20,7 +21,7 @@ export interface VerifiedIdentity {
   email: string;
 }
 
-type SessionDeps = Pick<AppDeps, 'store' | 'clock' | 'sessionSecret'>;
+type SessionDeps = Pick<AppDeps, 'store' | 'clock' | 'sessionSecret'> & Partial<Pick<AppDeps, 'revocations'>>;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 const signature = (secret: Buffer, token: string) => createHmac('sha256', secret).update(token).digest('base64url');
@@ -84,10 +85,17 @@ export async function readSession(deps: SessionDeps, cookieValue: string | undef
   return account ? { session, account } : null;
 }
 
-/** Ends the session a cookie value names (sign-out): the cookie stops working everywhere at once. */
+/**
+ * Ends the session a cookie value names (sign-out): the cookie stops working
+ * at once, and streams opened with it end (here at once; on other instances
+ * at their next re-read, keyRevocations).
+ */
 export async function signOut(deps: SessionDeps, cookieValue: string | undefined): Promise<void> {
   const token = openToken(deps.sessionSecret, cookieValue);
-  if (token) await deps.store.sessions.delete(digest(token));
+  if (!token) return;
+  const id = digest(token);
+  await deps.store.sessions.delete(id);
+  deps.revocations?.revoked(SESSION_CREDENTIAL_PREFIX + id);
 }
 
 /**
@@ -106,7 +114,7 @@ export async function admitSession(deps: SessionDeps, cookieValue: string | unde
     throw err;
   }
   return {
-    principal: { account, keyId: null, scopes: ['read', 'write'], via: 'session', user: { id: session.userId, email: session.email } },
+    principal: { account, keyId: null, scopes: ['read', 'write'], via: 'session', user: { id: session.userId, email: session.email, sessionId: session.id } },
     rate,
   };
 }
