@@ -38,6 +38,40 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
 const YOGA_BODY_TYPES = new Set(['application/json', 'application/graphql+json', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
+/** The answer types yoga's result processors serve, matched as yoga matches them (utf-8 only, wildcards on the asking side). */
+const YOGA_ANSWER_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'];
+function yogaServesAccept(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',')
+    .some((entry) => {
+      const [type = '', ...params] = entry.split(';');
+      if ((params.find((p) => p.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') return false;
+      const [pre, suf] = type.split('/');
+      return YOGA_ANSWER_TYPES.some((t) => {
+        const [tp, ts] = t.split('/');
+        return (pre === '*' || pre === tp) && (suf === '*' || suf === ts);
+      });
+    });
+}
+
+/**
+ * What yoga is handed: the Content-Type's media type lowercased and trimmed (media types are
+ * case-insensitive; yoga compares them as written, and answers a bare 415), and, when Accept names
+ * nothing yoga serves, JSON (GraphQL over HTTP lets a server disregard Accept; yoga would answer a
+ * bare 406 after running the operation).
+ */
+function normalizeForYoga(req: IncomingMessage): void {
+  const contentType = req.headers['content-type'];
+  if (contentType !== undefined) {
+    const [, ...params] = contentType.split(';');
+    req.headers['content-type'] = [mediaType(req), ...params].join(';');
+  }
+  if (!yogaServesAccept(req.headers.accept)) req.headers.accept = 'application/json';
+}
+
 /**
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
@@ -86,6 +120,7 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
         const idem = req.headers['idempotency-key'];
         await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined });
       } else {
+        normalizeForYoga(req);
         // yoga would stream the body without a bound: read it here, bounded, and hand it over
         // (whatwg-node takes a Buffer left on `req.body` as the body).
         if (req.method !== 'GET' && req.method !== 'HEAD') {

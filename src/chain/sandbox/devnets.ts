@@ -37,6 +37,14 @@ export interface Devnets {
   chains: Partial<Record<ChainName, DevnetChain>>;
   /** Wall time from spawn to every node answering eth_chainId. */
   startupMs: number;
+  /** Kills one node outright (SIGKILL, as a crash would): its port stops answering. Resolves once it has exited. */
+  kill(chain: ChainName): Promise<void>;
+  /**
+   * Starts a killed (or running: it is killed first) node again on the same
+   * port, with the same chain id and funded accounts, and EMPTY state: a
+   * Hardhat node keeps nothing across a restart. Resolves once it answers.
+   */
+  restart(chain: ChainName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +70,7 @@ interface Node {
   chainId: number;
   child: ChildProcess;
   output: NodeOutput;
+  configPath: string;
 }
 
 interface NodeOutput {
@@ -84,6 +93,7 @@ export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
   };
   process.once('exit', killAll);
 
+  const timeoutMs = options.readyTimeoutMs ?? 60_000;
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -101,18 +111,42 @@ export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
       writeFileSync(configPath, hardhatConfig(chainId, accounts, options.blockTimeMs));
       const output: NodeOutput = { tail: '' };
       const child = spawnNode(configPath, port, watchdog, output);
-      nodes.push({ name, chainId, child, output });
+      nodes.push({ name, chainId, child, output, configPath });
     }
-    const timeoutMs = options.readyTimeoutMs ?? 60_000;
     await Promise.all(nodes.map((n) => waitReady(n, timeoutMs)));
   } catch (err) {
     await stop();
     throw err;
   }
 
+  const nodeOf = (chain: ChainName): Node => {
+    const n = nodes.find((x) => x.name === chain);
+    if (!n) throw new Error(`no devnet for ${chain}`);
+    return n;
+  };
+  const kill = async (chain: ChainName): Promise<void> => {
+    const { child } = nodeOf(chain);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  };
+  const restart = async (chain: ChainName): Promise<void> => {
+    if (stopped) throw new Error('devnets stopped');
+    await kill(chain);
+    const n = nodeOf(chain);
+    const port = Number(new URL(n.output.url!).port);
+    const output: NodeOutput = { tail: '' };
+    n.child = spawnNode(n.configPath, port, watchdog, output);
+    n.output = output;
+    await waitReady(n, timeoutMs);
+    if (n.output.url !== chains[chain]?.rpcUrl) throw new Error(`devnet ${chain} came back at ${n.output.url}, not ${chains[chain]?.rpcUrl}`);
+  };
+
   const chains: Partial<Record<ChainName, DevnetChain>> = {};
   for (const n of nodes) chains[n.name] = { chainId: n.chainId, rpcUrl: n.output.url! };
-  return { chains, startupMs: Date.now() - started, stop };
+  return { chains, startupMs: Date.now() - started, kill, restart, stop };
 }
 
 /** Switch a running devnet to interval mining (one block every `blockTimeMs` ms); 0 restores automine. */

@@ -26,27 +26,53 @@ export interface Sandbox {
   keys: Readonly<Record<SandboxRole, Hex>>;
   /** Milliseconds spent starting the devnets and deploying. */
   timings: { devnetsMs: number; deployMs: number };
+  /** Kills one chain's node outright (SIGKILL, as a crash would): an outage for whatever talks to it. */
+  kill(chain: ChainName): Promise<void>;
+  /**
+   * Brings a chain back on the same port: a fresh node (a Hardhat node keeps
+   * no state across a restart) with the contracts deployed again, at the same
+   * addresses (they are deterministic), so the manifest still holds. Balances,
+   * positions and transactions of before are gone.
+   */
+  restart(chain: ChainName): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Start local devnets and deploy the sandbox contracts (the faucet may mint every token). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const devnets = await startDevnets({ chains: options.chains ?? DEFAULT_SANDBOX_CHAINS, basePort: options.basePort });
-  try {
-    const deployStarted = Date.now();
-    const manifest = await deploySandbox({
+  // Deploying is idempotent (existing code and settings are kept): a restarted chain gets its contracts back, the others are only read.
+  const deploy = () =>
+    deploySandbox({
       chains: devnets.chains,
       deployerKey: SANDBOX_KEYS.deployer,
       attesterAddress: SANDBOX_ADDRESSES.attester,
       feeBps: options.feeBps,
       minters: [SANDBOX_ADDRESSES.faucet],
     });
+  const blockTimeMs = options.blockTimeMs;
+  try {
+    const deployStarted = Date.now();
+    const manifest = await deploy();
     const deployMs = Date.now() - deployStarted;
-    const blockTimeMs = options.blockTimeMs;
     if (blockTimeMs !== undefined && blockTimeMs > 0) {
       await Promise.all(Object.values(devnets.chains).map((c) => setBlockTime(c.rpcUrl, blockTimeMs)));
     }
-    return { manifest, keys: SANDBOX_KEYS, timings: { devnetsMs: devnets.startupMs, deployMs }, stop: devnets.stop };
+    return {
+      manifest,
+      keys: SANDBOX_KEYS,
+      timings: { devnetsMs: devnets.startupMs, deployMs },
+      kill: devnets.kill,
+      async restart(chain) {
+        await devnets.restart(chain);
+        const again = await deploy();
+        if (JSON.stringify(again.chains[chain]) !== JSON.stringify(manifest.chains[chain])) {
+          throw new Error(`sandbox: ${chain} came back with other contract addresses than its manifest`);
+        }
+        if (blockTimeMs !== undefined && blockTimeMs > 0) await setBlockTime(devnets.chains[chain]!.rpcUrl, blockTimeMs);
+      },
+      stop: devnets.stop,
+    };
   } catch (err) {
     await devnets.stop();
     throw err;
