@@ -51,7 +51,8 @@ function env(name: ChainName) {
   const d = sandboxChain(manifest, name);
   const chain = viemChainFor(name, d.rpcUrl);
   // Hardhat answers reverts with JSON-RPC code -32603, which viem retries 3 times (~1 s) by default.
-  const transport = http(d.rpcUrl, { retryCount: 0 });
+  // A connection the node closes as idle just as a call reuses it is retried (seen once on a loaded machine as "fetch failed").
+  const transport = http(d.rpcUrl, { retryCount: 2, retryDelay: 50 });
   return {
     d,
     chain,
