@@ -28,6 +28,30 @@ export function createReadCaches(): ReadCaches {
   };
 }
 
+/**
+ * `cache.fetch(key)`, read again when an invalidation cancelled the read in
+ * flight (lru-cache then rejects every waiting caller with Error('deleted')):
+ * the invalidation means there is newer data, so a fresh read answers, not an
+ * error. After `tries` cancelled reads in a row: undefined, which callers
+ * answer SERVICE_UNAVAILABLE. A read that fails on its own still throws.
+ */
+export async function fetchFresh<K, V, C>(
+  cache: { fetch(key: K, options: { context: C; status: LRUCache.Status<K & {}, V & {}> }): Promise<V | undefined> },
+  key: K,
+  context: C,
+  tries = 3,
+): Promise<V | undefined> {
+  for (let i = 0; i < tries; i++) {
+    const status: LRUCache.Status<K & {}, V & {}> = {};
+    try {
+      return await cache.fetch(key, { context, status });
+    } catch (e) {
+      if (!status.fetchAborted) throw e;
+    }
+  }
+  return undefined;
+}
+
 /** Call after any transaction that moves a wallet's funds. */
 export function invalidateWalletHoldings(caches: ReadCaches, walletId: string): void {
   caches.holdings.delete(walletId);

@@ -165,6 +165,14 @@ export function parseAndValidate(schema: GraphQLSchema, source: string, rules: r
   } catch (e) {
     return { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError('The document could not be parsed'), 'GRAPHQL_PARSE_FAILED')] };
   }
-  const errors = validate(schema, document, rules);
+  let errors: readonly GraphQLError[];
+  try {
+    errors = validate(schema, document, rules);
+  } catch (e) {
+    // graphql-js's SingleFieldSubscriptionsRule evaluates @include/@skip with no variables and throws
+    // ("… variable "$b" which was not provided a runtime value"): the document's fault, a validation error.
+    if (!(e instanceof GraphQLError)) throw e;
+    errors = [e];
+  }
   return errors.length === 0 ? { document } : { errors };
 }

@@ -6,6 +6,7 @@ import type { Wallet } from '../../domain/types';
 import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
 import { getWalletById } from '../wallets/getWallet';
+import { fetchFresh } from '../caches';
 
 export interface TokenBalanceView {
   asset: Asset;
@@ -33,7 +34,7 @@ const MICRO = 1_000_000;
 
 /** Wallet holdings through the per-wallet cache. */
 export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
-  const holdings = await deps.caches.holdings.fetch(wallet.id, { context: { chains: deps.chains, wallet } });
+  const holdings = await fetchFresh(deps.caches.holdings, wallet.id, { chains: deps.chains, wallet });
   if (!holdings) throw new ServiceError('SERVICE_UNAVAILABLE', 'Balances could not be read', { details: { walletId: wallet.id } });
   return holdings;
 }

@@ -4,6 +4,7 @@ import { assertChainsUsable } from '../chainAccess';
 import type { MarketRate } from '../../chain/port';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
+import { fetchFresh } from '../caches';
 
 export interface YieldRate {
   chain: ChainName;
@@ -28,7 +29,7 @@ const pct = (n: number) => `${n.toFixed(2)}%`;
 
 /** Current rates through the ≤ 15 s single-flight cache (the planner and the yields report read the same numbers). */
 export async function currentRates(deps: Pick<AppDeps, 'chains' | 'caches'>): Promise<MarketRate[]> {
-  const rates = await deps.caches.rates.fetch('all', { context: deps.chains });
+  const rates = await fetchFresh(deps.caches.rates, 'all' as const, deps.chains);
   if (!rates) throw new ServiceError('SERVICE_UNAVAILABLE', 'Lending rates could not be read');
   return rates;
 }
