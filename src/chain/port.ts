@@ -6,8 +6,11 @@ import type { Asset, ChainName, TokenAsset } from '../domain/chains';
  * (viem over JSON-RPC) implements it for sandbox devnets and rpc mode alike.
  * Errors are ServiceErrors: NETWORK_ERROR / TIMEOUT for node trouble.
  */
-export const PROTOCOLS = ['aave-v3', 'compound-v3'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+import { LENDING_PROTOCOLS, type LendingProtocol } from '../domain/chains';
+
+/** The domain's lending protocols (src/domain/chains.ts), as the chain port names them. */
+export const PROTOCOLS = LENDING_PROTOCOLS;
+export type Protocol = LendingProtocol;
 
 export interface TokenHolding {
   asset: Asset;

@@ -57,3 +57,7 @@ export function supportsAsset(chain: ChainName, asset: Asset): boolean {
 export function chainByName(name: ChainName): ChainInfo {
   return CHAINS[name];
 }
+
+/** Lending protocols the service supplies to (names as in the yields report). */
+export const LENDING_PROTOCOLS = ['aave-v3', 'compound-v3'] as const;
+export type LendingProtocol = (typeof LENDING_PROTOCOLS)[number];

@@ -58,6 +58,8 @@ export interface Wallet {
   chains: ChainName[];
   email: string | null;
   metadata: Record<string, unknown>;
+  /** The wallet's own spending policy (else its account's account-scope policy governs it, if any). */
+  policyId?: string | null;
   createdAt: string;
 }
 

@@ -1,5 +1,7 @@
 import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../domain/types';
 import type { Intent, IntentStatus } from '../domain/intent';
+import type { AuditEvent, AuditEventType } from '../domain/audit';
+import type { Policy } from '../domain/policy';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -46,6 +48,30 @@ export interface WalletRepo {
   countByAccount(accountId: string): Promise<number>;
   /** An account's wallets, newest first (createdAt, then id, descending), at most `limit`. */
   listByAccount(accountId: string, limit: number): Promise<Wallet[]>;
+  /** Sets (or, with null, removes) the wallet's own spending policy. */
+  setPolicy(walletId: string, policyId: string | null): Promise<void>;
+  /** How many wallets have `policyId` as their own policy. */
+  countByPolicy(policyId: string): Promise<number>;
+}
+
+/** Position in an account's policy list (newest first): the last item seen. */
+export interface PolicyCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface PolicyRepo {
+  /** Inserts; a second `scope: "account"` policy of one account throws DuplicateError('policies.accountScope'). */
+  insert(policy: Policy): Promise<void>;
+  get(id: string): Promise<Policy | null>;
+  /** An account's policies, newest first (createdAt, then id, descending). */
+  listByAccount(accountId: string, query: { limit: number; after?: PolicyCursor }): Promise<Policy[]>;
+  /** Replaces the policy when its version is still `expectedVersion`; false otherwise. */
+  update(policy: Policy, expectedVersion: number): Promise<boolean>;
+  /** Removes the policy (and its account-scope claim). Idempotent. */
+  delete(id: string): Promise<void>;
+  /** The account's one `scope: "account"` policy, if any. */
+  accountPolicy(accountId: string): Promise<Policy | null>;
 }
 
 export interface WalletKeyRepo {
@@ -170,6 +196,38 @@ export interface IntentEventLog {
   head(): Promise<number>;
 }
 
+/** Position in an account's audit log (newest first): the last event seen. */
+export interface AuditCursor {
+  at: string;
+  id: string;
+}
+
+/** One page request of `AuditLog.list`: filters, all optional, and the page. */
+export interface AuditListQuery {
+  type?: AuditEventType;
+  /** Events whose subject is this wallet. */
+  walletId?: string;
+  /** Events whose subject is this intent. */
+  intentId?: string;
+  /** Events at or after this instant (ISO 8601 UTC, as `toISOString()` writes it). */
+  since?: string;
+  /** Page size, ≥ 1. */
+  limit: number;
+  /** Events strictly after this one in the order (at, id) descending. */
+  after?: AuditCursor;
+}
+
+/**
+ * The audit log: append-only, per account, newest first (at, then id,
+ * descending). Events older than AUDIT_RETENTION_DAYS are gone (a TTL index
+ * on MongoDB; the memory adapter drops them on append and list), and never
+ * listed even before the server removes them.
+ */
+export interface AuditLog {
+  append(event: AuditEvent): Promise<void>;
+  list(accountId: string, query: AuditListQuery): Promise<AuditEvent[]>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
   /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
@@ -187,6 +245,8 @@ export interface Store {
   paymentNonces: PaymentNonceRepo;
   users: UserRepo;
   sessions: SessionRepo;
+  auditLog: AuditLog;
+  policies: PolicyRepo;
   /**
    * The deployment environment this database belongs to (DESIGN §4 "staging"):
    * recorded on first start; a database recorded for another environment

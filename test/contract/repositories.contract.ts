@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DuplicateError, type Store } from '../../src/store/port';
 import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../../src/domain/types';
+import type { Policy } from '../../src/domain/policy';
 
 /**
  * The repository contract of src/store/port.ts. Every adapter runs this same
@@ -96,6 +97,10 @@ async function probeIsolatedUpdates(store: Store): Promise<{ isolated: boolean; 
 /** Registers the repository contract suite for one adapter. */
 function user(over: Partial<User> = {}): User {
   return { id: `user_${hex(16)}`, issuer: 'https://issuer.example', subject: `sub-${hex(8)}`, email: 'dev@example.com', accountId: `acct_${hex(16)}`, createdAt: iso(), lastSignInAt: iso(), ...over };
+}
+
+function policy(accountId: string, over: Partial<Policy> = {}): Policy {
+  return { id: `svc_policy_${hex(16)}`, accountId, name: 'limits', scope: 'wallet', rules: { maxUsdPerIntent: '100' }, version: 1, createdAt: iso(), updatedAt: iso(), ...over };
 }
 
 function session(over: Partial<SessionRecord> = {}): SessionRecord {
@@ -530,6 +535,69 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(listed.map((w) => w.createdAt.slice(17, 19))).toEqual(['03', '02', '01']);
         expect(listed[0]).toEqual(ws[0]);
         expect(await store.wallets.listByAccount(a.id, 1)).toHaveLength(1);
+      });
+    });
+
+    describe('policies', () => {
+      test('behavior: insert, get, update by version, delete; another account lists none', async () => {
+        const a = account();
+        const p = policy(a.id);
+        await store.policies.insert(p);
+        expect(await store.policies.get(p.id)).toEqual(p);
+        expect(await store.policies.update({ ...p, rules: { actions: ['lend'] }, version: 2 }, 1)).toBe(true);
+        expect(await store.policies.update({ ...p, version: 3 }, 1)).toBe(false); // stale version: nothing written
+        expect((await store.policies.get(p.id))?.rules).toEqual({ actions: ['lend'] });
+        expect(await store.policies.listByAccount(account().id, { limit: 10 })).toEqual([]);
+        await store.policies.delete(p.id);
+        expect(await store.policies.get(p.id)).toBeNull();
+        await expect(store.policies.delete(p.id)).resolves.toBeUndefined();
+      });
+
+      test('error: a second account-scope policy of one account is a DuplicateError; deleting the first frees the slot', async () => {
+        const a = account();
+        const first = policy(a.id, { scope: 'account' });
+        await store.policies.insert(first);
+        await store.policies.insert(policy(a.id)); // wallet scope: any number
+        await expect(store.policies.insert(policy(a.id, { scope: 'account' }))).rejects.toBeInstanceOf(DuplicateError);
+        expect((await store.policies.accountPolicy(a.id))?.id).toBe(first.id);
+        expect(await store.policies.accountPolicy(account().id)).toBeNull();
+        await store.policies.delete(first.id);
+        expect(await store.policies.accountPolicy(a.id)).toBeNull();
+        const second = policy(a.id, { scope: 'account' });
+        await store.policies.insert(second);
+        expect((await store.policies.accountPolicy(a.id))?.id).toBe(second.id);
+      });
+
+      test('behavior: listByAccount pages newest first without gaps or overlaps', async () => {
+        const a = account();
+        const ps = [1, 2, 3, 3, 4].map((sec, n) => policy(a.id, { createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), id: `svc_policy_${n}${hex(15)}` }));
+        for (const p of ps) await store.policies.insert(p);
+        const seen: string[] = [];
+        let after: { createdAt: string; id: string } | undefined;
+        for (;;) {
+          const page = await store.policies.listByAccount(a.id, { limit: 2, after });
+          seen.push(...page.map((p) => p.id));
+          const last = page[page.length - 1];
+          if (page.length < 2 || !last) break;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        const expected = [...ps].sort((x, y) => (x.createdAt !== y.createdAt ? (x.createdAt < y.createdAt ? 1 : -1) : x.id < y.id ? 1 : -1)).map((p) => p.id);
+        expect(seen).toEqual(expected);
+      });
+
+      test('behavior: a wallet\'s own policy is set, counted and removed', async () => {
+        const a = account();
+        const p = policy(a.id);
+        const [w1, w2] = [wallet(a.id), wallet(a.id)];
+        await store.wallets.insert(w1!);
+        await store.wallets.insert(w2!);
+        await store.wallets.setPolicy(w1!.id, p.id);
+        await store.wallets.setPolicy(w2!.id, p.id);
+        expect((await store.wallets.getById(w1!.id))?.policyId).toBe(p.id);
+        expect(await store.wallets.countByPolicy(p.id)).toBe(2);
+        await store.wallets.setPolicy(w1!.id, null);
+        expect((await store.wallets.getById(w1!.id))?.policyId ?? null).toBeNull();
+        expect(await store.wallets.countByPolicy(p.id)).toBe(1);
       });
     });
   });

@@ -2,7 +2,9 @@ import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord 
 import { DuplicateError, type Store } from '../port';
 import { createMemoryIntents } from './memoryIntents';
 import { createMemoryIntentEvents } from './memoryIntentEvents';
+import { createMemoryAuditLog } from './memoryAuditLog';
 import { createMemorySessions, createMemoryUsers } from './memorySignIn';
+import { createMemoryPolicies } from './memoryPolicies';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -96,6 +98,15 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         for (const w of wallets.values()) if (w.accountId === accountId) n++;
         return n;
       },
+      async setPolicy(walletId, policyId) {
+        const w = wallets.get(walletId);
+        if (w) w.policyId = policyId;
+      },
+      async countByPolicy(policyId) {
+        let n = 0;
+        for (const w of wallets.values()) if (w.policyId === policyId) n++;
+        return n;
+      },
       async listByAccount(accountId, limit) {
         return [...wallets.values()]
           .filter((w) => w.accountId === accountId)
@@ -178,6 +189,8 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     },
     users: createMemoryUsers(),
     sessions: createMemorySessions(clock),
+    auditLog: createMemoryAuditLog(clock),
+    policies: createMemoryPolicies(),
     async ping() {},
     async close() {},
   };

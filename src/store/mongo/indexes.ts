@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { StoreCapabilities } from './capabilities';
+import { AUDIT_RETENTION_DAYS } from '../../domain/audit';
 
 /**
  * Indexes of DESIGN §7; createIndex is idempotent, so this runs at every start.
@@ -27,7 +28,12 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('users').createIndex({ id: 1 }, { unique: true }),
     db.collection('users').createIndex({ issuer: 1, subject: 1 }, { unique: true }),
     db.collection('sessions').createIndex({ expiresAtDate: 1 }, ttl),
+    db.collection('policies').createIndex({ id: 1 }, { unique: true }),
+    db.collection('policies').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('wallets').createIndex({ policyId: 1 }),
     db.collection('intentEvents').createIndex({ seq: 1 }, { unique: true }),
     db.collection('intentEvents').createIndex({ at: 1 }, caps.ttlIndexes ? { expireAfterSeconds: 3600 } : {}),
+    db.collection('auditLog').createIndex({ accountId: 1, at: -1, id: -1 }),
+    db.collection('auditLog').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: AUDIT_RETENTION_DAYS * 86_400 } : {}),
   ]);
 }

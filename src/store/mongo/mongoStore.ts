@@ -6,7 +6,9 @@ import { assertRequired, probeCapabilities, type StoreCapabilities } from './cap
 import { followServerClock, type ServerClock } from './serverClock';
 import { createMongoIntents } from './mongoIntents';
 import { createMongoIntentEvents } from './mongoIntentEvents';
+import { createMongoAuditLog } from './mongoAuditLog';
 import { claimEnvironment, createMongoSessions, createMongoUsers } from './mongoSignIn';
+import { createMongoPolicies } from './mongoPolicies';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -138,6 +140,12 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async countByAccount(accountId) {
         return wallets.countDocuments({ accountId });
       },
+      async setPolicy(walletId, policyId) {
+        await wallets.updateOne({ id: walletId }, { $set: { policyId } });
+      },
+      async countByPolicy(policyId) {
+        return wallets.countDocuments({ policyId });
+      },
       async listByAccount(accountId, limit) {
         if (limit <= 0) return [];
         const docs = await wallets.find({ accountId }, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();
@@ -252,6 +260,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     users: createMongoUsers(db),
     sessions: createMongoSessions(db),
+    auditLog: createMongoAuditLog(db),
+    policies: createMongoPolicies(db),
     claimEnvironment: (environment) => claimEnvironment(db, environment),
     async ping() {
       await db.command({ ping: 1 });
