@@ -21,6 +21,7 @@ import { createX402Payments } from './chain/x402/x402Payments';
 import { createIntentBus } from './engine/eventBus';
 import { createSharedBus } from './engine/sharedBus';
 import { intentRoutes } from './rest/routes/intents';
+import { auditRoutes } from './rest/routes/audit';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
@@ -111,6 +112,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     keyUse,
     payments,
     store,
+    logger,
     clock,
     keyVault,
     keyCache: createKeyCache(),
@@ -135,7 +137,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,

@@ -10,6 +10,7 @@ import type { IntentBus } from '../engine/eventBus';
 import type { PaymentVerifier } from './payments/port';
 import type { ServiceEnvironment } from '../domain/environment';
 import type { KeyUseRecorder } from './accounts/keyUse';
+import type { AuditWarnLogger } from './audit/recordAudit';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -32,6 +33,8 @@ export interface AppDeps {
   sessionSecret: Buffer;
   /** Records when keys are used, written to the store in batches (absent: not recorded). */
   keyUse?: KeyUseRecorder;
+  /** Where use-cases report what they carry on past (an audit event that could not be recorded); absent: not logged. */
+  logger?: AuditWarnLogger;
   /** Runs intents in the background (the intent engine). */
   engine: IntentSubmitter & { bus: IntentBus };
 }

@@ -8,6 +8,8 @@ export const ID_PREFIX = {
   apiKey: 'key_',
   request: 'req_',
   user: 'user_',
+  audit: 'svc_audit_',
+  policy: 'svc_policy_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,3 +1,4 @@
+import type { PolicyRules } from './policy';
 import type { ChainName, TokenAsset } from './chains';
 import type { ErrorCode, ErrorDetails } from './errors/base';
 
@@ -137,6 +138,17 @@ export interface Intent {
   completedAt?: string;
   /** Optimistic-concurrency version, +1 on every transition. */
   version: number;
+  /** The spending policy the intent was decided under, and what it reserved of the wallet's daily cap. */
+  policy?: IntentPolicy;
+}
+
+/** An intent's policy record: which version decided it, and its reservation in the daily window (given back if it fails before signing). */
+export interface IntentPolicy {
+  id: string;
+  version: number;
+  /** The rules of that version, kept with the intent: planning and signing follow them, whatever later versions say. */
+  rules: PolicyRules;
+  reservation?: { key: string; cents: number; expiresAt: string };
 }
 
 /** Results as they stand when execution starts: nothing done, nothing spent. */

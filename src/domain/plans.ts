@@ -45,11 +45,19 @@ export const CREDIT_COST = {
   listIntents: 1,
   watchIntent: 1,
   fundDemo: 1,
+  listAuditEvents: 1,
+  createPolicy: 1,
+  getPolicy: 1,
+  listPolicies: 1,
+  updatePolicy: 1,
+  deletePolicy: 1,
+  setWalletPolicy: 1,
+  removeWalletPolicy: 1,
 } as const;
 export type Operation = keyof typeof CREDIT_COST;
 
 /** Operations that write: need the `write` scope and are never payable by proof. */
-export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'fundDemo']);
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'fundDemo', 'createPolicy', 'updatePolicy', 'deletePolicy', 'setWalletPolicy', 'removeWalletPolicy']);
 
 /**
  * SPEC "Authentication" 2: the reads a client without an account may pay for

@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { ChainPort } from '../chain/port';
 import type { KeyVault } from '../chain/keyVault';
-import type { IntentRepo, WalletRepo } from '../store/port';
+import type { AuditLog, IntentRepo, WalletRepo } from '../store/port';
 import { createActorSystem } from './actors/runtime';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
@@ -17,7 +17,8 @@ import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState,
 
 /** What `createEngine` needs. */
 export interface EngineOptions {
-  store: { intents: IntentRepo; wallets: Pick<WalletRepo, 'getById'> };
+  /** `auditLog`: where final transitions are recorded (absent: not recorded). */
+  store: { intents: IntentRepo; wallets: Pick<WalletRepo, 'getById'>; auditLog?: Pick<AuditLog, 'append'> };
   chains: ChainPort;
   keyVault: Pick<KeyVault, 'signer'>;
   clock: Clock;
@@ -99,6 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         repo: store.intents,
+        auditLog: store.auditLog,
         bus,
         clock,
         logger,

@@ -1,12 +1,13 @@
 import type { Clock } from '../domain/clock';
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
-import type { IntentRepo } from '../store/port';
+import type { AuditLog, IntentRepo } from '../store/port';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
 import type { EngineLogger } from './engineLogger';
 import type { IntentBus } from './eventBus';
 import { isFinal, transition, type IntentEvent } from './stateMachine';
 import type { Commit } from './unitContext';
+import { recordFinalIntent } from './intentAudit';
 
 /** The one message of an intent actor: do the next unit of work. */
 export interface IntentMsg {
@@ -32,6 +33,8 @@ export interface IntentActorDeps {
   bus: IntentBus;
   clock: Clock;
   logger: EngineLogger;
+  /** Where a final transition (completed, failed) is recorded, with the service as its actor. */
+  auditLog?: Pick<AuditLog, 'append'>;
   /** One unit of work on a non-final intent; every change goes through `commit`. */
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
@@ -63,6 +66,8 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
       const next = transition(state.intent, event, deps.clock.now());
       await deps.repo.update(next, state.intent.version);
       state.intent = next;
+      // Recorded before it is published: a subscriber that sees the final state finds its audit event.
+      if (isFinal(next.status)) await recordFinalIntent(deps.auditLog, next, deps.logger);
       deps.bus.publish(next);
       return next;
     };

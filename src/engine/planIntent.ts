@@ -10,6 +10,9 @@ import { withRetry } from './executor/retry';
 import { plan } from './planner/plan';
 import type { ChainAmounts, PlannerInput, PositionAmounts, RouteFees } from './planner/types';
 import { lessReserved, reservedBalances } from './planner/reserved';
+import { chainAllowed, protocolAllowed, type PolicyRefusal, type PolicyRules } from '../domain/policy';
+import { policyViolation } from '../domain/errors/policy';
+import type { ChainName } from '../domain/chains';
 
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;
@@ -62,6 +65,19 @@ export function plannerInput(intent: Intent, market: MarketSnapshot, chains: rea
 
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
 
+/** Whether the intent would have a plan with no policy: holdings on every chain of the wallet, every market. */
+async function policyFreePlan(intent: Intent, ctx: UnitContext, address: Address, walletChains: ChainName[], market: MarketSnapshot, reserved: ChainAmounts): Promise<boolean> {
+  const extra = walletChains.filter((c) => !market.holdings.some((h) => h.chain === c));
+  const holdings = extra.length === 0 ? market.holdings : [...market.holdings, ...(await untilAborted(ctx.chains.holdings(address, extra), ctx.signal))];
+  return plan(plannerInput(intent, { ...market, holdings }, walletChains, reserved)).ok;
+}
+
+/** The rule a planning failure under a policy is reported by: the chains rule when it restricts chains, else the protocols rule. */
+function planningRefusal(rules: PolicyRules, details: unknown): PolicyRefusal {
+  if (rules.chains) return { rule: 'chains', limit: rules.chains, requested: { plan: 'needs funds or markets on chains the policy does not allow', ...(details as object) } };
+  return { rule: 'protocols', limit: rules.protocols, requested: { plan: 'needs a market of a protocol the policy does not allow', ...(details as object) } };
+}
+
 /** APY percent as the yields report shows it (2 decimals), so an intent's `results.apy` matches GET /yields for its market. */
 const reportedApy = (apy: number | null): number | undefined => (apy === null ? undefined : Math.round(apy * 100) / 100);
 
@@ -75,7 +91,10 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
   const wallet = await ctx.wallets.getById(intent.walletId);
   if (wallet === null) return fail(walletNotFound({ walletId: intent.walletId }));
   if (wallet.chainType === 'tron') return fail(invalidChain('tron', { reason: 'no Tron network is supported yet' }));
-  const chains = wallet.chains.filter((c) => ctx.chains.chains.includes(c));
+  const walletChains = wallet.chains.filter((c) => ctx.chains.chains.includes(c));
+  // Policy-aware planning: only the chains the intent's policy allows are read and used (funds elsewhere are not touched).
+  const rules = intent.policy?.rules;
+  const chains = walletChains.filter((c) => chainAllowed(rules, c));
 
   let market: MarketSnapshot;
   try {
@@ -100,7 +119,15 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
     executing.filter((i) => i.id !== intent.id),
     intent.asset,
   );
-  const result = plan(plannerInput(intent, market, chains, reserved));
-  if (!result.ok) return fail(result.error);
+  const allowedRates = market.rates.filter((r) => protocolAllowed(rules, r.protocol));
+  const result = plan(plannerInput(intent, { ...market, rates: allowedRates }, chains, reserved));
+  if (!result.ok) {
+    // No plan under the policy: if one exists without it, the policy is why (POLICY_VIOLATION, nothing signed).
+    if (intent.policy && result.error.code === 'INSUFFICIENT_FUNDS') {
+      const unrestricted = await policyFreePlan(intent, ctx, wallet.evmAddress as Address, walletChains, market, reserved);
+      if (unrestricted) return fail(policyViolation(intent.policy, planningRefusal(intent.policy.rules, result.error.details)));
+    }
+    return fail(result.error);
+  }
   return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
 }

@@ -25,6 +25,7 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   createIntent: 'createIntent',
   fundDemoWallet: 'fundDemo',
   intentUpdated: 'watchIntent',
+  auditEvents: 'listAuditEvents',
 };
 
 /**
@@ -49,6 +50,7 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   createApiKey: ['session'],
   revokeApiKey: ['session'],
   viewerIntentUpdated: ['session'],
+  auditEvents: ['apiKey', 'session'],
 };
 
 /** FORBIDDEN naming the first root field this caller may not use, or null. */

@@ -65,7 +65,7 @@ export function createHardening(o: HardeningOptions): Handler {
       ? undefined
       : (cors({
           origin: (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
-          methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+          methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
           allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof', 'X-Account-Id', 'X-Request-Id'],
           exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Idempotent-Replayed'],
           maxAge: 600,

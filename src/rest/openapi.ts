@@ -1,23 +1,365 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from './openapi/zod';
 import { createWalletSchema } from '../domain/schemas/wallet';
-import { createIntentSchema } from '../domain/schemas/intent';
 import { fundDemoSchema } from '../domain/schemas/funding';
 import { yieldsQuerySchema } from '../domain/schemas/yields';
-import { listIntentsSchema } from '../app/intents/listIntents';
-import { ERROR_STATUS } from '../domain/errors/base';
+import { listIntentsSchema, MAX_PAGE, DEFAULT_PAGE } from '../app/intents/listIntents';
+import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
+import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
+import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { listAuditEventsSchema } from '../domain/schemas/audit';
+import { createIntentBodySchema } from './openapi/intentBody';
+import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './openapi/errors';
+import { EXAMPLES, PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi/examples';
 
-/** The SPEC error body; `error` is one of the service's codes. */
-const errorBody = z.object({
-  error: z.enum(Object.keys(ERROR_STATUS) as [string, ...string[]]),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()),
+/**
+ * The OpenAPI 3.1 document of `/v1` (served at /v1/openapi.json), generated
+ * from the zod schemas that validate the requests (src/domain/schemas), the
+ * response schemas in ./openapi/schemas.ts (checked against the use-cases'
+ * view types at compile time), and the table of operations below: every
+ * status each route can answer with its error codes, and every header.
+ *
+ * Documented: every `/v1` operation (the document itself aside). Not
+ * documented here: the operator's admin API (`/admin/*`, mounted only with
+ * ADMIN_TOKEN) and the health, metrics and docs routes; README describes
+ * them. test/e2e/openapiConformance.test.ts fails when a `/v1` route has no
+ * entry in OPERATIONS.
+ */
+
+type Status = 200 | 201 | 202 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+interface OperationSpec {
+  operationId: Operation;
+  method: 'get' | 'post';
+  /** Relative to the server URL `/v1`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  request?: RouteConfig['request'];
+  /** components.parameters by name. */
+  parameters?: string[];
+  body?: { schema: z.ZodType; examples: Record<string, { summary: string; value: unknown }> };
+  /** What happens to query parameters the operation does not name. */
+  unknownQuery: 'refused' | 'ignored';
+  success: {
+    status: 200 | 201 | 202;
+    description: string;
+    schema: z.ZodType;
+    examples: Record<string, { summary: string; value: unknown }>;
+    /** Extra headers: true when always present. */
+    headers?: Partial<Record<ResponseHeaderName, boolean>>;
+  };
+  /** Codes by status, beyond those every operation answers (commonErrors). */
+  errors: Partial<Record<Status, ErrorCode[]>>;
+}
+
+const payable = (op: Operation) => PAYABLE_OPERATIONS.has(op);
+const credits = (op: Operation) => `${CREDIT_COST[op]} credit${CREDIT_COST[op] === 1 ? '' : 's'}`;
+const cost = (op: Operation) => (payable(op) ? `${credits(op)}, or 0.001 USDC over x402 without a key` : credits(op));
+
+const walletIdParam = z.object({
+  walletId: z.string().meta({ description: 'A wallet id (any other value, or another account\'s wallet, is 404 WALLET_NOT_FOUND)', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+});
+const intentIdParam = z.object({
+  intentId: z.string().meta({ description: 'An intent id (any other value, or another account\'s intent, is 404 INTENT_NOT_FOUND)', examples: ['intent_0123456789abcdef0123456789abcdef'] }),
+});
+/** The same field the route validates the path parameter with (createWalletSchema.userId). */
+const userIdParam = createWalletSchema.pick({ userId: true });
+
+/** The list's query, field by field from the schema that validates it. */
+const q = listIntentsSchema.shape;
+const listIntentsQuery = z.object({
+  walletId: q.walletId.meta({ description: 'The wallet whose intents to list (one of yours)', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+  status: q.status.meta({ description: 'Only intents in this status' }),
+  first: q.first.meta({ description: `Page size, 1-${MAX_PAGE} (default ${DEFAULT_PAGE})` }),
+  after: q.after.meta({ description: '`pageInfo.endCursor` of the previous page' }),
 });
 
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const ok = (description: string) => ({ description, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } });
-const errors = (...codes: number[]) =>
-  Object.fromEntries([401, 429, ...codes].map((c) => [c, { description: `error (${c})`, ...json(errorBody) }]));
+/** The wallet body: z.json() inside metadata is recursive, which the generator cannot walk; documented as a JSON object with the same limits. */
+const { metadata: metadataField, ...walletFields } = createWalletSchema.shape;
+const createWalletBody = z
+  .strictObject({
+    ...walletFields,
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ ...(metadataField.unwrap().meta() ?? {}), propertyNames: { pattern: '^[^$.][^.]*$|^$' } }),
+  })
+  .openapi('CreateWalletRequest', { description: `Unknown fields are refused (metadata at most ${METADATA_MAX_BYTES} bytes, ${METADATA_MAX_DEPTH} levels)` });
+
+const fundDemoBody = fundDemoSchema.openapi('FundDemoRequest', { description: 'Only walletId counts' });
+
+const OPERATIONS: OperationSpec[] = [
+  {
+    operationId: 'createWallet',
+    method: 'post',
+    path: '/wallets',
+    tag: 'Wallets',
+    summary: 'Create a wallet',
+    description: `Creates the wallet of one of your users: a key generated and kept encrypted by the service, its address returned. ${cost('createWallet')}. One wallet per userId; the plan limits the count (free ${PLANS.free.wallets}, pro ${PLANS.pro.wallets}). Send an Idempotency-Key to retry safely.`,
+    parameters: ['IdempotencyKey'],
+    body: { schema: createWalletBody, examples: { wallet: { summary: 'A wallet with e-mail and metadata', value: EXAMPLES.createWallet } } },
+    unknownQuery: 'ignored',
+    success: { status: 201, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'Created', value: EXAMPLES.wallet } }, headers: { 'Idempotent-Replayed': false } },
+    errors: { 403: ['WALLET_LIMIT_EXCEEDED'], 409: ['WALLET_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
+  },
+  {
+    operationId: 'getWallet',
+    method: 'get',
+    path: '/wallets/{userId}',
+    tag: 'Wallets',
+    summary: 'Get a wallet by userId',
+    description: `Your wallet for this userId. ${cost('getWallet')}: a paid read must name the account in X-Account-Id (user ids are unique per account) and sees neither email nor metadata.`,
+    request: { params: userIdParam },
+    parameters: ['AccountId'],
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet } } },
+    errors: { 400: ['INVALID_REQUEST'], 404: ['WALLET_NOT_FOUND'] },
+  },
+  {
+    operationId: 'getBalances',
+    method: 'get',
+    path: '/balances/{walletId}',
+    tag: 'Chain reads',
+    summary: 'Balances and lending positions',
+    description: `Tokens and lending positions of the wallet on each of its chains, with USD values (read through a short cache). ${cost('getBalances')}.`,
+    request: { params: walletIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The balance report', schema: balanceReportSchema, examples: { report: { summary: 'USDC held and lent', value: EXAMPLES.balances } } },
+    errors: { 404: ['WALLET_NOT_FOUND'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
+  },
+  {
+    operationId: 'getYields',
+    method: 'get',
+    path: '/yields',
+    tag: 'Chain reads',
+    summary: 'Lending rates and the best market',
+    description: `Supply APYs of every market, filtered by asset and chain, and the best market for the asset. ${cost('getYields')}.`,
+    request: { query: yieldsQuerySchema },
+    unknownQuery: 'refused',
+    success: { status: 200, description: 'The yield report', schema: yieldReportSchema, examples: { report: { summary: 'USDC markets', value: EXAMPLES.yields } } },
+    errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
+  },
+  {
+    operationId: 'createIntent',
+    method: 'post',
+    path: '/intents',
+    tag: 'Intents',
+    summary: 'Create a lend, withdraw or bridge intent',
+    description: `Validates and stores the intent as \`pending\`, then plans and executes it in the background: poll GET /intents/{intentId} (Retry-After tells when) or subscribe over GraphQL. ${cost('createIntent')}. Send an Idempotency-Key to retry safely.`,
+    parameters: ['IdempotencyKey'],
+    body: {
+      schema: createIntentBodySchema,
+      examples: {
+        lend: { summary: 'Lend USDC where the APY is best', value: EXAMPLES.lend },
+        withdraw: { summary: 'Withdraw from the position on a chain', value: EXAMPLES.withdraw },
+        bridge: { summary: 'Bridge USDC between chains', value: EXAMPLES.bridge },
+      },
+    },
+    unknownQuery: 'ignored',
+    success: { status: 201, description: 'The intent, pending', schema: intentSchema, examples: { intent: { summary: 'Accepted', value: EXAMPLES.intent } }, headers: { 'Retry-After': true, 'Idempotent-Replayed': false } },
+    errors: {
+      400: ['INVALID_CHAIN'],
+      403: ['PLAN_RESTRICTED'],
+      404: ['WALLET_NOT_FOUND'],
+      409: ['IDEMPOTENCY_CONFLICT'],
+      429: ['GAS_BUDGET_EXCEEDED'],
+    },
+  },
+  {
+    operationId: 'getIntent',
+    method: 'get',
+    path: '/intents/{intentId}',
+    tag: 'Intents',
+    summary: 'Get an intent',
+    description: `The intent with its plan, step progress and results. ${cost('getIntent')}. While it is not final the answer carries Retry-After: the seconds to wait before asking again.`,
+    request: { params: intentIdParam },
+    unknownQuery: 'ignored',
+    success: {
+      status: 200,
+      description: 'The intent',
+      schema: intentSchema,
+      examples: { pending: { summary: 'Just created', value: EXAMPLES.intent }, completed: { summary: 'Completed', value: EXAMPLES.completedIntent } },
+      headers: { 'Retry-After': false },
+    },
+    errors: { 404: ['INTENT_NOT_FOUND'] },
+  },
+  {
+    operationId: 'listIntents',
+    method: 'get',
+    path: '/intents',
+    tag: 'Intents',
+    summary: "List a wallet's intents",
+    description: `A wallet's intents, newest first, by cursor: pass pageInfo.endCursor as \`after\` for the next page. ${cost('listIntents')}. A repeated parameter counts by its first value.`,
+    request: { query: listIntentsQuery },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'A page of intents', schema: intentPageSchema, examples: { page: { summary: 'One intent', value: PAGE_EXAMPLE } } },
+    errors: { 400: ['INVALID_REQUEST'], 404: ['WALLET_NOT_FOUND'] },
+  },
+  {
+    operationId: 'fundDemo',
+    method: 'post',
+    path: '/demo/fund',
+    tag: 'Demo',
+    summary: 'Fund a wallet with test USDC',
+    description: `Sends 1 test USDC on arbitrum-sepolia from the faucet and answers once the transaction is broadcast. ${cost('fundDemo')}; at most ${FUNDING_LIMIT.perWallet} per wallet and ${FUNDING_LIMIT.perAccount} per account in any ${FUNDING_LIMIT.windowHours} h.`,
+    body: { schema: fundDemoBody, examples: { fund: { summary: 'Fund a wallet', value: EXAMPLES.fundDemo } } },
+    unknownQuery: 'ignored',
+    success: { status: 202, description: 'The funding transaction, broadcast', schema: fundingReceiptSchema, examples: { funding: { summary: 'Submitted', value: EXAMPLES.funding } } },
+    errors: { 400: ['INVALID_CHAIN'], 404: ['WALLET_NOT_FOUND'], 429: ['FUNDING_LIMIT_EXCEEDED'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
+  },
+  {
+    operationId: 'listAuditEvents',
+    method: 'get',
+    path: '/audit-events',
+    tag: 'Audit',
+    summary: "List the account's audit log",
+    description: `Who decided what in the account (policies, intents created, denied, completed or failed, keys created or revoked), newest first, by cursor: pass nextCursor as \`cursor\` for the next page. ${cost('listAuditEvents')}. A repeated parameter is 400.`,
+    request: { query: listAuditEventsSchema },
+    unknownQuery: 'refused',
+    success: { status: 200, description: 'A page of audit events', schema: auditPageSchema, examples: { page: { summary: 'One event', value: EXAMPLES.auditPage } } },
+    errors: { 400: ['INVALID_REQUEST'] },
+  },
+];
+
+/** What every `/v1` operation can answer, whatever it does. */
+function commonErrors(op: OperationSpec): Partial<Record<Status, ErrorCode[]>> {
+  return {
+    401: ['UNAUTHORIZED'],
+    403: ['FORBIDDEN', 'CREDITS_EXHAUSTED'],
+    429: ['RATE_LIMIT_EXCEEDED'],
+    500: ['INTERNAL_ERROR'],
+    503: ['SERVICE_UNAVAILABLE'],
+    ...(op.method === 'post' ? { 400: ['INVALID_REQUEST'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'] } : {}),
+    ...(payable(op.operationId) ? { 402: ['PAYMENT_REQUIRED', 'PAYMENT_INVALID'] } : {}),
+  } as Partial<Record<Status, ErrorCode[]>>;
+}
+
+const STATUS_TEXT: Record<Status, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  400: 'Bad request',
+  401: 'Unauthorized',
+  402: 'Payment required',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Internal error',
+  503: 'Service unavailable',
+};
+
+/** Statuses whose answers always carry the rate headers on a key-only operation (the key was admitted before they arise). */
+const AFTER_ADMISSION = new Set<number>([200, 201, 202, 400, 403, 404, 409, 413, 415, 429]);
+
+/** The response headers of one answer: name → always present? */
+function headersOf(op: OperationSpec, status: number): Partial<Record<ResponseHeaderName, boolean>> {
+  const h: Partial<Record<ResponseHeaderName, boolean>> = { 'X-Request-Id': true };
+  if (status !== 402) {
+    // a payable read may be a paid one, which has no account and so no rate window (except a 403, which only keys get)
+    const always = AFTER_ADMISSION.has(status) && (!payable(op.operationId) || status === 403);
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) h[name] = always;
+  }
+  if (status === 429) h['Retry-After'] = true;
+  if (status === 503) h['Retry-After'] = false;
+  if (status === 401 || status === 402) h['WWW-Authenticate'] = true;
+  if (status === 402) h['PAYMENT-REQUIRED'] = true;
+  if (status >= 200 && status < 300) {
+    Object.assign(h, op.success.headers);
+    if (payable(op.operationId)) Object.assign(h, { 'PAYMENT-RESPONSE': false, 'X-PAYMENT-RESPONSE': false });
+  }
+  return h;
+}
+
+/** Response headers as references to components.headers (required and optional variants are separate components); `used` collects the components referenced. */
+function headerRefs(h: Partial<Record<ResponseHeaderName, boolean>>, used: Set<string>): Record<string, { $ref: string }> {
+  return Object.fromEntries(
+    Object.entries(h).map(([name, always]) => {
+      const component = always ? name : `${name}.optional`;
+      used.add(component);
+      return [name, { $ref: `#/components/headers/${component}` }];
+    }),
+  );
+}
+
+function errorResponse(op: OperationSpec, status: Status, codes: ErrorCode[], used: Set<string>) {
+  const list = codes.map((c) => `- \`${c}\`: ${CODE_DOCS[c]}`).join('\n');
+  let description = `${STATUS_TEXT[status]}:\n${list}`;
+  if (status === 400 && op.unknownQuery === 'refused') description += '\n\nUnknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).';
+  if (status === 401) description += '\n\nWWW-Authenticate: Bearer. A revoked key still shows its account\'s rate headers; its request is not counted.';
+  if (status === 503) description += '\n\nRetry-After when the cause is known to pass (database failover, shutdown).';
+  const base = status === 402 ? 'PaymentError' : 'Error';
+  const schema = { allOf: [{ $ref: `#/components/schemas/${base}` }, { properties: { error: { enum: codes } } }] };
+  const examples = Object.fromEntries(
+    codes.map((c) => {
+      used.add(`example:${c}`);
+      return [c, { $ref: `#/components/examples/${c}` }];
+    }),
+  );
+  return { description, headers: headerRefs(headersOf(op, status), used), content: { 'application/json': { schema, examples } } };
+}
+
+function route(op: OperationSpec, used: Set<string>): RouteConfig {
+  const errors = commonErrors(op);
+  for (const [status, codes] of Object.entries(op.errors)) {
+    const s = Number(status) as Status;
+    errors[s] = [...new Set([...(errors[s] ?? []), ...(codes ?? [])])];
+  }
+  const responses: RouteConfig['responses'] = {
+    [op.success.status]: {
+      description: op.success.description,
+      headers: headerRefs(headersOf(op, op.success.status), used),
+      content: { 'application/json': { schema: op.success.schema, examples: op.success.examples } },
+    },
+  };
+  for (const status of (Object.keys(errors).map(Number) as Status[]).sort((a, b) => a - b)) {
+    responses[status] = errorResponse(op, status, errors[status]!, used);
+  }
+  const query =
+    op.unknownQuery === 'refused'
+      ? 'Query parameters it does not name are refused: 400 INVALID_REQUEST.'
+      : 'Query parameters it does not name are ignored.';
+  const scope = WRITE_OPERATIONS.has(op.operationId) ? 'write' : 'read';
+  return {
+    method: op.method,
+    path: op.path,
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: `${op.description}\n\nNeeds a key with the \`${scope}\` scope. ${query}`,
+    security: payable(op.operationId) ? [{ apiKey: [] }, { x402: [] }, { x402v1: [] }, { paymentProof: [] }] : [{ apiKey: [] }],
+    parameters: [...(op.parameters ?? []), 'RequestId'].map((p) => ({ $ref: `#/components/parameters/${p}` })),
+    ...(op.request || op.body
+      ? {
+          request: {
+            ...op.request,
+            ...(op.body ? { body: { required: true, content: { 'application/json': { schema: op.body.schema, examples: op.body.examples } } } } : {}),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+const DESCRIPTION = `Wallets for your users, their balances across chains, lending yields, and intents (lend, withdraw, bridge) the service plans and executes.
+
+**Authentication.** \`Authorization: Bearer svc_sk_…\` (an API key). Four reads (getWallet, getBalances, getYields, getIntent) may instead be paid per request, 0.001 USDC over x402, with no account: without credentials they answer 402 with the offer.
+
+**Errors.** Every failure answers \`{error, message, details}\` with a machine-readable \`error\` code; each response lists the codes it carries. A path that does not exist answers 404 NOT_FOUND, and a method a path does not take 405 METHOD_NOT_ALLOWED with an Allow header (under /v1 the key is checked first: 401 without one).
+
+**Limits.** Each API key's account has a per-minute request window (X-RateLimit-Limit/Remaining/Reset on every answer once the key is admitted; 429 RATE_LIMIT_EXCEEDED with Retry-After past it) and monthly credits (403 CREDITS_EXHAUSTED); credits are charged on 2xx only. Bodies are JSON (415 otherwise) of at most the configured size (413).
+
+**Idempotency.** POST /wallets and POST /intents honour Idempotency-Key for 24 h: the same key and body replay the first answer (Idempotent-Replayed: true); another body, or a first request still running, is 409 IDEMPOTENCY_CONFLICT.
+
+**Every answer** carries X-Request-Id, and the security headers of the service (Content-Security-Policy, X-Content-Type-Options, Referrer-Policy, …).
+
+Not in this document: the operator's admin API (/admin, mounted with ADMIN_TOKEN), /healthz, /readyz, /metrics and /docs (see the README), and GraphQL at /graphql.`;
 
 let document: object | undefined;
 
@@ -28,41 +370,70 @@ let document: object | undefined;
 export function openApiDocument(): object {
   if (document) return document;
   const r = new OpenAPIRegistry();
-  r.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'svc_sk_ followed by 64 hex characters' });
-  r.registerComponent('securitySchemes', 'x402', {
-    type: 'apiKey',
+  r.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key: svc_sk_ followed by 64 hex characters' });
+  const proof = (name: string, what: string) => ({
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name,
+    description: `Pay per request, no account: 0.001 USDC over x402 (${what}). Without credentials the read answers 402 with the requirements in PAYMENT-REQUIRED (v2) and \`accepts\` in the body (v1); the paid answer carries PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) naming the settlement.`,
+  });
+  r.registerComponent('securitySchemes', 'x402', proof('PAYMENT-SIGNATURE', 'x402 v2 payment payload, base64 JSON'));
+  r.registerComponent('securitySchemes', 'x402v1', proof('X-PAYMENT', 'x402 v1 payment payload, base64 JSON'));
+  r.registerComponent('securitySchemes', 'paymentProof', proof('X-Payment-Proof', 'the same payload as PAYMENT-SIGNATURE or X-PAYMENT'));
+  r.registerComponent('parameters', 'RequestId', {
+    name: 'X-Request-Id',
     in: 'header',
-    name: 'PAYMENT-SIGNATURE',
+    required: false,
+    description: 'Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one.',
+    schema: { type: 'string' },
+  });
+  r.registerComponent('parameters', 'IdempotencyKey', {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
     description:
-      'Pay per request, no account (SPEC "Authentication" 2): 0.001 USDC over x402. Without credentials the read answers 402 with the requirements in PAYMENT-REQUIRED (v2) and `accepts` in the body (v1); send the signed proof in PAYMENT-SIGNATURE (v2), X-PAYMENT (v1) or X-Payment-Proof; the answer carries PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) naming the settlement.',
+      'Makes the request safe to retry for 24 h: the same key with the same body answers the first answer again (Idempotent-Replayed: true); with another body, or while the first is still running, 409 IDEMPOTENCY_CONFLICT. 1-255 printable ASCII characters (else 400).',
+    schema: { type: 'string', pattern: '^[!-~]{1,255}$' },
+    example: 'order-1234',
   });
-  const security = [{ apiKey: [] }];
-  /** The four reads SPEC lets a client pay for: an API key, or an x402 payment. */
-  const payable: Record<string, string[]>[] = [{ apiKey: [] }, { x402: [] }];
-  const paymentHeaders = {
-    'PAYMENT-REQUIRED': { description: 'Base64 JSON x402 v2 PaymentRequired: x402Version 2, resource, accepts (eip155:84532 first, eip155:11155111; 1000 atomic USDC)', schema: { type: 'string' as const } },
-    'WWW-Authenticate': { description: 'Bearer: an API key is the other way in', schema: { type: 'string' as const } },
-  };
-  const paymentBody = errorBody.extend({ x402Version: z.literal(1).optional(), accepts: z.array(z.record(z.string(), z.unknown())).optional() });
-  const paid = (description: string) => ({
-    200: { ...ok(description), headers: { 'PAYMENT-RESPONSE': { description: 'Base64 JSON settlement {success, transaction, network, payer} (v2; X-PAYMENT-RESPONSE for v1)', schema: { type: 'string' as const } } } },
-    402: { description: 'PAYMENT_REQUIRED (no credentials) or PAYMENT_INVALID (details.reason): the requirements again', headers: paymentHeaders, ...json(paymentBody) },
+  r.registerComponent('parameters', 'AccountId', {
+    name: 'X-Account-Id',
+    in: 'header',
+    required: false,
+    description: 'Paid reads only (no API key): the account whose user to read; required then (400 without it). Ignored with a key.',
+    schema: { type: 'string' },
   });
-  const path = (name: string) => z.object({ [name]: z.string() });
-  // z.json() is recursive, which the generator cannot walk: metadata is documented as a free-form object (≤ 8 KiB, depth ≤ 5).
-  const walletBody = createWalletSchema.extend({ metadata: z.record(z.string(), z.unknown()).optional() });
-  r.registerPath({ method: 'post', path: '/wallets', summary: 'Create a wallet (1 credit; Idempotency-Key honoured)', security, request: { body: json(walletBody) }, responses: { 201: ok('The wallet'), ...errors(400, 403, 409, 413, 415) } });
-  r.registerPath({ method: 'get', path: '/wallets/{userId}', summary: 'A wallet by userId (1 credit, or 0.001 USDC with X-Account-Id: no email or metadata then)', security: payable, request: { params: path('userId'), headers: z.object({ 'X-Account-Id': z.string().optional() }) }, responses: { ...errors(404), ...paid('The wallet') } });
-  r.registerPath({ method: 'get', path: '/balances/{walletId}', summary: 'Balances and lending positions on every chain (1 credit, or 0.001 USDC)', security: payable, request: { params: path('walletId') }, responses: { ...errors(404, 503), ...paid('The balance report') } });
-  r.registerPath({ method: 'get', path: '/yields', summary: 'Lending APYs and the best market (1 credit, or 0.001 USDC)', security: payable, request: { query: yieldsQuerySchema }, responses: { ...errors(400, 503), ...paid('The yield report') } });
-  r.registerPath({ method: 'post', path: '/intents', summary: 'Create a lend, withdraw or bridge intent (5 credits; Idempotency-Key honoured)', security, request: { body: json(createIntentSchema) }, responses: { 201: ok('The intent'), ...errors(400, 403, 404) } });
-  r.registerPath({ method: 'get', path: '/intents/{intentId}', summary: 'An intent (1 credit, or 0.001 USDC; Retry-After: 5 while not final)', security: payable, request: { params: path('intentId') }, responses: { ...errors(404), ...paid('The intent') } });
-  r.registerPath({ method: 'get', path: '/intents', summary: "A wallet's intents, newest first, cursor-paginated (1 credit)", security, request: { query: listIntentsSchema }, responses: { 200: ok('A page of intents'), ...errors(400, 404) } });
-  r.registerPath({ method: 'post', path: '/demo/fund', summary: 'Send 1 test USDC on arbitrum-sepolia (1 credit; 10 per wallet per 24 h)', security, request: { body: json(fundDemoSchema) }, responses: { 202: ok('The funding transaction'), ...errors(400, 404) } });
+  r.register('Error', errorSchema);
+  r.register('FieldIssue', fieldIssueSchema);
+  r.register('PaymentError', paymentErrorSchema);
+  const used = new Set<string>();
+  for (const op of OPERATIONS) r.registerPath(route(op, used));
+  for (const name of [...used].sort()) {
+    if (name.startsWith('example:')) {
+      const code = name.slice('example:'.length) as ErrorCode;
+      const value = ERROR_STATUS[code] === 402 ? { ...errorExample(code), x402Version: 1, accepts: X402_V1_ACCEPTS } : errorExample(code);
+      r.registerComponent('examples', code, { summary: code, value });
+      continue;
+    }
+    const header = name.replace(/\.optional$/, '') as ResponseHeaderName;
+    r.registerComponent('headers', name, { ...RESPONSE_HEADERS[header], required: !name.endsWith('.optional') });
+  }
   document = new OpenApiGeneratorV31(r.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Wallet, yield and lending-intent service', version: '1.0.0', description: 'See SPEC.md; errors are {error, message, details}.' },
-    servers: [{ url: '/v1' }],
+    info: {
+      title: 'Wallet, yield and lending-intent service',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/v1', description: 'This service' }],
+    tags: [
+      { name: 'Wallets', description: 'One wallet per user of your application; the service holds its key' },
+      { name: 'Chain reads', description: 'Balances and lending rates read from the chains' },
+      { name: 'Intents', description: 'Lend, withdraw and bridge, planned and executed by the service' },
+      { name: 'Demo', description: 'Test funds for trying the API' },
+      { name: 'Audit', description: 'The account\'s audit log' },
+    ],
   });
   return document;
 }

@@ -52,6 +52,8 @@ export interface WalletRepo {
   setPolicy(walletId: string, policyId: string | null): Promise<void>;
   /** How many wallets have `policyId` as their own policy. */
   countByPolicy(policyId: string): Promise<number>;
+  /** How many of an account's wallets have no policy of their own (its account-scope policy governs those). */
+  countWithoutPolicy(accountId: string): Promise<number>;
 }
 
 /** Position in an account's policy list (newest first): the last item seen. */

@@ -595,9 +595,13 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await store.wallets.setPolicy(w2!.id, p.id);
         expect((await store.wallets.getById(w1!.id))?.policyId).toBe(p.id);
         expect(await store.wallets.countByPolicy(p.id)).toBe(2);
+        expect(await store.wallets.countWithoutPolicy(a.id)).toBe(0);
         await store.wallets.setPolicy(w1!.id, null);
         expect((await store.wallets.getById(w1!.id))?.policyId ?? null).toBeNull();
         expect(await store.wallets.countByPolicy(p.id)).toBe(1);
+        expect(await store.wallets.countWithoutPolicy(a.id)).toBe(1);
+        await store.wallets.insert(wallet(a.id)); // created with no policy field at all
+        expect(await store.wallets.countWithoutPolicy(a.id)).toBe(2);
       });
     });
   });

@@ -3,6 +3,8 @@ import type { Account, ApiKeyRecord, Scope } from '../../domain/types';
 import type { PlanName } from '../../domain/plans';
 import { newId } from '../../domain/ids';
 import { displayPrefix, generateApiKey, hashApiKey } from './apiKeyFormat';
+import { recordAudit } from '../audit/recordAudit';
+import type { AuditActor } from '../../domain/audit';
 
 /** A key as shown once at creation: the only time the full key is returned. */
 export interface IssuedApiKey {
@@ -20,10 +22,12 @@ export interface IssueKeyParams {
   scopes?: Scope[];
   /** Register this exact key (DEV_API_KEY bootstrap) instead of generating one. */
   presetKey?: string;
+  /** Who issues it: recorded as `apikey.created` (id, prefix, name, scopes; never the key). Absent: not recorded. */
+  actor?: AuditActor;
 }
 
 /** Issues an API key for an account; stores only its SHA-256 and display prefix. */
-export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock'>, params: IssueKeyParams): Promise<IssuedApiKey> {
+export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: IssueKeyParams): Promise<IssuedApiKey> {
   const key = params.presetKey ?? generateApiKey();
   const record: ApiKeyRecord = {
     id: newId('apiKey'),
@@ -36,6 +40,15 @@ export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock'>, params
     revokedAt: null,
   };
   await deps.store.apiKeys.insert(record);
+  if (params.actor) {
+    await recordAudit(deps, {
+      accountId: record.accountId,
+      type: 'apikey.created',
+      actor: params.actor,
+      subject: { keyId: record.id },
+      details: { prefix: record.prefix, name: record.name, scopes: record.scopes },
+    });
+  }
   return { id: record.id, key, prefix: record.prefix, name: record.name, scopes: record.scopes, createdAt: record.createdAt };
 }
 
@@ -45,13 +58,15 @@ interface NewAccountParams {
   keyName?: string;
   scopes?: Scope[];
   presetKey?: string;
+  /** Who creates it: its first key is recorded as issued by them. */
+  actor?: AuditActor;
 }
 
 /** Creates an account on a plan with its first API key (or, for a dashboard sign-up, with none: keys are created there). */
-export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock'>, params: NewAccountParams & { withoutKey: true }): Promise<{ account: Account }>;
-export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock'>, params: NewAccountParams): Promise<{ account: Account; apiKey: IssuedApiKey }>;
+export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: NewAccountParams & { withoutKey: true }): Promise<{ account: Account }>;
+export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: NewAccountParams): Promise<{ account: Account; apiKey: IssuedApiKey }>;
 export async function createAccount(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
   params: NewAccountParams & { withoutKey?: boolean },
 ): Promise<{ account: Account; apiKey?: IssuedApiKey }> {
   const account: Account = { id: newId('account'), plan: params.plan, createdAt: deps.clock.now().toISOString() };
@@ -63,6 +78,7 @@ export async function createAccount(
     name: params.keyName ?? 'default',
     scopes: params.scopes,
     presetKey: params.presetKey,
+    actor: params.actor,
   });
   return { account, apiKey };
 }

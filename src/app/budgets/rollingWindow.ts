@@ -9,7 +9,9 @@ export interface RollingBudget {
   bucketMs: number;
 }
 
-export type BudgetTake = { ok: true; used: number; giveBack(): Promise<void> } | { ok: false; used: number; retryAfterSeconds: number };
+export type BudgetTake =
+  | { ok: true; used: number; giveBack(): Promise<void>; /** Where the amount was counted, to give it back later (e.g. after a restart). */ bucket: { key: string; expiresAt: Date } }
+  | { ok: false; used: number; retryAfterSeconds: number };
 
 /**
  * Takes `amount` from a rolling-window budget, or refuses. The window counted
@@ -38,7 +40,7 @@ export async function takeFromBudget(usage: UsageRepo, b: RollingBudget, amount:
     const retryAfterSeconds = Math.max(1, Math.ceil(((oldest + span + 1) * b.bucketMs - now) / 1000));
     return { ok: false, used: used - amount, retryAfterSeconds };
   }
-  return { ok: true, used, giveBack: async () => void (await usage.increment(bucketKey(current), -amount, expiresAt)) };
+  return { ok: true, used, bucket: { key: bucketKey(current), expiresAt }, giveBack: async () => void (await usage.increment(bucketKey(current), -amount, expiresAt)) };
 }
 
 /** What was taken over the window so far (the same buckets takeFromBudget counts), and when the oldest of it leaves the window. */

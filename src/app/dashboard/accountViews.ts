@@ -10,6 +10,7 @@ import { peekRate, requestHistory } from '../accounts/rateLimit';
 import { getBalances } from '../balances/getBalances';
 import { toWalletView, type WalletView } from '../wallets/walletView';
 import type { Principal } from '../accounts/principal';
+import { actorOf } from '../audit/recordAudit';
 
 /** An API key as the dashboard lists it: never the key itself, only its display prefix. */
 export interface ApiKeyView {
@@ -45,13 +46,14 @@ export const MAX_KEYS_PER_ACCOUNT = 50;
 
 /** A new key for the session's account; the answer is the only place its full value ever appears. */
 export async function createAccountKey(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  accountId: string,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+  principal: Principal,
   params: { name: string; scopes: Scope[] },
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
+  const accountId = principal.account.id;
   const existing = await deps.store.apiKeys.listByAccount(accountId);
   if (existing.length >= MAX_KEYS_PER_ACCOUNT) throw forbidden(`An account holds at most ${MAX_KEYS_PER_ACCOUNT} keys`, { limit: MAX_KEYS_PER_ACCOUNT });
-  const issued: IssuedApiKey = await issueApiKey(deps, { accountId, name: params.name, scopes: params.scopes });
+  const issued: IssuedApiKey = await issueApiKey(deps, { accountId, name: params.name, scopes: params.scopes, actor: actorOf(principal) ?? undefined });
   const apiKey = toApiKeyView({ ...issued, accountId, hash: '', revokedAt: null, lastUsedAt: null });
   return { key: issued.key, apiKey };
 }
@@ -61,10 +63,10 @@ export async function createAccountKey(
  * account's key id answers exactly like an unknown one: NOT_FOUND, so ids of
  * other accounts cannot be probed.
  */
-export async function revokeAccountKey(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'revocations'>, accountId: string, keyId: string): Promise<ApiKeyView> {
+export async function revokeAccountKey(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'revocations' | 'logger'>, principal: Principal, keyId: string): Promise<ApiKeyView> {
   const key = await deps.store.apiKeys.get(keyId);
-  if (!key || key.accountId !== accountId) throw new ServiceError('NOT_FOUND', 'API key not found', { details: { keyId } });
-  await revokeApiKey(deps, keyId);
+  if (!key || key.accountId !== principal.account.id) throw new ServiceError('NOT_FOUND', 'API key not found', { details: { keyId } });
+  await revokeApiKey(deps, keyId, actorOf(principal) ?? undefined);
   const after = await deps.store.apiKeys.get(keyId);
   return toApiKeyView(after ?? key);
 }

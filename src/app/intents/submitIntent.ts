@@ -11,6 +11,7 @@ import type { Intent } from '../../domain/intent';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
+import { actorOf, recordAudit } from '../audit/recordAudit';
 
 /** The engine as use-cases see it: it takes a persisted pending intent and runs it in the background. */
 export interface IntentSubmitter {
@@ -18,7 +19,7 @@ export interface IntentSubmitter {
 }
 
 /** The use-case deps plus the engine that runs the intent. */
-export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits' | 'environment'> & { engine: IntentSubmitter };
+export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits' | 'environment' | 'logger'> & { engine: IntentSubmitter };
 /** 201 with the intent view; `replayed` when an Idempotency-Key answered from the first request. */
 export type SubmitIntentResult = Replayable<IntentView>;
 /** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED. */
@@ -40,6 +41,18 @@ function checkWalletChains(wallet: Wallet, params: CreateIntentParams): void {
   for (const { field, chain } of namedChains(params)) {
     if (!wallet.chains.includes(chain)) throw invalidChain(chain, { field, walletChains: wallet.chains });
   }
+}
+
+/** What an intent.created event records: what was asked (no wallet key, no transaction). */
+function intentCreatedDetails(intent: Intent): Record<string, unknown> {
+  return {
+    action: intent.action,
+    amount: intent.requestedAmount,
+    asset: intent.asset,
+    ...(intent.chain !== undefined && { chain: intent.chain }),
+    ...(intent.fromChain !== undefined && { fromChain: intent.fromChain }),
+    ...(intent.toChain !== undefined && { toChain: intent.toChain }),
+  };
 }
 
 /**
@@ -80,6 +93,8 @@ export async function submitIntent(
       version: 0,
     };
     await deps.store.intents.insert(intent);
+    // On record before the engine runs it, so it is there before its outcome (recordAudit never throws).
+    await recordAudit(deps, { accountId: intent.accountId, type: 'intent.created', actor: actorOf(principal), subject: { walletId: intent.walletId, intentId: intent.id }, details: intentCreatedDetails(intent) });
     await deps.engine.submit(intent);
     return { status: 201, body: toIntentView(intent) };
   });

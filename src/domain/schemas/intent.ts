@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS, isChainName, supportsAsset, type TokenAsset } from '../chains';
+import { ASSET_DECIMALS, CHAINS, CHAIN_NAMES, TOKEN_ASSETS, isChainName, supportsAsset, type TokenAsset } from '../chains';
 import { invalidChain } from '../errors/chain';
 import { invalidRequest, type FieldIssue } from '../errors/request';
 import { INTENT_ACTIONS } from '../intent';
@@ -62,10 +62,24 @@ export const intentAmountSchema = z
     } else if (!atLeastMinimum(s)) {
       ctx.issues.push({ code: 'custom', input: s, message: `amount must be at least ${MIN_INTENT_AMOUNT} (the minimum an intent moves)` });
     }
+  })
+  .meta({
+    description:
+      `Token units of \`asset\`: a plain decimal string (digits, optionally a point and digits: no sign, exponent or spaces) or a JSON number, at least ${MIN_INTENT_AMOUNT}, ` +
+      `with at most the asset's decimals (${TOKEN_ASSETS.map((a) => `${a} ${ASSET_DECIMALS[a]}`).join(', ')}). ` +
+      `A number is read in its shortest decimal form and must carry at most ${MAX_EXACT_DIGITS} significant digits (send larger precision as a string).`,
+    examples: ['10.5', 25],
   });
 
+/** What each chain field means, for the API reference. */
+const CHAIN_FIELD_DOCS: Record<ChainField, string> = {
+  chain: 'lend: where to lend (the best rate among the wallet\'s chains when absent); withdraw: the chain of the position (required); not used by bridge',
+  fromChain: 'bridge only (required there): the chain the USDC leaves',
+  toChain: 'bridge only (required there): the chain it arrives on; must differ from fromChain',
+};
+
 const chainSchema = (field: ChainField) =>
-  z.enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` }).optional();
+  z.enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` }).optional().meta({ description: CHAIN_FIELD_DOCS[field] });
 
 /** Rules that read several fields: per-action chain fields, asset on the named chains, decimals of the asset. */
 function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
@@ -104,10 +118,22 @@ function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
 /** Body of POST /intents (SPEC parameter table + DESIGN §4); unknown fields are rejected. */
 export const createIntentSchema = z
   .strictObject({
-    walletId: z.string({ error: requiredField('walletId', 'walletId must be a string') }).min(1, 'walletId must not be empty'),
-    action: z.enum(INTENT_ACTIONS, { error: requiredField('action', `action must be one of: ${INTENT_ACTIONS.join(', ')}`) }),
+    walletId: z
+      .string({ error: requiredField('walletId', 'walletId must be a string') })
+      .min(1, 'walletId must not be empty')
+      .meta({ description: 'One of your wallets', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+    action: z
+      .enum(INTENT_ACTIONS, { error: requiredField('action', `action must be one of: ${INTENT_ACTIONS.join(', ')}`) })
+      .meta({ description: 'lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)' }),
     amount: intentAmountSchema,
-    asset: z.enum(TOKEN_ASSETS, { error: `asset must be one of: ${TOKEN_ASSETS.join(', ')}` }).default('USDC'),
+    asset: z
+      .enum(TOKEN_ASSETS, { error: `asset must be one of: ${TOKEN_ASSETS.join(', ')}` })
+      .default('USDC')
+      .meta({
+        description: `The token moved; it must exist on every chain the request names (${CHAIN_NAMES.filter((c) => CHAINS[c].tokens.length < TOKEN_ASSETS.length)
+          .map((c) => `${c}: ${CHAINS[c].tokens.join(', ')} only`)
+          .join('; ')}); bridge moves USDC only`,
+      }),
     chain: chainSchema('chain'),
     fromChain: chainSchema('fromChain'),
     toChain: chainSchema('toChain'),

@@ -27,4 +27,8 @@ export const metadataSchema = z
       ctx.addIssue({ code: 'custom', message: `metadata is ${bytes} bytes serialised; the limit is ${METADATA_MAX_BYTES}` });
     }
     checkMetadata(value, [], 1, ctx);
+  })
+  .meta({
+    description: `Free-form JSON object kept with the wallet and shown to its owner only: at most ${METADATA_MAX_BYTES} bytes serialised, nesting at most ${METADATA_MAX_DEPTH} levels, and no key at any depth that starts with "$" or contains "."`,
+    examples: [{ plan: 'gold', tags: ['beta'] }],
   });

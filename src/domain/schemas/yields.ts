@@ -6,6 +6,6 @@ export const chainNameSchema = z.enum(CHAIN_NAMES, { error: `chain must be one o
 
 /** GET /yields?asset=&chain= (both optional filters). */
 export const yieldsQuerySchema = z.strictObject({
-  asset: tokenAssetSchema.optional(),
-  chain: chainNameSchema.optional(),
+  asset: tokenAssetSchema.optional().meta({ description: 'Only this asset; also the asset `best` is picked for (USDC when absent)' }),
+  chain: chainNameSchema.optional().meta({ description: 'Only this chain (an upcoming main network: 403 PLAN_RESTRICTED on the free plan, else 400 INVALID_CHAIN)' }),
 });

@@ -5,6 +5,8 @@ import { failStep, runSubTx } from './runSubTx';
 import { stepFailed } from './stepFailure';
 import { subTransactions } from './subTransactions';
 import { gasTotals, stepRecords } from './txRecords';
+import { refuseStep, type StepFacts } from '../../domain/policy';
+import { policyViolation } from '../../domain/errors/policy';
 
 /** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
 function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
@@ -26,6 +28,12 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
   return ctx.commit({ type: 'progress', step: done, results });
 }
 
+/** What the policy checks of a step: the intent's action, every chain the step touches, its protocol. */
+function stepFacts(intent: Intent, step: Step): StepFacts {
+  if (step.type === 'bridge') return { action: intent.action, chains: [step.from, step.to] };
+  return { action: intent.action, chains: [step.chain], protocol: step.protocol };
+}
+
 /**
  * One unit of execution of an executing intent, decided from its persisted
  * record (nextAction): start a step, run one sub-transaction to its receipt,
@@ -34,8 +42,12 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
 export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Intent> {
   const action = nextAction(intent);
   switch (action.type) {
-    case 'start-step':
+    case 'start-step': {
+      // Defence in depth: a step the intent's recorded policy does not allow is never signed, whatever the plan says.
+      const refused = intent.policy ? refuseStep(intent.policy.rules, stepFacts(intent, action.step)) : null;
+      if (refused && intent.policy) return failStep(intent, action.step, policyViolation(intent.policy, refused), ctx);
       return ctx.commit({ type: 'progress', step: { ...action.step, status: 'executing', startedAt: ctx.clock.now().toISOString() } });
+    }
     case 'sub-tx':
       return runSubTx(intent, action.step, action.spec, ctx);
     case 'reverted':

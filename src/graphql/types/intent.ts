@@ -165,7 +165,7 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
   }),
 });
 
-const PageInfoRef = builder.objectRef<IntentPage['pageInfo']>('PageInfo').implement({
+export const PageInfoRef = builder.objectRef<IntentPage['pageInfo']>('PageInfo').implement({
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage'),
     endCursor: t.exposeString('endCursor', { nullable: true }),

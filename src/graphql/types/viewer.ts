@@ -158,7 +158,7 @@ builder.mutationField('createApiKey', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = sessionOf(ctx.principal);
       const input = parseInput(dashboardKeySchema, withoutNulls(args));
-      return createAccountKey(ctx.deps, principal.account.id, input);
+      return createAccountKey(ctx.deps, principal, input);
     },
   }),
 );
@@ -168,7 +168,7 @@ builder.mutationField('revokeApiKey', (t) =>
     type: ApiKeyRef,
     description: "Revokes one of the signed-in account's keys, effective at once (dashboard session only).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => revokeAccountKey(ctx.deps, sessionOf(ctx.principal).account.id, String(args.id)),
+    resolve: (_root, args, ctx) => revokeAccountKey(ctx.deps, sessionOf(ctx.principal), String(args.id)),
   }),
 );
 

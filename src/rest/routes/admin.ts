@@ -11,6 +11,7 @@ import { revokeApiKey } from '../../app/accounts/revokeApiKey';
 import { getAccountUsage } from '../../app/accounts/getUsage';
 import { checkAdminToken } from '../../app/accounts/adminAuth';
 import { ServiceError } from '../../domain/errors/base';
+import { ADMIN_ACTOR } from '../../app/audit/recordAudit';
 
 /**
  * The admin API of DESIGN §3 (mounted only when ADMIN_TOKEN is set; costs no
@@ -22,7 +23,7 @@ export function adminRoutes(deps: AppDeps, adminToken: string, bodyParser: Middl
 
   router.post('/accounts', async (ctx) => {
     const p = parseInput(createAccountSchema, ctx.state.body);
-    const { account, apiKey } = await createAccount(deps, p);
+    const { account, apiKey } = await createAccount(deps, { ...p, actor: ADMIN_ACTOR });
     ctx.status = 201;
     ctx.body = { account, apiKey };
   });
@@ -33,11 +34,11 @@ export function adminRoutes(deps: AppDeps, adminToken: string, bodyParser: Middl
       throw new ServiceError('NOT_FOUND', 'Account not found', { details: { accountId: param(ctx, 'id') } });
     }
     ctx.status = 201;
-    ctx.body = await issueApiKey(deps, { accountId: param(ctx, 'id'), name: p.name, scopes: p.scopes });
+    ctx.body = await issueApiKey(deps, { accountId: param(ctx, 'id'), name: p.name, scopes: p.scopes, actor: ADMIN_ACTOR });
   });
 
   router.delete('/keys/:keyId', async (ctx) => {
-    await revokeApiKey(deps, param(ctx, 'keyId'));
+    await revokeApiKey(deps, param(ctx, 'keyId'), ADMIN_ACTOR);
     ctx.status = 204;
   });
 

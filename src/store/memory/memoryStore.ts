@@ -107,6 +107,11 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         for (const w of wallets.values()) if (w.policyId === policyId) n++;
         return n;
       },
+      async countWithoutPolicy(accountId) {
+        let n = 0;
+        for (const w of wallets.values()) if (w.accountId === accountId && !w.policyId) n++;
+        return n;
+      },
       async listByAccount(accountId, limit) {
         return [...wallets.values()]
           .filter((w) => w.accountId === accountId)

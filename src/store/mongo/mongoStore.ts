@@ -146,6 +146,10 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async countByPolicy(policyId) {
         return wallets.countDocuments({ policyId });
       },
+      async countWithoutPolicy(accountId) {
+        // `policyId: null` matches an absent field too (wallets created before policies existed).
+        return wallets.countDocuments({ accountId, policyId: null });
+      },
       async listByAccount(accountId, limit) {
         if (limit <= 0) return [];
         const docs = await wallets.find({ accountId }, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();

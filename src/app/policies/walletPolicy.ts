@@ -1,0 +1,43 @@
+import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import type { Policy } from '../../domain/policy';
+import type { Wallet } from '../../domain/types';
+import { parseInput } from '../../domain/schemas/parse';
+import { setWalletPolicySchema } from '../../domain/schemas/policy';
+import { invalidRequest } from '../../domain/errors/request';
+import { policyNotFound } from '../../domain/errors/policy';
+import { getWalletById } from '../wallets/getWallet';
+import { toWalletView, type WalletView } from '../wallets/walletView';
+import { ownPolicy } from './managePolicies';
+
+/**
+ * The policy that governs a wallet (DESIGN §4): its own, else its account's
+ * one account-scope policy, else none. A wallet whose own policy cannot be
+ * found is governed by nothing it could be allowed under: it fails closed.
+ */
+export async function effectivePolicy(deps: Pick<AppDeps, 'store'>, wallet: Wallet): Promise<Policy | null> {
+  if (wallet.policyId) {
+    const own = await deps.store.policies.get(wallet.policyId);
+    if (!own || own.accountId !== wallet.accountId) throw policyNotFound(wallet.policyId);
+    return own;
+  }
+  return deps.store.policies.accountPolicy(wallet.accountId);
+}
+
+/** PUT /wallets/:walletId/policy `{ policyId }`: the wallet's own policy (a wallet-scope policy of the account). 200 with the wallet. */
+export async function setWalletPolicy(deps: Pick<AppDeps, 'store'>, principal: Principal, walletId: string, body: unknown): Promise<WalletView> {
+  const { policyId } = parseInput(setWalletPolicySchema, body);
+  const wallet = await getWalletById(deps, principal, walletId);
+  const policy = await ownPolicy(deps, principal, policyId);
+  if (policy.scope !== 'wallet') {
+    throw invalidRequest([{ path: 'policyId', message: 'an account-scope policy already governs every wallet without its own: set a wallet-scope policy here' }]);
+  }
+  await deps.store.wallets.setPolicy(wallet.id, policy.id);
+  return { ...toWalletView({ ...wallet, policyId: policy.id }) };
+}
+
+/** DELETE /wallets/:walletId/policy: 204; the account policy (if any) governs it again. */
+export async function removeWalletPolicy(deps: Pick<AppDeps, 'store'>, principal: Principal, walletId: string): Promise<void> {
+  const wallet = await getWalletById(deps, principal, walletId);
+  await deps.store.wallets.setPolicy(wallet.id, null);
+}

@@ -1,0 +1,114 @@
+import { builder } from '../builder';
+import { PageInfoRef } from './intent';
+import { requirePrincipal, withoutNulls } from '../resolverHelpers';
+import { runOperation } from '../../app/accounts/admitRequest';
+import { listAuditEvents, toAuditEventView, type AuditEventPage, type AuditEventView } from '../../app/audit/listAuditEvents';
+import { AUDIT_EVENT_TYPES, type AuditActor, type AuditEventType, type AuditSubject } from '../../domain/audit';
+
+/**
+ * The audit log over GraphQL: Query.auditEvents, a connection like `intents`,
+ * over the same use-case as GET /v1/audit-events.
+ */
+
+const EVENT_TYPE_DESCRIPTIONS: Record<AuditEventType, string> = {
+  'policy.created': 'A spending policy was created.',
+  'policy.updated': 'A spending policy was replaced (its version went up).',
+  'policy.deleted': 'A spending policy was deleted.',
+  'wallet.policy_set': 'A wallet was given its own spending policy.',
+  'wallet.policy_removed': "A wallet's own spending policy was removed.",
+  'intent.created': 'An intent was accepted.',
+  'intent.denied': 'An intent was refused by a spending policy (details: rule, limit, requested).',
+  'intent.completed': 'An intent completed (details: finalAmount, apy).',
+  'intent.failed': 'An intent failed (details: error code and message).',
+  'apikey.created': 'An API key was issued (details: its display prefix, name and scopes; never the key).',
+  'apikey.revoked': 'An API key was revoked.',
+};
+
+/** "wallet.policy_set" ↔ WALLET_POLICY_SET. */
+const AuditEventTypeEnum = builder.enumType('AuditEventType', {
+  description: 'What an audit event records.',
+  values: Object.fromEntries(AUDIT_EVENT_TYPES.map((t) => [t.toUpperCase().replace(/\./g, '_'), { value: t, description: EVENT_TYPE_DESCRIPTIONS[t] }])),
+});
+
+const AuditActorTypeEnum = builder.enumType('AuditActorType', {
+  description: 'Who acted.',
+  values: {
+    API_KEY: { value: 'apiKey' as const, description: 'An API key of the account (actor id: the key id).' },
+    ADMIN: { value: 'admin' as const, description: 'The operator, through the admin API (no id).' },
+    SYSTEM: { value: 'system' as const, description: 'The service itself, e.g. the engine finishing an intent (no id).' },
+    SESSION: { value: 'session' as const, description: 'A person signed in to the dashboard (actor id: their user id).' },
+  },
+});
+
+const AuditActorRef = builder.objectRef<AuditActor>('AuditActor').implement({
+  description: 'Who acted.',
+  fields: (t) => ({
+    type: t.field({ type: AuditActorTypeEnum, description: 'API key, operator, the service, or a signed-in person.', resolve: (a) => a.type }),
+    id: t.exposeID('id', { nullable: true, description: 'The key id (API_KEY) or user id (SESSION); null for ADMIN and SYSTEM.' }),
+  }),
+});
+
+const AuditSubjectRef = builder.objectRef<AuditSubject>('AuditSubject').implement({
+  description: 'What the event is about: the ids that apply, the others null.',
+  fields: (t) => ({
+    walletId: t.id({ nullable: true, description: 'The wallet concerned.', resolve: (s) => s.walletId ?? null }),
+    intentId: t.id({ nullable: true, description: 'The intent concerned.', resolve: (s) => s.intentId ?? null }),
+    policyId: t.id({ nullable: true, description: 'The spending policy concerned.', resolve: (s) => s.policyId ?? null }),
+    keyId: t.id({ nullable: true, description: 'An API key id (never the key).', resolve: (s) => s.keyId ?? null }),
+  }),
+});
+
+const AuditEventRef = builder.objectRef<AuditEventView>('AuditEvent').implement({
+  description: 'One entry of the account\'s audit log (same resource as GET /v1/audit-events). Never holds a secret.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'svc_audit_ and 32 hex characters.' }),
+    at: t.expose('at', { type: 'DateTime', description: 'When it happened.' }),
+    type: t.field({ type: AuditEventTypeEnum, description: 'What happened.', resolve: (e) => e.type }),
+    actor: t.field({ type: AuditActorRef, description: 'Who acted.', resolve: (e) => e.actor }),
+    subject: t.field({ type: AuditSubjectRef, description: 'What it is about.', resolve: (e) => e.subject }),
+    details: t.expose('details', { type: 'JSON', description: 'What was decided, by type (see AuditEventType).' }),
+  }),
+});
+
+const AuditEventEdgeRef = builder.objectRef<AuditEventPage['edges'][number]>('AuditEventEdge').implement({
+  description: 'An audit event and its cursor.',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', { description: 'Pass as `after` to list the events after this one.' }),
+    node: t.field({ type: AuditEventRef, description: 'The event.', resolve: (e) => toAuditEventView(e.node) }),
+  }),
+});
+
+const AuditEventConnectionRef = builder.objectRef<AuditEventPage>('AuditEventConnection').implement({
+  description: 'A page of audit events, newest first.',
+  fields: (t) => ({
+    edges: t.field({ type: [AuditEventEdgeRef], description: 'The events of this page, newest first.', resolve: (p) => p.edges }),
+    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more events follow, and the cursor to ask for them.', resolve: (p) => p.pageInfo }),
+  }),
+});
+
+builder.queryField('auditEvents', (t) =>
+  t.field({
+    type: AuditEventConnectionRef,
+    description: "The account's audit log, newest first, kept 90 days (same as GET /v1/audit-events).",
+    args: {
+      first: t.arg.int({ description: 'Page size, 1-100 (default 20).' }),
+      after: t.arg.string({ description: 'The endCursor of the previous page.' }),
+      type: t.arg({ type: AuditEventTypeEnum, description: 'Only events of this type.' }),
+      walletId: t.arg.id({ description: 'Only events about this wallet.' }),
+      intentId: t.arg.id({ description: 'Only events about this intent.' }),
+      since: t.arg({ type: 'DateTime', description: 'Only events at or after this instant.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      const { first, after, ...filters } = withoutNulls(args);
+      const query = withoutNulls({
+        ...filters,
+        ...(filters.walletId !== undefined && { walletId: String(filters.walletId) }),
+        ...(filters.intentId !== undefined && { intentId: String(filters.intentId) }),
+        limit: first,
+        cursor: after,
+      });
+      return runOperation(ctx.deps, principal, 'listAuditEvents', () => listAuditEvents(ctx.deps, principal, query, { cursor: 'after', limit: 'first' }), ctx.charge);
+    },
+  }),
+);

@@ -1,0 +1,176 @@
+import type { ErrorCode } from '../../domain/errors/base';
+import { CODE_DOCS } from './errors';
+
+/**
+ * Example values of the document. They are data, not shapes: `npx
+ * @redocly/cli lint` (test/unit/rest/openapiLint.test.ts) checks each
+ * against its schema.
+ */
+
+const WALLET_ID = 'svc_wallet_0123456789abcdef0123456789abcdef';
+const INTENT_ID = 'intent_0123456789abcdef0123456789abcdef';
+const AT = '2026-01-31T12:00:00.000Z';
+
+export const EXAMPLES = {
+  createWallet: { userId: 'user_42', email: 'ada@example.com', metadata: { plan: 'gold' } },
+  wallet: {
+    id: WALLET_ID,
+    userId: 'user_42',
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    chainType: 'ethereum',
+    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
+    email: 'ada@example.com',
+    metadata: { plan: 'gold' },
+    createdAt: AT,
+  },
+  balances: {
+    walletId: WALLET_ID,
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    chains: [
+      {
+        chain: 'arbitrum-sepolia',
+        tokens: [{ asset: 'USDC', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
+        positions: [{ protocol: 'aave-v3', asset: 'USDC', balance: '2500000', balanceFormatted: '2.5', decimals: 6, valueUsd: 2.5 }],
+      },
+      { chain: 'base-sepolia', tokens: [], positions: [] },
+    ],
+    totalValueUsd: 3.5,
+  },
+  yields: {
+    rates: [
+      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 4.2 },
+      { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 3.1 },
+    ],
+    best: {
+      chain: 'arbitrum-sepolia',
+      protocol: 'aave-v3',
+      asset: 'USDC',
+      apy: 4.2,
+      reasoning: 'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with base-sepolia/compound-v3 3.10%.',
+    },
+  },
+  lend: { walletId: WALLET_ID, action: 'lend', amount: '10.5', asset: 'USDC' },
+  withdraw: { walletId: WALLET_ID, action: 'withdraw', amount: '5', asset: 'USDC', chain: 'arbitrum-sepolia' },
+  bridge: { walletId: WALLET_ID, action: 'bridge', amount: '2.25', fromChain: 'base-sepolia', toChain: 'arbitrum-sepolia' },
+  intent: {
+    id: INTENT_ID,
+    walletId: WALLET_ID,
+    status: 'pending',
+    action: 'lend',
+    amount: 10.5,
+    amountUnits: '10500000',
+    requestedAmount: 10.5,
+    requestedAmountUnits: '10500000',
+    asset: 'USDC',
+    executionPlan: null,
+    createdAt: AT,
+    updatedAt: AT,
+  },
+  completedIntent: {
+    id: INTENT_ID,
+    walletId: WALLET_ID,
+    status: 'completed',
+    action: 'lend',
+    amount: 10.5,
+    amountUnits: '10500000',
+    requestedAmount: 10.5,
+    requestedAmountUnits: '10500000',
+    asset: 'USDC',
+    executionPlan: {
+      strategy: 'no-bridge',
+      steps: [
+        {
+          type: 'deposit',
+          protocol: 'aave-v3',
+          asset: 'USDC',
+          index: 0,
+          status: 'completed',
+          chain: 'arbitrum-sepolia',
+          amount: '10.5',
+          amountUnits: '10500000',
+          txHash: `0x${'ab'.repeat(32)}`,
+          gasUsed: '182000',
+          gasCostUsd: 0.02,
+        },
+      ],
+      reasoning: 'Lend 10.5 USDC. USDC APY: arbitrum-sepolia/aave-v3 4.20% > base-sepolia/compound-v3 3.10%. Best: arbitrum-sepolia/aave-v3 at 4.20%. 10.5 USDC already on arbitrum-sepolia: no bridge needed. Depositing 10.5 USDC.',
+    },
+    results: {
+      completedSteps: 1,
+      transactions: [{ type: 'deposit', kind: 'supply', txHash: `0x${'ab'.repeat(32)}`, chain: 'arbitrum-sepolia', status: 'confirmed', gasUsed: '182000', gasCostUsd: 0.02 }],
+      totalGasUsed: '182000',
+      totalGasCostUsd: 0.02,
+      finalAmount: '10.5',
+      apy: 4.2,
+    },
+    createdAt: AT,
+    updatedAt: AT,
+    completedAt: AT,
+  },
+  auditPage: {
+    events: [
+      {
+        id: 'svc_audit_0123456789abcdef0123456789abcdef',
+        at: AT,
+        type: 'intent.created',
+        actor: { type: 'apiKey', id: 'key_0123456789abcdef0123456789abcdef' },
+        subject: { walletId: WALLET_ID, intentId: INTENT_ID },
+        details: { action: 'lend', amount: '10.5', asset: 'USDC' },
+      },
+    ],
+    nextCursor: null,
+  },
+  fundDemo: { walletId: WALLET_ID },
+  funding: { walletId: WALLET_ID, chain: 'arbitrum-sepolia', asset: 'USDC', amount: '1', txHash: `0x${'cd'.repeat(32)}`, status: 'submitted' },
+} as const;
+
+EXAMPLES satisfies Record<string, object>;
+
+export const PAGE_EXAMPLE = { intents: [EXAMPLES.intent], pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJpbnRlbnRfMDEyMyJd' } };
+
+/** Details an example of `code` carries (what the service sends, abridged). */
+const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
+  INVALID_REQUEST: { issues: [{ path: 'amount', message: 'amount must be positive', code: 'custom' }] },
+  INVALID_CHAIN: { chain: 'polygon', field: 'chain', supported: ['ethereum', 'arbitrum', 'base', 'ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'] },
+  UNAUTHORIZED: { reason: 'missing' },
+  PAYMENT_REQUIRED: { price: '0.001', asset: 'USDC', proofHeaders: ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof'] },
+  PAYMENT_INVALID: { reason: 'nonce_already_used' },
+  FORBIDDEN: { requiredScope: 'write', operation: 'createWallet' },
+  PLAN_RESTRICTED: { plan: 'free', chain: 'ethereum' },
+  WALLET_LIMIT_EXCEEDED: { plan: 'free', limit: 100 },
+  CREDITS_EXHAUSTED: { limit: 100, used: 100, resetsAt: '2026-02-01T00:00:00.000Z' },
+  WALLET_NOT_FOUND: { walletId: WALLET_ID },
+  INTENT_NOT_FOUND: { intentId: INTENT_ID },
+  WALLET_ALREADY_EXISTS: { userId: 'user_42', walletId: WALLET_ID },
+  IDEMPOTENCY_CONFLICT: { idempotencyKey: 'order-1234' },
+  PAYLOAD_TOO_LARGE: { limitBytes: 1048576 },
+  UNSUPPORTED_MEDIA_TYPE: { contentType: 'text/plain', expected: 'application/json' },
+  RATE_LIMIT_EXCEEDED: { limit: 100, resetAt: 1769860860, retryAfterSeconds: 12 },
+  FUNDING_LIMIT_EXCEEDED: { scope: 'wallet', limit: 10, windowHours: 24, retryAfterSeconds: 3600 },
+  GAS_BUDGET_EXCEEDED: { budgetEth: '0.5', spentEth: '0.5', windowHours: 24, retryAfterSeconds: 3600 },
+  INTERNAL_ERROR: { requestId: 'req_0123456789abcdef0123456789abcdef' },
+  NETWORK_ERROR: { chain: 'arbitrum-sepolia' },
+  TIMEOUT: { chain: 'arbitrum-sepolia' },
+};
+
+/** An example error body of `code`. */
+export function errorExample(code: ErrorCode): { error: ErrorCode; message: string; details: Record<string, unknown> } {
+  const doc = CODE_DOCS[code].replace(/ \(.*\)$/, '');
+  const message = code === 'INTERNAL_ERROR' ? 'An internal error occurred' : doc.charAt(0).toUpperCase() + doc.slice(1);
+  return { error: code, message, details: DETAILS[code] ?? {} };
+}
+
+/** The x402 v1 requirements a 402 carries (abridged). */
+export const X402_V1_ACCEPTS = [
+  {
+    scheme: 'exact',
+    network: 'base-sepolia',
+    maxAmountRequired: '1000',
+    resource: 'http://127.0.0.1:3000/v1/yields',
+    description: 'One read of the wallet and intents API (0.001 USDC)',
+    mimeType: 'application/json',
+    payTo: '0x52908400098527886E0F7030069857D2E4169EE7',
+    maxTimeoutSeconds: 60,
+    asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  },
+];

@@ -1,0 +1,250 @@
+import { z } from './zod';
+import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS } from '../../domain/chains';
+import { INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
+import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
+import { PROTOCOLS } from '../../chain/port';
+import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
+import { DEMO_FUND, type FundingReceipt } from '../../app/funding/fundDemoWallet';
+import { MAX_PAGE } from '../../app/intents/listIntents';
+import type { WalletView } from '../../app/wallets/walletView';
+import type { BalanceReport } from '../../app/balances/getBalances';
+import type { YieldReport } from '../../app/yields/getYields';
+import type { IntentView } from '../../app/intents/intentView';
+import type { AuditEventView } from '../../app/audit/listAuditEvents';
+import { AUDIT_ACTOR_TYPES, AUDIT_EVENT_TYPES } from '../../domain/audit';
+
+/**
+ * The bodies the REST routes answer with, as zod schemas: the response
+ * components of the OpenAPI document. The use-cases build these answers as
+ * TypeScript view types; the checks at the end of this file fail the build
+ * when a view and its schema drift apart (a field added, removed or retyped
+ * on either side), and the Prism conformance test checks real answers.
+ * Objects are closed (`additionalProperties: false`): an answer carrying a
+ * field the document does not name is a violation.
+ */
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+const chainName = z.enum(CHAIN_NAMES);
+const tokenAsset = z.enum(TOKEN_ASSETS as [(typeof TOKEN_ASSETS)[number], ...(typeof TOKEN_ASSETS)[number][]]);
+const protocol = z.enum(PROTOCOLS).meta({ description: 'Lending protocol' });
+/** A non-negative integer written as a string (smallest units, gas): exact beyond 2^53. */
+const integerString = (description: string) => z.string().regex(/^\d+$/).meta({ description, examples: ['1500000'] });
+/** A non-negative decimal written as a string (token units). */
+const decimalString = (description: string) => z.string().regex(/^\d+(\.\d+)?$/).meta({ description, examples: ['1.5'] });
+const timestamp = (description: string) => z.iso.datetime().meta({ description, examples: ['2026-01-31T12:00:00.000Z'] });
+const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/).meta({ description: 'Transaction hash', examples: [`0x${'ab'.repeat(32)}`] });
+
+export const walletSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The wallet id (svc_wallet_ and 32 hex characters)', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+    userId: userIdSchema,
+    address: z.string().meta({ description: 'The public address (0x… for ethereum, base58 T… for tron)', examples: ['0x52908400098527886E0F7030069857D2E4169EE7'] }),
+    chainType: chainTypeSchema,
+    chains: z.array(chainName).meta({ description: 'The chains the wallet acts on (the plan decides: test networks on free; none yet for tron)' }),
+    email: z.string().optional().meta({ description: 'Present when set, and only for the owning account (never on a paid read)' }),
+    metadata: z.record(z.string(), z.unknown()).meta({ description: 'As given at creation; `{}` on a paid read' }),
+    createdAt: timestamp('When the wallet was created'),
+  })
+  .openapi('Wallet', { description: 'A wallet: one application user, one key held by the service' });
+
+const tokenBalance = {
+  asset: z.enum(ASSETS),
+  balance: integerString('Smallest units'),
+  balanceFormatted: decimalString('Token units'),
+  decimals: z.number().int().meta({ description: `The asset's decimals (${ASSETS.map((a) => `${a} ${ASSET_DECIMALS[a]}`).join(', ')})` }),
+  valueUsd: z.number().meta({ description: 'USD value at the chain price feed' }),
+};
+
+export const balanceReportSchema = z
+  .strictObject({
+    walletId: z.string(),
+    address: z.string(),
+    chains: z
+      .array(
+        z.strictObject({
+          chain: chainName,
+          tokens: z.array(z.strictObject(tokenBalance)).meta({ description: 'Tokens held (empty when none)' }),
+          positions: z.array(z.strictObject({ protocol, ...tokenBalance })).meta({ description: 'Lending positions (supplied, with interest)' }),
+        }),
+      )
+      .meta({ description: 'Every chain of the wallet, in the wallet order' }),
+    totalValueUsd: z.number().meta({ description: 'Tokens plus positions on every chain, exactly the sum of the entries' }),
+  })
+  .openapi('BalanceReport', { description: 'Balances and lending positions of a wallet on each of its chains' });
+
+const yieldRate = { chain: chainName, protocol, asset: tokenAsset, apy: z.number().meta({ description: 'Supply APY in percent, 2 decimals' }) };
+
+export const yieldReportSchema = z
+  .strictObject({
+    rates: z.array(z.strictObject(yieldRate)).meta({ description: 'Every (chain, protocol, asset) market, filtered by the query' }),
+    best: z
+      .union([z.strictObject({ ...yieldRate, reasoning: z.string().meta({ description: 'Why, naming every market compared' }) }), z.null()])
+      .meta({ description: 'The best market for `asset` (USDC when absent); null when none matches the filters' }),
+  })
+  .openapi('YieldReport', { description: 'Lending rates and the best market' });
+
+export const fundingReceiptSchema = z
+  .strictObject({
+    walletId: z.string(),
+    chain: z.literal(DEMO_FUND.chain),
+    asset: z.literal(DEMO_FUND.asset),
+    amount: z.literal(DEMO_FUND.amount),
+    txHash,
+    status: z.literal('submitted').meta({ description: 'Broadcast: the funds land once it is mined' }),
+    warnings: z.array(z.string()).optional().meta({ description: 'Fields of the request that were ignored (chain, amount)' }),
+  })
+  .openapi('FundingReceipt', { description: 'A demo funding transaction, broadcast' });
+
+const stepProgress = {
+  index: z.number().int().min(0).meta({ description: 'Position in executionPlan.steps, from 0' }),
+  status: z.enum(STEP_STATUSES),
+  chain: chainName.meta({ description: "The chain the step's transaction is sent on (a bridge's source chain)" }),
+  txHash: z.string().optional(),
+  startedAt: timestamp('When the step started').optional(),
+  completedAt: timestamp('When the step ended').optional(),
+  gasUsed: integerString('Gas used').optional(),
+  gasCostUsd: z.number().optional(),
+  fee: decimalString('Route fee taken out of a bridged amount').optional(),
+  attempts: z.number().int().optional().meta({ description: 'Tries so far while a transaction of the step meets trouble' }),
+  lastError: z.strictObject({ code: z.string(), message: z.string() }).optional().meta({ description: 'The last trouble while the step keeps trying' }),
+  nextAttemptAt: timestamp('When the step tries again').optional(),
+  amount: decimalString('Token units the step moves (exact)'),
+  amountUnits: integerString('`amount` in smallest units'),
+};
+
+const stepSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
+    z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
+    z.strictObject({ type: z.literal('bridge'), from: chainName, to: chainName, ...stepProgress }).openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to`' }),
+  ])
+  .openapi('IntentStep', { description: 'One step of an execution plan' });
+
+const transactionSchema = z
+  .strictObject({
+  type: z.enum(['deposit', 'withdraw', 'bridge']),
+  kind: z.string().optional().meta({ description: 'approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure)' }),
+  txHash,
+  chain: chainName.optional(),
+  status: z.string().optional().meta({ description: 'signed (sent, no receipt yet), confirmed or reverted' }),
+  replacedTxHashes: z.array(z.string()).optional().meta({ description: 'Fee-bumped replacements signed at the same nonce (none of them mined)' }),
+  gasUsed: integerString('Gas used').optional(),
+  gasCostUsd: z.number().optional(),
+  })
+  .openapi('Transaction', { description: 'A transaction the intent sent' });
+
+export const intentErrorSchema = z
+  .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .openapi('IntentError', { description: 'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, …)' });
+
+export const intentSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ['intent_0123456789abcdef0123456789abcdef'] }),
+    walletId: z.string(),
+    status: z.enum(INTENT_STATUSES).meta({ description: 'pending → planning → executing → completed | failed' }),
+    action: z.enum(INTENT_ACTIONS),
+    amount: z.number().meta({ description: 'Token units the plan moves once planned (after route fees); the requested amount before' }),
+    amountUnits: integerString('`amount` exactly, in smallest units'),
+    requestedAmount: z.number().meta({ description: 'What the client asked for' }),
+    requestedAmountUnits: integerString('`requestedAmount` exactly, in smallest units'),
+    asset: tokenAsset,
+    chain: chainName.optional(),
+    fromChain: chainName.optional(),
+    toChain: chainName.optional(),
+    executionPlan: z
+      .union([
+        z.strictObject({
+          strategy: z.enum(STRATEGIES),
+          steps: z.array(stepSchema),
+          reasoning: z.string().meta({ description: 'Why this plan, in words' }),
+        }),
+        z.null(),
+      ])
+      .meta({ description: 'Null while pending or planning (and when planning failed)' }),
+    results: z
+      .strictObject({
+        completedSteps: z.number().int().min(0),
+        transactions: z.array(transactionSchema),
+        totalGasUsed: integerString('Gas used by every transaction'),
+        totalGasCostUsd: z.number(),
+        finalAmount: decimalString('Token units in place at the end'),
+        apy: z.number().meta({ description: 'APY obtained, percent' }),
+        failedStep: z.number().int().min(0).optional().meta({ description: 'Index of the failed step' }),
+      })
+      .optional()
+      .meta({ description: 'Present once execution has started' }),
+    error: intentErrorSchema.optional(),
+    createdAt: timestamp('When the intent was created'),
+    updatedAt: timestamp('Last change'),
+    completedAt: timestamp('When it completed or failed').optional(),
+  })
+  .openapi('Intent', { description: 'A lend, withdraw or bridge intent and its progress' });
+
+export const intentPageSchema = z
+  .strictObject({
+    intents: z.array(intentSchema).meta({ description: `Newest first, at most \`first\` (≤ ${MAX_PAGE})` }),
+    pageInfo: z.strictObject({
+      hasNextPage: z.boolean(),
+      endCursor: z.union([z.string(), z.null()]).meta({ description: 'Pass as `after` for the next page; null on an empty page' }),
+    }),
+  })
+  .openapi('IntentPage', { description: "A page of a wallet's intents" });
+
+export const auditEventSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ['svc_audit_0123456789abcdef0123456789abcdef'] }),
+    at: timestamp('When it happened'),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    actor: z
+      .strictObject({
+        type: z.enum(AUDIT_ACTOR_TYPES),
+        id: z.union([z.string(), z.null()]).meta({ description: 'The key id (apiKey) or user id (session); null for admin and system' }),
+      })
+      .meta({ description: 'Who acted' }),
+    subject: z
+      .strictObject({ walletId: z.string().optional(), intentId: z.string().optional(), policyId: z.string().optional(), keyId: z.string().optional() })
+      .meta({ description: 'What the event is about: only the ids that apply' }),
+    details: z.record(z.string(), z.unknown()).meta({ description: 'What was decided, by type (never a secret)' }),
+  })
+  .openapi('AuditEvent', { description: 'One entry of the audit log' });
+
+export const auditPageSchema = z
+  .strictObject({
+    events: z.array(auditEventSchema).meta({ description: 'Newest first' }),
+    nextCursor: z.union([z.string(), z.null()]).meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('AuditEventPage', { description: "A page of the account's audit log" });
+
+// ---- compile-time agreement of the schemas with the view types the use-cases return ----
+
+/**
+ * Literal unions widened to their primitive, recursively (the schemas may be
+ * tighter than the views' `string`); every key made required, so an optional
+ * field present on one side only is a disagreement too.
+ */
+type Loose<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends null | undefined
+        ? T
+        : T extends readonly (infer U)[]
+          ? Loose<U>[]
+          : T extends object
+            ? { [K in keyof T]-?: Loose<T[K]> }
+            : T;
+/** True when each type is assignable to the other, once widened. */
+type Agree<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>] ? true : false) : false;
+
+const agreements: [
+  Agree<z.output<typeof walletSchema>, WalletView>,
+  Agree<z.output<typeof balanceReportSchema>, BalanceReport>,
+  Agree<z.output<typeof yieldReportSchema>, YieldReport>,
+  Agree<z.output<typeof fundingReceiptSchema>, FundingReceipt>,
+  Agree<z.output<typeof intentSchema>, IntentView>,
+  Agree<z.output<typeof auditEventSchema>, AuditEventView>,
+] = [true, true, true, true, true, true];
+void agreements;

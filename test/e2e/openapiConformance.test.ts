@@ -1,0 +1,506 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { fitInRateWindow, startTestServer, seedCorruptAccountKey, type TestAccount, type TestServer } from '../helpers/server';
+import { creditMonth } from '../../src/app/accounts/credits';
+import { recordGasSpent } from '../../src/app/budgets/gasBudget';
+
+/**
+ * The OpenAPI document against the running service, judged by a tool
+ * nobody on the project wrote: Stoplight Prism as a validating proxy in
+ * front of `/v1` (the document's paths are relative to its server `/v1`, so
+ * `<prism>/wallets` goes to `<service>/v1/wallets`).
+ *
+ * Two proxies on the same document:
+ * - `strict` (`--errors`): a request or answer that breaks the document is
+ *   turned into a Prism error (application/problem+json, type
+ *   https://stoplight.io/prism/errors#…; a forwarded answer with a warning
+ *   carries `sl-violations`). Valid requests go through it: they must come
+ *   back as the service sent them, with no violation.
+ * - `observe` (no `--errors`): forwards everything and lists what it found in
+ *   `sl-violations`. Invalid requests go through it (and through `strict`):
+ *   the service's answer must not break the document, and where the
+ *   document can express the rule broken, Prism must have seen the request
+ *   violate it.
+ * A third proxy on a deliberately broken copy of the document (a required
+ *   property nobody sends) shows that answers really are checked.
+ *
+ * Methods a path does not take never reach the service through Prism (it
+ * answers 405 itself): those answers are checked directly against the
+ * document's Error schema.
+ */
+
+const PRISM = require.resolve('@stoplight/prism-cli/dist/index.js');
+
+interface Violation {
+  location: string[];
+  severity: string;
+  code?: string | number;
+  message: string;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  /** What Prism reported: sl-violations, or the validation list of its own error answer. */
+  violations: Violation[];
+  /** Prism answered itself (the request never reached the service, or the answer was replaced). */
+  byPrism?: string;
+}
+
+interface Proxy {
+  url: string;
+  child: ChildProcess;
+  log: string[];
+}
+
+let srv: TestServer;
+let dir: string;
+let doc: any;
+let strict: Proxy;
+let observe: Proxy;
+let canary: Proxy;
+const failures: string[] = [];
+const seen = new Map<string, Set<number>>();
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPrism(file: string, errors: boolean): Promise<Proxy> {
+  const port = await freePort();
+  const args = [PRISM, 'proxy', file, `${srv.url}/v1`, ...(errors ? ['--errors'] : []), '--port', String(port), '--host', '127.0.0.1'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: string[] = [];
+  const keep = (chunk: Buffer) => {
+    log.push(...chunk.toString().split('\n'));
+    if (log.length > 400) log.splice(0, log.length - 400);
+  };
+  child.stderr!.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Prism did not start in 30 s:\n${log.join('\n')}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`Prism exited (${code}):\n${log.join('\n')}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      keep(chunk);
+      if (chunk.toString().includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, child, log };
+}
+
+interface Call {
+  method?: string;
+  key?: string;
+  body?: unknown;
+  /** Sent as is (not JSON-encoded). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+async function call(proxy: Proxy, path: string, c: Call = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...c.headers };
+  let body: string | undefined = c.raw;
+  if (c.body !== undefined) {
+    body = JSON.stringify(c.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  if (c.key !== undefined) headers.Authorization = `Bearer ${c.key}`;
+  let res: Response;
+  try {
+    res = await fetch(proxy.url + path, { method: c.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    throw new Error(`${c.method ?? (body === undefined ? 'GET' : 'POST')} ${proxy.url}${path}: ${(e as Error).message}\n${proxy.log.slice(-20).join('\n')}`, { cause: e });
+  }
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: kept as text
+  }
+  const violations: Violation[] = JSON.parse(res.headers.get('sl-violations') ?? '[]');
+  const prismType = typeof parsed?.type === 'string' && parsed.type.startsWith('https://stoplight.io/prism/errors#') ? (parsed.type as string).split('#')[1] : undefined;
+  // Prism's own answer lists what it found, located relative to the request (body, query, …) or not at all
+  if (prismType && Array.isArray(parsed.validation)) {
+    for (const v of parsed.validation as Violation[]) {
+      const location = v.location ?? [];
+      violations.push({ ...v, location: location[0] === 'request' || location[0] === 'response' ? location : [prismType === 'VIOLATIONS' ? 'response' : 'request', ...location] });
+    }
+  }
+  if (prismType === 'UNAUTHORIZED') violations.push({ location: ['request'], severity: 'Error', message: parsed.title });
+  return { status: res.status, headers: res.headers, body: parsed, violations, byPrism: prismType };
+}
+
+const describeAnswer = (a: Answer) => `${a.status}${a.byPrism ? ` (Prism ${a.byPrism})` : ''} ${JSON.stringify(a.body)?.slice(0, 300)} violations ${JSON.stringify(a.violations)}`;
+
+function note(label: string, a: Answer): void {
+  if (a.byPrism) return;
+  const op = label.split(' ').slice(0, 2).join(' ');
+  seen.set(op, (seen.get(op) ?? new Set()).add(a.status));
+}
+
+/**
+ * A request the document allows: through the strict proxy, answered by the
+ * service with `status` (and `error`), and no violation either way.
+ */
+async function valid(label: string, path: string, c: Call, status: number, error?: string): Promise<Answer> {
+  const a = await call(strict, path, c);
+  note(label, a);
+  const problems: string[] = [];
+  if (a.byPrism || a.violations.length > 0) problems.push('violations');
+  if (a.status !== status) problems.push(`status ${a.status}, expected ${status}`);
+  if (error !== undefined && a.body?.error !== error) problems.push(`error ${a.body?.error}, expected ${error}`);
+  if (problems.length > 0) failures.push(`${label} [valid request]: ${problems.join(', ')}: ${describeAnswer(a)}`);
+  return a;
+}
+
+/**
+ * A request the service refuses: through the observing proxy, the service's
+ * answer (`status`, `error`) must not break the document; when
+ * `documentRefuses`, Prism must see the request break it (the rule is in
+ * the document), else the request must pass as valid. Then through the
+ * strict proxy: refused by Prism (documentRefuses) or forwarded with no
+ * violation.
+ */
+async function invalid(label: string, path: string, c: Call, status: number, error: string, documentRefuses: boolean): Promise<Answer> {
+  const a = await call(observe, path, c);
+  note(label, a);
+  const problems: string[] = [];
+  const response = a.violations.filter((v) => v.location[0] === 'response');
+  const request = a.violations.filter((v) => v.location[0] === 'request');
+  if (a.byPrism) problems.push('the observing proxy answered itself');
+  if (response.length > 0) problems.push('answer violates the document');
+  if (a.status !== status) problems.push(`status ${a.status}, expected ${status}`);
+  if (a.body?.error !== error) problems.push(`error ${a.body?.error}, expected ${error}`);
+  if (documentRefuses && request.length === 0) problems.push('the document does not refuse this request');
+  if (!documentRefuses && request.length > 0) problems.push('the document refuses this request');
+  const s = await call(strict, path, c);
+  const refusedByPrism = s.byPrism !== undefined && s.byPrism !== 'VIOLATIONS' && s.violations.length > 0 && s.violations.every((v) => v.location[0] === 'request');
+  if (documentRefuses ? !refusedByPrism : s.byPrism !== undefined || s.violations.length > 0) {
+    problems.push(`strict proxy: ${describeAnswer(s)}`);
+  }
+  if (problems.length > 0) failures.push(`${label} [invalid request]: ${problems.join(', ')}: ${describeAnswer(a)}`);
+  return a;
+}
+
+/** A check of the conformance run that fails it at the end, with every other finding, rather than stopping it. */
+function check(label: string, actual: unknown, expected: unknown): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) failures.push(`${label}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+
+/** JSON pointer escaping. */
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * What Prism would check, done here for answers Prism cannot carry: the
+ * service's answer to `method path` checked against the document's response
+ * for (`operation`, status): the status is documented, the body validates,
+ * and every required header is present with a valid value.
+ */
+async function direct(label: string, method: string, path: string, operation: [string, string] | null, c: Call, status: number, error: string): Promise<void> {
+  const a = await srv.rest(method, `/v1${path}`, { key: c.key, body: c.raw ?? c.body, headers: c.headers });
+  const problems: string[] = [];
+  if (a.status !== status) problems.push(`status ${a.status}, expected ${status}`);
+  if (a.body?.error !== error) problems.push(`error ${a.body?.error}, expected ${error}`);
+  if (operation === null) {
+    // no operation answers here: the error body of the document
+    const v = ajv.getSchema('doc#/components/schemas/Error')!;
+    if (!v(a.body)) problems.push(`body: ${ajv.errorsText(v.errors)}`);
+  } else {
+    const [opPath, opMethod] = operation;
+    const response = doc.paths[opPath]?.[opMethod]?.responses?.[String(a.status)];
+    if (!response) problems.push(`status ${a.status} not documented for ${opMethod.toUpperCase()} ${opPath}`);
+    else {
+      const v = ajv.getSchema(`doc#/${pointer('paths', opPath, opMethod, 'responses', String(a.status), 'content', 'application/json', 'schema')}`)!;
+      if (!v(a.body)) problems.push(`body: ${ajv.errorsText(v.errors)}`);
+      for (const [name, ref] of Object.entries(response.headers ?? {}) as [string, { $ref: string }][]) {
+        const header = doc.components.headers[ref.$ref.split('/').pop()!];
+        const value = a.headers.get(name);
+        if (value === null) {
+          if (header.required) problems.push(`header ${name} missing`);
+          continue;
+        }
+        const typed = header.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+        if (!ajv.validate(header.schema, typed)) problems.push(`header ${name}: ${value} ${ajv.errorsText()}`);
+      }
+    }
+  }
+  if (problems.length > 0) failures.push(`${label} [checked directly]: ${problems.join(', ')}: ${a.status} ${a.text.slice(0, 300)}`);
+}
+
+beforeAll(async () => {
+  srv = await startTestServer({ BODY_LIMIT_BYTES: '4096' });
+  const res = await fetch(`${srv.url}/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = await res.json();
+  dir = mkdtempSync(join(tmpdir(), 'openapi-conformance-'));
+  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+  // the canary: Wallet and Error each require a property the service never sends
+  const broken = JSON.parse(JSON.stringify(doc));
+  for (const name of ['Wallet', 'Error']) broken.components.schemas[name].required = [...(broken.components.schemas[name].required ?? []), 'canary'];
+  writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken));
+  [strict, observe, canary] = await Promise.all([
+    startPrism(join(dir, 'openapi.json'), true),
+    startPrism(join(dir, 'openapi.json'), false),
+    startPrism(join(dir, 'broken.json'), false),
+  ]);
+  ajv.addSchema({ ...doc, $id: 'doc' });
+}, 60_000);
+
+afterAll(async () => {
+  for (const p of [strict, observe, canary]) p?.child.kill();
+  await srv?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('behavior: the document lists exactly the /v1 routes the service serves, each with its operationId', () => {
+  const served = srv.service.routes
+    .filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json')
+    .map((r) => `${r.method} ${r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')}`);
+  const documented = Object.entries(doc.paths).flatMap(([p, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+  // a route missing here needs its entry in OPERATIONS (src/rest/openapi.ts) and its answer's schema in src/rest/openapi/schemas.ts
+  expect({ undocumented: served.filter((r) => !documented.includes(r)), notServed: documented.filter((r) => !served.includes(r)) }).toEqual({ undocumented: [], notServed: [] });
+  for (const r of srv.service.routes.filter((x) => x.name && x.path.startsWith('/v1/'))) {
+    const op = doc.paths[r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')][r.method.toLowerCase()];
+    expect(op.operationId).toBe(r.name);
+  }
+});
+
+test('behavior: the canary — an answer breaking the document is reported by Prism', async () => {
+  const acct = await srv.admin.createAccount({ plan: 'pro' });
+  await srv.rest('POST', '/v1/wallets', { key: acct.key, body: { userId: 'canary' } });
+  const ok = await call(canary, '/wallets/canary', { key: acct.key });
+  expect(ok.status).toBe(200);
+  expect(ok.violations.map((v) => `${v.location.join('.')}: ${v.message}`)).toEqual(['response.body: Response body must have required property \'canary\'']);
+  const missing = await call(canary, '/wallets/nobody', { key: acct.key });
+  expect(missing.status).toBe(404);
+  expect(missing.violations.some((v) => v.location[0] === 'response' && /canary/.test(v.message))).toBe(true);
+});
+
+test('conformance: valid and invalid requests for every route, through Prism: 0 violations', async () => {
+  const started = Date.now();
+  const pro: TestAccount = await srv.admin.createAccount({ plan: 'pro' });
+  const free: TestAccount = await srv.admin.createAccount({ plan: 'free' });
+  const key = pro.key;
+
+  // ---- wallets ----
+  const created = await valid('POST /wallets', '/wallets', { key, body: { userId: 'alice', email: 'alice@example.com', metadata: { tier: 'gold', tags: ['a'] } } }, 201);
+  const walletId: string = created.body?.id;
+  await valid('POST /wallets tron', '/wallets', { key, body: { userId: 'tron-user', chainType: 'tron' } }, 201);
+  const replayBody = { userId: 'bob' };
+  await valid('POST /wallets idempotent', '/wallets', { key, body: replayBody, headers: { 'Idempotency-Key': 'k-bob' } }, 201);
+  const replay = await valid('POST /wallets replay', '/wallets', { key, body: replayBody, headers: { 'Idempotency-Key': 'k-bob' } }, 201);
+  check('POST /wallets replay: Idempotent-Replayed', replay.headers.get('idempotent-replayed'), 'true');
+  await invalid('POST /wallets idempotency conflict', '/wallets', { key, body: { userId: 'carol' }, headers: { 'Idempotency-Key': 'k-bob' } }, 409, 'IDEMPOTENCY_CONFLICT', false);
+  await invalid('POST /wallets bad idempotency key', '/wallets', { key, body: { userId: 'dave' }, headers: { 'Idempotency-Key': 'x'.repeat(256) } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /wallets exists', '/wallets', { key, body: { userId: 'alice' } }, 409, 'WALLET_ALREADY_EXISTS', false);
+  await invalid('POST /wallets missing userId', '/wallets', { key, body: {} }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /wallets bad userId', '/wallets', { key, body: { userId: 'no spaces' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /wallets unknown field', '/wallets', { key, body: { userId: 'erin', color: 'red' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /wallets metadata key', '/wallets', { key, body: { userId: 'erin', metadata: { $where: 1 } } }, 400, 'INVALID_REQUEST', true);
+  // Prism 5 never answers a request whose JSON body does not parse (stoplightio/prism#2664): checked directly
+  await direct('POST /wallets malformed JSON', 'POST', '/wallets', ['/wallets', 'post'], { key, raw: '{"userId":', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
+  await direct('POST /intents malformed JSON', 'POST', '/intents', ['/intents', 'post'], { key, raw: '[1,', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
+  await invalid('POST /wallets text/plain', '/wallets', { key, raw: '{"userId":"frank"}', headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('POST /wallets oversized', '/wallets', { key, body: { userId: 'gina', metadata: { pad: 'x'.repeat(5000) } } }, 413, 'PAYLOAD_TOO_LARGE', false);
+  await invalid('POST /wallets no key', '/wallets', { body: { userId: 'hank' } }, 401, 'UNAUTHORIZED', true);
+  await invalid('POST /wallets wrong key', '/wallets', { key: `svc_sk_${'0'.repeat(64)}`, body: { userId: 'hank' } }, 401, 'UNAUTHORIZED', false);
+  await invalid('POST /wallets malformed key', '/wallets', { key: 'nope', body: { userId: 'hank' } }, 401, 'UNAUTHORIZED', false);
+  const readOnly = await srv.admin.issueKey(pro.accountId, { scopes: ['read'] });
+  await invalid('POST /wallets read-only key', '/wallets', { key: readOnly.key, body: { userId: 'ivan' } }, 403, 'FORBIDDEN', false);
+
+  await valid('GET /wallets/{userId}', '/wallets/alice', { key }, 200);
+  await valid('GET /wallets/{userId} query ignored', '/wallets/alice?verbose=1', { key }, 200);
+  await invalid('GET /wallets/{userId} unknown', '/wallets/nobody', { key }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('GET /wallets/{userId} bad userId', '/wallets/bad%20id', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /wallets/{userId} no credentials', '/wallets/alice', {}, 402, 'PAYMENT_REQUIRED', true);
+  await invalid('GET /wallets/{userId} proof without X-Account-Id', '/wallets/alice', { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=' } }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /wallets/{userId} bad proof', '/wallets/alice', { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=', 'X-Account-Id': pro.accountId } }, 402, 'PAYMENT_INVALID', false);
+
+  // ---- demo funding, balances, yields ----
+  await valid('POST /demo/fund', '/demo/fund', { key, body: { walletId } }, 202);
+  await valid('POST /demo/fund ignored fields', '/demo/fund', { key, body: { walletId, chain: 'base-sepolia', amount: '5' } }, 202);
+  const tron = await srv.rest('GET', '/v1/wallets/tron-user', { key });
+  await invalid('POST /demo/fund tron wallet', '/demo/fund', { key, body: { walletId: tron.body.id } }, 400, 'INVALID_CHAIN', false);
+  await invalid('POST /demo/fund unknown wallet', '/demo/fund', { key, body: { walletId: 'svc_wallet_nope' } }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('POST /demo/fund missing walletId', '/demo/fund', { key, body: {} }, 400, 'INVALID_REQUEST', true);
+  const spare = await srv.rest('POST', '/v1/wallets', { key, body: { userId: 'spare' } });
+  for (let i = 0; i < 10; i++) await srv.rest('POST', '/v1/demo/fund', { key, body: { walletId: spare.body.id } });
+  const limited = await invalid('POST /demo/fund funding limit', '/demo/fund', { key, body: { walletId: spare.body.id } }, 429, 'FUNDING_LIMIT_EXCEEDED', false);
+  check('POST /demo/fund funding limit: Retry-After > 0', Number(limited.headers.get('retry-after')) > 0, true);
+
+  await valid('GET /balances/{walletId}', `/balances/${walletId}`, { key }, 200);
+  await invalid('GET /balances/{walletId} unknown', '/balances/svc_wallet_nope', { key }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('GET /balances/{walletId} no credentials', `/balances/${walletId}`, {}, 402, 'PAYMENT_REQUIRED', true);
+
+  await valid('GET /yields', '/yields', { key }, 200);
+  await valid('GET /yields filtered', '/yields?asset=USDC&chain=base-sepolia', { key }, 200);
+  await valid('GET /yields no market', '/yields?asset=DAI&chain=base-sepolia', { key }, 200);
+  await invalid('GET /yields unknown query parameter', '/yields?sort=apy', { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /yields unknown asset', '/yields?asset=DOGE', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /yields upcoming chain (pro)', '/yields?chain=ethereum', { key }, 400, 'INVALID_CHAIN', false);
+  await invalid('GET /yields upcoming chain (free)', '/yields?chain=ethereum', { key: free.key }, 403, 'PLAN_RESTRICTED', false);
+  await invalid('GET /yields no credentials', '/yields', {}, 402, 'PAYMENT_REQUIRED', true);
+
+  // ---- intents ----
+  const lend = await valid('POST /intents lend', '/intents', { key, body: { walletId, action: 'lend', amount: '0.5', chain: 'arbitrum-sepolia' } }, 201);
+  check('POST /intents: Retry-After', lend.headers.get('retry-after'), '5');
+  await valid('POST /intents lend number', '/intents', { key, body: { walletId, action: 'lend', amount: 0.25 } }, 201);
+  await valid('POST /intents withdraw', '/intents', { key, body: { walletId, action: 'withdraw', amount: '0.1', asset: 'USDC', chain: 'arbitrum-sepolia' } }, 201);
+  await valid('POST /intents bridge', '/intents', { key, body: { walletId, action: 'bridge', amount: '0.2', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } }, 201);
+  const intentBody = { walletId, action: 'lend', amount: '0.3' };
+  await valid('POST /intents idempotent', '/intents', { key, body: intentBody, headers: { 'Idempotency-Key': 'intent-1' } }, 201);
+  const replayed = await valid('POST /intents replay', '/intents', { key, body: intentBody, headers: { 'Idempotency-Key': 'intent-1' } }, 201);
+  check('POST /intents replay: Idempotent-Replayed', replayed.headers.get('idempotent-replayed'), 'true');
+  await invalid('POST /intents withdraw without chain', '/intents', { key, body: { walletId, action: 'withdraw', amount: '1' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents bridge without toChain', '/intents', { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents bridge to the same chain', '/intents', { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia', toChain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents too many decimals', '/intents', { key, body: { walletId, action: 'lend', amount: '1.1234567' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents negative amount', '/intents', { key, body: { walletId, action: 'lend', amount: '-1' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents exponent', '/intents', { key, body: { walletId, action: 'lend', amount: '1e3' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents missing amount', '/intents', { key, body: { walletId, action: 'lend' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents unknown action', '/intents', { key, body: { walletId, action: 'stake', amount: '1' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents DAI on base', '/intents', { key, body: { walletId, action: 'lend', amount: '1', asset: 'DAI', chain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents unknown chain', '/intents', { key, body: { walletId, action: 'lend', amount: '1', chain: 'polygon' } }, 400, 'INVALID_CHAIN', true);
+  await invalid('POST /intents main network (free)', '/intents', { key: free.key, body: { walletId, action: 'lend', amount: '1', chain: 'ethereum' } }, 403, 'PLAN_RESTRICTED', false);
+  await invalid('POST /intents unknown wallet', '/intents', { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('POST /intents tron wallet', '/intents', { key, body: { walletId: tron.body.id, action: 'lend', amount: '1' } }, 400, 'INVALID_CHAIN', false);
+  await invalid('POST /intents oversized', '/intents', { key, body: { walletId, action: 'lend', amount: '1', pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
+  await invalid('POST /intents text/plain', '/intents', { key, raw: JSON.stringify(intentBody), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('POST /intents idempotency conflict', '/intents', { key, body: { ...intentBody, amount: '0.4' }, headers: { 'Idempotency-Key': 'intent-1' } }, 409, 'IDEMPOTENCY_CONFLICT', false);
+  const spender = await srv.admin.createAccount({ plan: 'pro' });
+  const spenderWallet = await srv.rest('POST', '/v1/wallets', { key: spender.key, body: { userId: 'spender' } });
+  await recordGasSpent(srv.service.deps.store.usage, spender.accountId, 10n ** 24n, new Date());
+  const gas = await invalid('POST /intents gas budget spent', '/intents', { key: spender.key, body: { walletId: spenderWallet.body.id, action: 'lend', amount: '1' } }, 429, 'GAS_BUDGET_EXCEEDED', false);
+  check('POST /intents gas budget: Retry-After > 0', Number(gas.headers.get('retry-after')) > 0, true);
+
+  const intentId: string = lend.body?.id;
+  await valid('GET /intents/{intentId}', `/intents/${intentId}`, { key }, 200);
+  await invalid('GET /intents/{intentId} unknown', '/intents/intent_nope', { key }, 404, 'INTENT_NOT_FOUND', false);
+  await invalid('GET /intents/{intentId} other account', `/intents/${intentId}`, { key: free.key }, 404, 'INTENT_NOT_FOUND', false);
+  await invalid('GET /intents/{intentId} no credentials', `/intents/${intentId}`, {}, 402, 'PAYMENT_REQUIRED', true);
+  await invalid('GET /intents/{intentId} v1 proof', `/intents/${intentId}`, { headers: { 'X-PAYMENT': 'e30=' } }, 402, 'PAYMENT_INVALID', false);
+
+  const page = await valid('GET /intents', `/intents?walletId=${walletId}&first=2`, { key }, 200);
+  check('GET /intents first=2: hasNextPage', page.body?.pageInfo?.hasNextPage, true);
+  await valid('GET /intents next page', `/intents?walletId=${walletId}&first=2&after=${page.body?.pageInfo?.endCursor}`, { key }, 200);
+  await valid('GET /intents by status', `/intents?walletId=${walletId}&status=completed`, { key }, 200);
+  await valid('GET /intents unknown parameter ignored', `/intents?walletId=${walletId}&sort=asc`, { key }, 200);
+  await invalid('GET /intents missing walletId', '/intents', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /intents first 0', `/intents?walletId=${walletId}&first=0`, { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /intents bad status', `/intents?walletId=${walletId}&status=done`, { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /intents bad cursor', `/intents?walletId=${walletId}&after=zzz`, { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /intents unknown wallet', '/intents?walletId=svc_wallet_nope', { key }, 404, 'WALLET_NOT_FOUND', false);
+
+  // the intents as they move: planned, executing, completed or failed, each answer checked
+  const deadline = Date.now() + 20_000;
+  let status = '';
+  while (Date.now() < deadline) {
+    const a = await valid('GET /intents/{intentId} polling', `/intents/${intentId}`, { key }, 200);
+    status = typeof a.body?.status === 'string' ? a.body.status : '';
+    if (status === 'completed' || status === 'failed') {
+      check(`GET /intents/{intentId} ${status}: no Retry-After`, a.headers.get('retry-after'), null);
+      break;
+    }
+    check(`GET /intents/{intentId} ${status}: Retry-After`, a.headers.get('retry-after'), '5');
+    if (!status) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const all = await valid('GET /intents all', `/intents?walletId=${walletId}&first=100`, { key }, 200);
+  for (const i of all.body?.intents ?? []) await valid(`GET /intents/{intentId} ${i.action} ${i.status}`, `/intents/${i.id}`, { key }, 200);
+  await valid('GET /balances/{walletId} after lending', `/balances/${walletId}`, { key }, 200);
+
+  // ---- the audit log ----
+  const events = await valid('GET /audit-events', '/audit-events', { key }, 200);
+  check('GET /audit-events: some events', (events.body?.events?.length ?? 0) > 0, true);
+  const firstPage = await valid('GET /audit-events filtered', `/audit-events?type=intent.created&walletId=${walletId}&limit=1`, { key }, 200);
+  if (firstPage.body?.nextCursor) await valid('GET /audit-events next page', `/audit-events?limit=1&cursor=${firstPage.body.nextCursor}`, { key }, 200);
+  await valid('GET /audit-events since', '/audit-events?since=2026-01-31', { key }, 200);
+  await invalid('GET /audit-events unknown query parameter', '/audit-events?sort=asc', { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /audit-events limit 0', '/audit-events?limit=0', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /audit-events bad walletId', '/audit-events?walletId=alice', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /audit-events bad type', '/audit-events?type=everything', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /audit-events bad since', '/audit-events?since=yesterday', { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /audit-events no key', '/audit-events', {}, 401, 'UNAUTHORIZED', true);
+
+  // ---- keys, limits, credits, failures ----
+  const revoked = await srv.admin.createAccount({ plan: 'pro' });
+  await srv.admin.revokeKey(revoked.keyId);
+  await invalid('GET /yields revoked key', '/yields', { key: revoked.key }, 401, 'UNAUTHORIZED', false);
+  await invalid('POST /intents revoked key', '/intents', { key: revoked.key, body: intentBody }, 401, 'UNAUTHORIZED', false);
+
+  const tiny = await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 2 });
+  await fitInRateWindow(5_000); // the four requests below in one rate window
+  await valid('GET /yields within the rate limit', '/yields', { key: tiny.key }, 200);
+  await valid('GET /yields within the rate limit', '/yields', { key: tiny.key }, 200);
+  const rate = await valid('GET /yields rate limit', '/yields', { key: tiny.key }, 429, 'RATE_LIMIT_EXCEEDED');
+  check('GET /yields rate limit: X-RateLimit-Remaining', rate.headers.get('x-ratelimit-remaining'), '0');
+  await valid('POST /wallets rate limit', '/wallets', { key: tiny.key, body: { userId: 'x' } }, 429, 'RATE_LIMIT_EXCEEDED');
+
+  const broke = await srv.admin.createAccount({ plan: 'free' });
+  const { month, resetsAt } = creditMonth(new Date());
+  await srv.service.deps.store.usage.increment(`credits:${broke.accountId}:${month}`, 100, new Date(resetsAt.getTime() + 31 * 86_400_000));
+  for (const [label, path, c] of [
+    ['POST /wallets', '/wallets', { body: { userId: 'y' } }],
+    ['GET /yields', '/yields', {}],
+    ['GET /intents', '/intents?walletId=svc_wallet_nope', {}],
+    ['POST /intents', '/intents', { body: { walletId, action: 'lend', amount: '1' } }],
+  ] as const) {
+    await valid(`${label} credits exhausted`, path, { ...c, key: broke.key }, 403, 'CREDITS_EXHAUSTED');
+  }
+
+  const corrupt = await seedCorruptAccountKey(srv);
+  await valid('GET /yields internal error', '/yields', { key: corrupt }, 500, 'INTERNAL_ERROR');
+  await valid('POST /wallets internal error', '/wallets', { key: corrupt, body: { userId: 'z' } }, 500, 'INTERNAL_ERROR');
+
+  // every documented operation was exercised
+  const ops = Object.entries(doc.paths).flatMap(([p, o]: [string, any]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
+  for (const op of ops) check(`${op} exercised`, seen.has(op), true);
+  console.log(
+    `openapi conformance: ${[...seen.values()].reduce((n, s) => n + s.size, 0)} (operation, status) pairs in ${Date.now() - started} ms; lend intent ended ${status || 'not final'}\n` +
+      [...seen].map(([op, statuses]) => `  ${op}: ${[...statuses].sort().join(', ')}`).join('\n'),
+  );
+  if (failures.length > 0) console.log(`violations:\n${failures.join('\n')}`);
+  expect(failures).toEqual([]);
+}, 120_000);
+
+test('conformance: methods a path does not take, and unknown paths, answer the documented Error (checked directly: Prism answers these itself)', async () => {
+  const { key } = await srv.admin.createAccount({ plan: 'pro' });
+  for (const [method, path, allow] of [
+    ['DELETE', '/wallets', 'POST'],
+    ['PUT', '/intents', 'GET, HEAD, POST'],
+    ['POST', '/yields', 'GET, HEAD'],
+    ['PATCH', '/demo/fund', 'POST'],
+    ['DELETE', '/wallets/alice', 'GET, HEAD'],
+  ] as const) {
+    const viaPrism = await call(strict, path, { method, key });
+    expect({ path, prism: viaPrism.byPrism }).toEqual({ path, prism: 'NO_METHOD_MATCHED_ERROR' });
+    await direct(`${method} ${path}`, method, path, null, { key }, 405, 'METHOD_NOT_ALLOWED');
+    const a = await srv.rest(method, `/v1${path}`, { key });
+    expect({ path, allow: a.headers.get('allow')?.split(/,\s*/).sort(), requestId: !!a.headers.get('x-request-id'), rate: !!a.headers.get('x-ratelimit-limit') }).toEqual({
+      path,
+      allow: allow.split(', ').sort(),
+      requestId: true,
+      rate: true,
+    });
+  }
+  await direct('GET /nothing-here', 'GET', '/nothing-here', null, { key }, 404, 'NOT_FOUND');
+  await direct('GET /nothing-here without a key', 'GET', '/nothing-here', null, {}, 401, 'UNAUTHORIZED');
+  expect(failures).toEqual([]);
+});
