@@ -22,6 +22,9 @@ import { createIntentBus } from './engine/eventBus';
 import { createSharedBus } from './engine/sharedBus';
 import { intentRoutes } from './rest/routes/intents';
 import { auditRoutes } from './rest/routes/audit';
+import { policyRoutes } from './rest/routes/policies';
+import { releaseReservation } from './app/policies/decideIntent';
+import { hasSignedTransaction } from './domain/intent';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
@@ -92,6 +95,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     onGasSpent: (intent, wei) => {
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
+    // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
+    onFinal: (intent) => (intent.status === 'failed' && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
   });
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
@@ -137,7 +142,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,

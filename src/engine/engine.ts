@@ -33,6 +33,8 @@ export interface EngineOptions {
   onWalletActivity?: (walletId: string) => void;
   /** Called with the gas cost of each mined transaction of an intent. */
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
+  /** Called once when an intent reaches a final state, after it is persisted (a failed one's reservations are given back). */
+  onFinal?: (intent: Intent) => Promise<void> | void;
   /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
   walletIdleMs?: number;
   /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 30 s, never giving up. */
@@ -101,6 +103,7 @@ export function createEngine(options: EngineOptions): Engine {
       spawnIntentActor(intentActors, intent, {
         repo: store.intents,
         auditLog: store.auditLog,
+        onFinal: options.onFinal,
         bus,
         clock,
         logger,

@@ -35,6 +35,8 @@ export interface IntentActorDeps {
   logger: EngineLogger;
   /** Where a final transition (completed, failed) is recorded, with the service as its actor. */
   auditLog?: Pick<AuditLog, 'append'>;
+  /** Told once of a final transition, after it is persisted and before it is published. */
+  onFinal?: (intent: Intent) => Promise<void> | void;
   /** One unit of work on a non-final intent; every change goes through `commit`. */
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
@@ -67,7 +69,10 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
       await deps.repo.update(next, state.intent.version);
       state.intent = next;
       // Recorded before it is published: a subscriber that sees the final state finds its audit event.
-      if (isFinal(next.status)) await recordFinalIntent(deps.auditLog, next, deps.logger);
+      if (isFinal(next.status)) {
+        await recordFinalIntent(deps.auditLog, next, deps.logger);
+        await Promise.resolve(deps.onFinal?.(next)).catch((err: unknown) => deps.logger.warn({ err, intentId: next.id }, 'final-state hook failed'));
+      }
       deps.bus.publish(next);
       return next;
     };

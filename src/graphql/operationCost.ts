@@ -26,6 +26,13 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   fundDemoWallet: 'fundDemo',
   intentUpdated: 'watchIntent',
   auditEvents: 'listAuditEvents',
+  policies: 'listPolicies',
+  policy: 'getPolicy',
+  createPolicy: 'createPolicy',
+  updatePolicy: 'updatePolicy',
+  deletePolicy: 'deletePolicy',
+  setWalletPolicy: 'setWalletPolicy',
+  removeWalletPolicy: 'removeWalletPolicy',
 };
 
 /**
@@ -51,6 +58,13 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   revokeApiKey: ['session'],
   viewerIntentUpdated: ['session'],
   auditEvents: ['apiKey', 'session'],
+  policies: ['apiKey'],
+  policy: ['apiKey'],
+  createPolicy: ['apiKey'],
+  updatePolicy: ['apiKey'],
+  deletePolicy: ['apiKey'],
+  setWalletPolicy: ['apiKey'],
+  removeWalletPolicy: ['apiKey'],
 };
 
 /** FORBIDDEN naming the first root field this caller may not use, or null. */

@@ -9,6 +9,7 @@ import './types/funding';
 import './types/intent';
 import './types/intentSubscription';
 import './types/viewer';
+import './types/policies';
 import './types/audit';
 
 let schema: GraphQLSchema | undefined;

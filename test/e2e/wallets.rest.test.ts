@@ -49,7 +49,7 @@ describe('POST /v1/wallets and GET /v1/wallets/:userId', () => {
     const created = await createWallet(acct, { userId: 'alice-1', email: 'alice@example.com', metadata: { tier: 'gold', n: { a: [1, 2] } } });
     expect(created.status).toBe(201);
     const w = created.body;
-    expect(Object.keys(w).sort()).toEqual(['address', 'chainType', 'chains', 'createdAt', 'email', 'id', 'metadata', 'userId']);
+    expect(Object.keys(w).sort()).toEqual(['address', 'chainType', 'chains', 'createdAt', 'email', 'id', 'metadata', 'policyId', 'userId']);
     expect(w.id).toMatch(/^svc_wallet_[0-9a-f]{32}$/);
     expect(w.userId).toBe('alice-1');
     expect(w.address).toMatch(/^0x[0-9a-fA-F]{40}$/);

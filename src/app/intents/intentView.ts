@@ -47,6 +47,8 @@ export interface IntentView {
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
+  /** The spending policy (and its version) the intent was decided under; absent when none governed its wallet. */
+  policy?: { id: string; version: number };
 }
 
 /** DESIGN §4 polling: seconds a client should wait before asking again; null once the intent is final. */
@@ -94,5 +96,6 @@ export function toIntentView(i: Intent): IntentView {
   if (i.results !== undefined) view.results = { ...i.results, transactions: i.results.transactions.map(transactionView) };
   if (i.error !== undefined) view.error = i.error;
   if (i.completedAt !== undefined) view.completedAt = i.completedAt;
+  if (i.policy !== undefined) view.policy = { id: i.policy.id, version: i.policy.version };
   return view;
 }

@@ -12,6 +12,7 @@ import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from 
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
 import { actorOf, recordAudit } from '../audit/recordAudit';
+import { decideIntent } from '../policies/decideIntent';
 
 /** The engine as use-cases see it: it takes a persisted pending intent and runs it in the background. */
 export interface IntentSubmitter {
@@ -19,10 +20,10 @@ export interface IntentSubmitter {
 }
 
 /** The use-case deps plus the engine that runs the intent. */
-export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits' | 'environment' | 'logger'> & { engine: IntentSubmitter };
+export type SubmitIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'limits' | 'environment' | 'logger' | 'chains'> & { engine: IntentSubmitter };
 /** 201 with the intent view; `replayed` when an Idempotency-Key answered from the first request. */
 export type SubmitIntentResult = Replayable<IntentView>;
-/** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED. */
+/** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED, POLICY_VIOLATION, POLICY_NOT_FOUND. */
 export type SubmitIntentError = ServiceError;
 
 /** The chains a request names, with the field naming each. */
@@ -74,6 +75,10 @@ export async function submitIntent(
     checkWalletChains(wallet, params);
     // The shared gas tank pays for what the intent sends: an account past its 24 h budget starts nothing.
     await assertGasBudget(deps.store.usage, principal.account.id, deps.limits.gasBudgetPerAccountWei, deps.clock.now());
+    // The wallet's spending policy decides what the request alone decides, and reserves the daily cap, before anything is stored.
+    const decision = await decideIntent(deps, wallet, params, (error, refusal) =>
+      recordAudit(deps, { accountId: principal.account.id, type: 'intent.denied', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: String(error.details.policyId) }, details: { action: params.action, amount: params.amount, asset: params.asset, version: error.details.version, ...refusal } }).then(() => undefined),
+    );
     const now = deps.clock.now().toISOString();
     const intent: Intent = {
       id: newId('intent'),
@@ -91,8 +96,14 @@ export async function submitIntent(
       createdAt: now,
       updatedAt: now,
       version: 0,
+      ...(decision && { policy: decision.policy }),
     };
-    await deps.store.intents.insert(intent);
+    try {
+      await deps.store.intents.insert(intent);
+    } catch (e) {
+      await decision?.release();
+      throw e;
+    }
     // On record before the engine runs it, so it is there before its outcome (recordAudit never throws).
     await recordAudit(deps, { accountId: intent.accountId, type: 'intent.created', actor: actorOf(principal), subject: { walletId: intent.walletId, intentId: intent.id }, details: intentCreatedDetails(intent) });
     await deps.engine.submit(intent);

@@ -10,8 +10,9 @@ import { policyConflict, policyInUse, policyNotFound } from '../../domain/errors
 import { ServiceError } from '../../domain/errors/base';
 import { decodeCursor, encodeCursor } from '../intents/listIntents';
 import { toPolicyView, type PolicyView } from './policyView';
+import { actorOf, recordAudit } from '../audit/recordAudit';
 
-type Deps = Pick<AppDeps, 'store' | 'clock'>;
+type Deps = Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>;
 
 /** The caller's policy, or POLICY_NOT_FOUND (another account's answers the same as none). */
 export async function ownPolicy(deps: Pick<AppDeps, 'store'>, principal: Principal, policyId: string): Promise<Policy> {
@@ -34,6 +35,7 @@ export async function createPolicy(deps: Deps, principal: Principal, body: unkno
     }
     throw e;
   }
+  await recordAudit(deps, { accountId: policy.accountId, type: 'policy.created', actor: actorOf(principal), subject: { policyId: policy.id }, details: { name: policy.name, scope: policy.scope, rules: policy.rules, version: 1 } });
   return toPolicyView(policy);
 }
 
@@ -61,7 +63,10 @@ export async function updatePolicy(deps: Deps, principal: Principal, policyId: s
   for (let attempt = 0; attempt < 3; attempt++) {
     const cur = await ownPolicy(deps, principal, policyId);
     const next: Policy = { ...cur, name: params.name, rules: params.rules, version: cur.version + 1, updatedAt: deps.clock.now().toISOString() };
-    if (await deps.store.policies.update(next, cur.version)) return toPolicyView(next);
+    if (await deps.store.policies.update(next, cur.version)) {
+      await recordAudit(deps, { accountId: next.accountId, type: 'policy.updated', actor: actorOf(principal), subject: { policyId: next.id }, details: { name: next.name, rules: next.rules, version: next.version, previousVersion: cur.version } });
+      return toPolicyView(next);
+    }
   }
   throw new ServiceError('VERSION_CONFLICT', 'The policy was changed concurrently; try again', { details: { policyId } });
 }
@@ -71,7 +76,7 @@ export async function updatePolicy(deps: Deps, principal: Principal, policyId: s
  * own, or (an account-scope policy) while it is the account's policy, that is
  * while any wallet of the account has no policy of its own.
  */
-export async function deletePolicy(deps: Pick<AppDeps, 'store'>, principal: Principal, policyId: string): Promise<void> {
+export async function deletePolicy(deps: Deps, principal: Principal, policyId: string): Promise<void> {
   const p = await ownPolicy(deps, principal, policyId);
   if (p.scope === 'account') {
     const governed = await deps.store.wallets.countWithoutPolicy(principal.account.id);
@@ -80,4 +85,5 @@ export async function deletePolicy(deps: Pick<AppDeps, 'store'>, principal: Prin
   const wallets = await deps.store.wallets.countByPolicy(p.id);
   if (wallets > 0) throw policyInUse(p.id, wallets, false);
   await deps.store.policies.delete(p.id);
+  await recordAudit(deps, { accountId: p.accountId, type: 'policy.deleted', actor: actorOf(principal), subject: { policyId: p.id }, details: { name: p.name, version: p.version } });
 }

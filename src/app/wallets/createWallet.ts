@@ -8,6 +8,7 @@ import { DuplicateError } from '../../store/port';
 import { tronAddressFromEvm } from '../../chain/tronAddress';
 import { chainsForWallet } from './walletChains';
 import { takeWalletSlot } from './walletSlots';
+import { assertWalletPolicy } from '../policies/walletPolicy';
 
 export type { CreateWalletParams };
 
@@ -25,6 +26,8 @@ export async function createWallet(
   const { account } = principal;
   const existing = await deps.store.wallets.getByUserId(account.id, params.userId);
   if (existing) throw walletAlreadyExists(params.userId, existing.id);
+  // A policy named at creation must be one of the account's wallet-scope policies, checked before anything is made.
+  if (params.policyId !== undefined) await assertWalletPolicy(deps, principal, params.policyId);
   // The plan's limit is taken as a slot before anything is made: a refused creation leaves no key behind.
   const slot = await takeWalletSlot(deps, account);
   const id = newId('wallet');
@@ -41,6 +44,7 @@ export async function createWallet(
       chains: chainsForWallet(account.plan, params.chainType, deps.environment),
       email: params.email ?? null,
       metadata: params.metadata ?? {},
+      ...(params.policyId !== undefined && { policyId: params.policyId }),
       createdAt: deps.clock.now().toISOString(),
     };
   } catch (e) {

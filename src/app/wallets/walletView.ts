@@ -9,6 +9,8 @@ export interface WalletView {
   chains: string[];
   email?: string;
   metadata: Record<string, unknown>;
+  /** The wallet's own spending policy; null when none (its account policy, if any, governs it). Null on paid reads. */
+  policyId: string | null;
   createdAt: string;
 }
 
@@ -21,10 +23,12 @@ export function toWalletView(w: Wallet, audience: 'owner' | 'paid' = 'owner'): W
     chainType: w.chainType,
     chains: [...w.chains],
     metadata: w.metadata,
+    policyId: w.policyId ?? null,
     createdAt: w.createdAt,
   };
   if (audience === 'paid') {
     view.metadata = {};
+    view.policyId = null;
     return view;
   }
   if (w.email) view.email = w.email;

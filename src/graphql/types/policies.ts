@@ -2,12 +2,13 @@ import { builder } from '../builder';
 import { ChainEnum } from './enums';
 import { PageInfoRef } from './intent';
 import { WalletRef } from './wallet';
+import { IntentRef } from './intent';
 import type { ChainName } from '../../domain/chains';
 import type { PolicyRules } from '../../domain/policy';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../app/policies/managePolicies';
-import { removeWalletPolicy, setWalletPolicy } from '../../app/policies/walletPolicy';
-import type { PolicyView } from '../../app/policies/policyView';
+import { effectivePolicy, removeWalletPolicy, setWalletPolicy } from '../../app/policies/walletPolicy';
+import { toPolicyView, type PolicyView } from '../../app/policies/policyView';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 
 const ActionEnum = builder.enumType('PolicyAction', {
@@ -154,5 +155,34 @@ builder.mutationField('removeWalletPolicy', (t) =>
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'removeWalletPolicy', async () => (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true), ctx.charge);
     },
+  }),
+);
+
+builder.objectField(WalletRef, 'policy', (t) =>
+  t.field({
+    type: PolicyRef,
+    nullable: true,
+    description: "The spending policy that governs the wallet: its own, else its account's account-scope policy; null when none.",
+    resolve: async (w, _args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      const wallet = await ctx.deps.store.wallets.getById(w.id);
+      if (!wallet || wallet.accountId !== principal.account.id) return null;
+      const policy = await effectivePolicy(ctx.deps, wallet).catch(() => null);
+      return policy ? toPolicyView(policy) : null;
+    },
+  }),
+);
+
+const IntentPolicyRef = builder.objectRef<{ id: string; version: number }>('IntentPolicy').implement({
+  description: 'The spending policy, and its version, an intent was decided under.',
+  fields: (t) => ({ id: t.exposeID('id'), version: t.exposeInt('version') }),
+});
+
+builder.objectField(IntentRef, 'policy', (t) =>
+  t.field({
+    type: IntentPolicyRef,
+    nullable: true,
+    description: 'The spending policy (and version) the intent was decided under; null when none governed its wallet.',
+    resolve: (i) => (i.policy ? { id: i.policy.id, version: i.policy.version } : null),
   }),
 );

@@ -24,6 +24,7 @@ export const WalletRef = builder.objectRef<WalletView>('Wallet').implement({
     chains: t.field({ type: [ChainEnum], resolve: (w) => w.chains as ChainName[] }),
     email: t.exposeString('email', { nullable: true }),
     metadata: t.expose('metadata', { type: 'JSON' }),
+    policyId: t.exposeID('policyId', { nullable: true, description: "The wallet's own spending policy; null when none (its account policy, if any, governs it)." }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -34,6 +35,7 @@ const CreateWalletInput = builder.inputType('CreateWalletInput', {
     chainType: t.field({ type: ChainTypeEnum }),
     email: t.string(),
     metadata: t.field({ type: 'JSON' }),
+    policyId: t.id({ description: 'A wallet-scope spending policy of your account to govern the wallet.' }),
   }),
 });
 

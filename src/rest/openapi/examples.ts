@@ -21,6 +21,7 @@ export const EXAMPLES = {
     chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
     email: 'ada@example.com',
     metadata: { plan: 'gold' },
+    policyId: null,
     createdAt: AT,
   },
   balances: {

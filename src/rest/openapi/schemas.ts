@@ -44,6 +44,7 @@ export const walletSchema = z
     chains: z.array(chainName).meta({ description: 'The chains the wallet acts on (the plan decides: test networks on free; none yet for tron)' }),
     email: z.string().optional().meta({ description: 'Present when set, and only for the owning account (never on a paid read)' }),
     metadata: z.record(z.string(), z.unknown()).meta({ description: 'As given at creation; `{}` on a paid read' }),
+    policyId: z.string().nullable().meta({ description: "The wallet's own spending policy (svc_policy_…); null when none, its account's account-scope policy then governs it. Null on a paid read" }),
     createdAt: timestamp('When the wallet was created'),
   })
   .openapi('Wallet', { description: 'A wallet: one application user, one key held by the service' });
@@ -178,6 +179,10 @@ export const intentSchema = z
     createdAt: timestamp('When the intent was created'),
     updatedAt: timestamp('Last change'),
     completedAt: timestamp('When it completed or failed').optional(),
+    policy: z
+      .strictObject({ id: z.string().meta({ examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }), version: z.number().int() })
+      .optional()
+      .meta({ description: 'The spending policy (and its version) the intent was decided under; absent when none governed the wallet' }),
   })
   .openapi('Intent', { description: 'A lend, withdraw or bridge intent and its progress' });
 
