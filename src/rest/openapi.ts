@@ -8,11 +8,13 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
 import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, policyPageSchema, policySchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
 import { listAuditEventsSchema } from '../domain/schemas/audit';
+import { listPoliciesSchema } from '../app/policies/managePolicies';
 import { createIntentBodySchema } from './openapi/intentBody';
 import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './openapi/errors';
-import { EXAMPLES, PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi/examples';
+import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi/examples';
 
 /**
  * The OpenAPI 3.1 document of `/v1` (served at /v1/openapi.json), generated
@@ -28,11 +30,11 @@ import { EXAMPLES, PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi
  * entry in OPERATIONS.
  */
 
-type Status = 200 | 201 | 202 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+type Status = 200 | 201 | 202 | 204 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 interface OperationSpec {
   operationId: Operation;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** Relative to the server URL `/v1`. */
   path: string;
   tag: string;
@@ -44,11 +46,12 @@ interface OperationSpec {
   body?: { schema: z.ZodType; examples: Record<string, { summary: string; value: unknown }> };
   /** What happens to query parameters the operation does not name. */
   unknownQuery: 'refused' | 'ignored';
+  /** A 204 has no body: no schema, no examples. */
   success: {
-    status: 200 | 201 | 202;
+    status: 200 | 201 | 202 | 204;
     description: string;
-    schema: z.ZodType;
-    examples: Record<string, { summary: string; value: unknown }>;
+    schema?: z.ZodType;
+    examples?: Record<string, { summary: string; value: unknown }>;
     /** Extra headers: true when always present. */
     headers?: Partial<Record<ResponseHeaderName, boolean>>;
   };
@@ -65,6 +68,9 @@ const walletIdParam = z.object({
 });
 const intentIdParam = z.object({
   intentId: z.string().meta({ description: 'An intent id (any other value, or another account\'s intent, is 404 INTENT_NOT_FOUND)', examples: ['intent_0123456789abcdef0123456789abcdef'] }),
+});
+const policyIdParam = z.object({
+  policyId: z.string().meta({ description: 'A policy id (any other value, or another account\'s policy, is 404 POLICY_NOT_FOUND)', examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }),
 });
 /** The same field the route validates the path parameter with (createWalletSchema.userId). */
 const userIdParam = createWalletSchema.pick({ userId: true });
@@ -90,6 +96,9 @@ const createWalletBody = z
   })
   .openapi('CreateWalletRequest', { description: `Unknown fields are refused (metadata at most ${METADATA_MAX_BYTES} bytes, ${METADATA_MAX_DEPTH} levels)` });
 
+/** The query of GET /policies: the schema the use-case validates with. */
+const listPoliciesQuery = listPoliciesSchema;
+
 const fundDemoBody = fundDemoSchema.openapi('FundDemoRequest', { description: 'Only walletId counts' });
 
 const OPERATIONS: OperationSpec[] = [
@@ -99,12 +108,18 @@ const OPERATIONS: OperationSpec[] = [
     path: '/wallets',
     tag: 'Wallets',
     summary: 'Create a wallet',
-    description: `Creates the wallet of one of your users: a key generated and kept encrypted by the service, its address returned. ${cost('createWallet')}. One wallet per userId; the plan limits the count (free ${PLANS.free.wallets}, pro ${PLANS.pro.wallets}). Send an Idempotency-Key to retry safely.`,
+    description: `Creates the wallet of one of your users: a key generated and kept encrypted by the service, its address returned. ${cost('createWallet')}. One wallet per userId; the plan limits the count (free ${PLANS.free.wallets}, pro ${PLANS.pro.wallets}). Send an Idempotency-Key to retry safely. \`policyId\` names a wallet-scope policy of your account to govern it (an account-scope one is 400 INVALID_REQUEST, an unknown one 404 POLICY_NOT_FOUND); without it the account's account-scope policy, if any, governs it.`,
     parameters: ['IdempotencyKey'],
-    body: { schema: createWalletBody, examples: { wallet: { summary: 'A wallet with e-mail and metadata', value: EXAMPLES.createWallet } } },
+    body: {
+      schema: createWalletBody,
+      examples: {
+        wallet: { summary: 'A wallet with e-mail and metadata', value: EXAMPLES.createWallet },
+        governed: { summary: 'A wallet governed by its own spending policy', value: EXAMPLES.createGovernedWallet },
+      },
+    },
     unknownQuery: 'ignored',
     success: { status: 201, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'Created', value: EXAMPLES.wallet } }, headers: { 'Idempotent-Replayed': false } },
-    errors: { 403: ['WALLET_LIMIT_EXCEEDED'], 409: ['WALLET_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
+    errors: { 403: ['WALLET_LIMIT_EXCEEDED'], 404: ['POLICY_NOT_FOUND'], 409: ['WALLET_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
   },
   {
     operationId: 'getWallet',
@@ -112,7 +127,7 @@ const OPERATIONS: OperationSpec[] = [
     path: '/wallets/{userId}',
     tag: 'Wallets',
     summary: 'Get a wallet by userId',
-    description: `Your wallet for this userId. ${cost('getWallet')}: a paid read must name the account in X-Account-Id (user ids are unique per account) and sees neither email nor metadata.`,
+    description: `Your wallet for this userId. ${cost('getWallet')}: a paid read must name the account in X-Account-Id (user ids are unique per account) and sees neither email, metadata nor policyId.`,
     request: { params: userIdParam },
     parameters: ['AccountId'],
     unknownQuery: 'ignored',
@@ -149,7 +164,9 @@ const OPERATIONS: OperationSpec[] = [
     path: '/intents',
     tag: 'Intents',
     summary: 'Create a lend, withdraw or bridge intent',
-    description: `Validates and stores the intent as \`pending\`, then plans and executes it in the background: poll GET /intents/{intentId} (Retry-After tells when) or subscribe over GraphQL. ${cost('createIntent')}. Send an Idempotency-Key to retry safely.`,
+    description: `Validates and stores the intent as \`pending\`, then plans and executes it in the background: poll GET /intents/{intentId} (Retry-After tells when) or subscribe over GraphQL. ${cost('createIntent')}. Send an Idempotency-Key to retry safely.
+
+The spending policy governing the wallet (its own, else the account's account-scope policy, else none) decides before anything is stored or charged: the action, the chains the request names, \`maxUsdPerIntent\` and \`maxUsdPerDay\` (the amount at the asset's price now; exactly the limit is allowed; the daily window reserves it). A refusal is 403 POLICY_VIOLATION and no intent. A wallet whose own policy is gone fails closed: 404 POLICY_NOT_FOUND. The intent records \`policy\` (id and version); planning uses only the chains and protocols the policy allows, and when no plan fits the intent fails with POLICY_VIOLATION.`,
     parameters: ['IdempotencyKey'],
     body: {
       schema: createIntentBodySchema,
@@ -160,11 +177,11 @@ const OPERATIONS: OperationSpec[] = [
       },
     },
     unknownQuery: 'ignored',
-    success: { status: 201, description: 'The intent, pending', schema: intentSchema, examples: { intent: { summary: 'Accepted', value: EXAMPLES.intent } }, headers: { 'Retry-After': true, 'Idempotent-Replayed': false } },
+    success: { status: 201, description: 'The intent, pending', schema: intentSchema, examples: { intent: { summary: 'Accepted under a policy', value: EXAMPLES.intent } }, headers: { 'Retry-After': true, 'Idempotent-Replayed': false } },
     errors: {
       400: ['INVALID_CHAIN'],
-      403: ['PLAN_RESTRICTED'],
-      404: ['WALLET_NOT_FOUND'],
+      403: ['PLAN_RESTRICTED', 'POLICY_VIOLATION'],
+      404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'],
       409: ['IDEMPOTENCY_CONFLICT'],
       429: ['GAS_BUDGET_EXCEEDED'],
     },
@@ -223,6 +240,98 @@ const OPERATIONS: OperationSpec[] = [
     success: { status: 200, description: 'A page of audit events', schema: auditPageSchema, examples: { page: { summary: 'One event', value: EXAMPLES.auditPage } } },
     errors: { 400: ['INVALID_REQUEST'] },
   },
+  {
+    operationId: 'createPolicy',
+    method: 'post',
+    path: '/policies',
+    tag: 'Policies',
+    summary: 'Create a spending policy',
+    description: `A policy at version 1: what the wallets it governs may do (actions, chains, protocols, USD per intent and per rolling day), decided by the service before anything is signed. ${cost('createPolicy')}. A \`wallet\` policy governs the wallets it is set on (PUT /wallets/{walletId}/policy); the one \`account\` policy governs every wallet without its own.`,
+    body: {
+      schema: createPolicyBodySchema,
+      examples: {
+        wallet: { summary: 'A wallet policy with every rule', value: EXAMPLES.createPolicy },
+        account: { summary: "The account's policy", value: EXAMPLES.createAccountPolicy },
+      },
+    },
+    unknownQuery: 'ignored',
+    success: { status: 201, description: 'The policy', schema: policySchema, examples: { policy: { summary: 'Created', value: EXAMPLES.policy } } },
+    errors: { 409: ['POLICY_CONFLICT'] },
+  },
+  {
+    operationId: 'listPolicies',
+    method: 'get',
+    path: '/policies',
+    tag: 'Policies',
+    summary: "List the account's policies",
+    description: `The account's policies, newest first, by cursor: pass pageInfo.endCursor as \`after\` for the next page. ${cost('listPolicies')}. A repeated parameter counts by its first value.`,
+    request: { query: listPoliciesQuery },
+    unknownQuery: 'refused',
+    success: { status: 200, description: 'A page of policies', schema: policyPageSchema, examples: { page: { summary: 'One policy, more after it', value: POLICY_PAGE_EXAMPLE } } },
+    errors: { 400: ['INVALID_REQUEST'] },
+  },
+  {
+    operationId: 'getPolicy',
+    method: 'get',
+    path: '/policies/{policyId}',
+    tag: 'Policies',
+    summary: 'Get a policy',
+    description: `The policy at its current version. ${cost('getPolicy')}.`,
+    request: { params: policyIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The policy', schema: policySchema, examples: { policy: { summary: 'Version 1', value: EXAMPLES.policy } } },
+    errors: { 404: ['POLICY_NOT_FOUND'] },
+  },
+  {
+    operationId: 'updatePolicy',
+    method: 'put',
+    path: '/policies/{policyId}',
+    tag: 'Policies',
+    summary: 'Replace the name and rules of a policy',
+    description: `Replaces the name and every rule, version + 1; the scope stays. Intents accepted afterwards are decided under the new version; those already accepted keep the version they recorded. ${cost('updatePolicy')}.`,
+    request: { params: policyIdParam },
+    body: { schema: updatePolicyBodySchema, examples: { update: { summary: 'Lends only, a higher cap per intent, no daily cap', value: EXAMPLES.updatePolicy } } },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The policy, one version up', schema: policySchema, examples: { policy: { summary: 'Version 2', value: EXAMPLES.updatedPolicy } } },
+    errors: { 404: ['POLICY_NOT_FOUND'], 409: ['VERSION_CONFLICT'] },
+  },
+  {
+    operationId: 'deletePolicy',
+    method: 'delete',
+    path: '/policies/{policyId}',
+    tag: 'Policies',
+    summary: 'Delete a policy',
+    description: `Deletes a policy nothing uses. ${cost('deletePolicy')}. While a wallet has it as its own policy, or (the account policy) while any wallet of the account has no policy of its own, it answers 409 POLICY_IN_USE.`,
+    request: { params: policyIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 204, description: 'Deleted' },
+    errors: { 404: ['POLICY_NOT_FOUND'], 409: ['POLICY_IN_USE'] },
+  },
+  {
+    operationId: 'setWalletPolicy',
+    method: 'put',
+    path: '/wallets/{walletId}/policy',
+    tag: 'Policies',
+    summary: "Set a wallet's own policy",
+    description: `The wallet-scope policy that governs this wallet from now on, instead of the account policy (the wallet shows it as \`policyId\`). ${cost('setWalletPolicy')}. An account-scope policy is 400 INVALID_REQUEST: it already governs every wallet without its own.`,
+    request: { params: walletIdParam },
+    body: { schema: setWalletPolicyBodySchema, examples: { set: { summary: 'A wallet-scope policy', value: EXAMPLES.setWalletPolicy } } },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'Governed by its own policy', value: EXAMPLES.walletWithPolicy } } },
+    errors: { 404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'] },
+  },
+  {
+    operationId: 'removeWalletPolicy',
+    method: 'delete',
+    path: '/wallets/{walletId}/policy',
+    tag: 'Policies',
+    summary: "Remove a wallet's own policy",
+    description: `The wallet has no policy of its own any more (\`policyId\` null): the account policy governs it, if there is one, else none. ${cost('removeWalletPolicy')}. Answers 204 whether or not it had one.`,
+    request: { params: walletIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 204, description: 'Removed' },
+    errors: { 404: ['WALLET_NOT_FOUND'] },
+  },
 ];
 
 /** What every `/v1` operation can answer, whatever it does. */
@@ -233,7 +342,7 @@ function commonErrors(op: OperationSpec): Partial<Record<Status, ErrorCode[]>> {
     429: ['RATE_LIMIT_EXCEEDED'],
     500: ['INTERNAL_ERROR'],
     503: ['SERVICE_UNAVAILABLE'],
-    ...(op.method === 'post' ? { 400: ['INVALID_REQUEST'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'] } : {}),
+    ...(op.method === 'post' || op.method === 'put' ? { 400: ['INVALID_REQUEST'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'] } : {}),
     ...(payable(op.operationId) ? { 402: ['PAYMENT_REQUIRED', 'PAYMENT_INVALID'] } : {}),
   } as Partial<Record<Status, ErrorCode[]>>;
 }
@@ -242,6 +351,7 @@ const STATUS_TEXT: Record<Status, string> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
+  204: 'No content',
   400: 'Bad request',
   401: 'Unauthorized',
   402: 'Payment required',
@@ -256,7 +366,7 @@ const STATUS_TEXT: Record<Status, string> = {
 };
 
 /** Statuses whose answers always carry the rate headers on a key-only operation (the key was admitted before they arise). */
-const AFTER_ADMISSION = new Set<number>([200, 201, 202, 400, 403, 404, 409, 413, 415, 429]);
+const AFTER_ADMISSION = new Set<number>([200, 201, 202, 204, 400, 403, 404, 409, 413, 415, 429]);
 
 /** The response headers of one answer: name → always present? */
 function headersOf(op: OperationSpec, status: number): Partial<Record<ResponseHeaderName, boolean>> {
@@ -311,11 +421,13 @@ function route(op: OperationSpec, used: Set<string>): RouteConfig {
     const s = Number(status) as Status;
     errors[s] = [...new Set([...(errors[s] ?? []), ...(codes ?? [])])];
   }
+  const { success } = op;
+  if ((success.status === 204) !== (success.schema === undefined)) throw new Error(`openapi: ${op.operationId}: a 204 has no body, every other success has one`);
   const responses: RouteConfig['responses'] = {
-    [op.success.status]: {
-      description: op.success.description,
-      headers: headerRefs(headersOf(op, op.success.status), used),
-      content: { 'application/json': { schema: op.success.schema, examples: op.success.examples } },
+    [success.status]: {
+      description: success.description,
+      headers: headerRefs(headersOf(op, success.status), used),
+      ...(success.schema ? { content: { 'application/json': { schema: success.schema, examples: success.examples } } } : {}),
     },
   };
   for (const status of (Object.keys(errors).map(Number) as Status[]).sort((a, b) => a - b)) {
@@ -347,7 +459,7 @@ function route(op: OperationSpec, used: Set<string>): RouteConfig {
   };
 }
 
-const DESCRIPTION = `Wallets for your users, their balances across chains, lending yields, and intents (lend, withdraw, bridge) the service plans and executes.
+const DESCRIPTION = `Wallets for your users, their balances across chains, lending yields, and intents (lend, withdraw, bridge) the service plans and executes, within the spending policies you set.
 
 **Authentication.** \`Authorization: Bearer svc_sk_…\` (an API key). Four reads (getWallet, getBalances, getYields, getIntent) may instead be paid per request, 0.001 USDC over x402, with no account: without credentials they answer 402 with the offer.
 
@@ -431,6 +543,7 @@ export function openApiDocument(): object {
       { name: 'Wallets', description: 'One wallet per user of your application; the service holds its key' },
       { name: 'Chain reads', description: 'Balances and lending rates read from the chains' },
       { name: 'Intents', description: 'Lend, withdraw and bridge, planned and executed by the service' },
+      { name: 'Policies', description: 'Spending policies: what each wallet may do, enforced before anything is signed' },
       { name: 'Demo', description: 'Test funds for trying the API' },
       { name: 'Audit', description: 'The account\'s audit log' },
     ],

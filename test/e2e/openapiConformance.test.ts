@@ -251,9 +251,9 @@ beforeAll(async () => {
   doc = await res.json();
   dir = mkdtempSync(join(tmpdir(), 'openapi-conformance-'));
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-  // the canary: Wallet and Error each require a property the service never sends
+  // the canary: Wallet, Policy and Error each require a property the service never sends
   const broken = JSON.parse(JSON.stringify(doc));
-  for (const name of ['Wallet', 'Error']) broken.components.schemas[name].required = [...(broken.components.schemas[name].required ?? []), 'canary'];
+  for (const name of ['Wallet', 'Policy', 'Error']) broken.components.schemas[name].required = [...(broken.components.schemas[name].required ?? []), 'canary'];
   writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken));
   [strict, observe, canary] = await Promise.all([
     startPrism(join(dir, 'openapi.json'), true),
@@ -291,6 +291,11 @@ test('behavior: the canary — an answer breaking the document is reported by Pr
   const missing = await call(canary, '/wallets/nobody', { key: acct.key });
   expect(missing.status).toBe(404);
   expect(missing.violations.some((v) => v.location[0] === 'response' && /canary/.test(v.message))).toBe(true);
+  const policy = await call(canary, '/policies', { key: acct.key, body: { name: 'canary', rules: { actions: ['lend'] } } });
+  expect(policy.status).toBe(201);
+  const updated = await call(canary, `/policies/${policy.body?.id}`, { key: acct.key, method: 'PUT', body: { name: 'canary', rules: { maxUsdPerDay: 5 } } });
+  expect(updated.status).toBe(200);
+  for (const a of [policy, updated]) expect(a.violations.map((v) => `${v.location.join('.')}: ${v.message}`)).toEqual(['response.body: Response body must have required property \'canary\'']);
 });
 
 test('conformance: valid and invalid requests for every route, through Prism: 0 violations', async () => {
@@ -439,6 +444,141 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('GET /audit-events bad since', '/audit-events?since=yesterday', { key }, 400, 'INVALID_REQUEST', false);
   await invalid('GET /audit-events no key', '/audit-events', {}, 401, 'UNAUTHORIZED', true);
 
+  // ---- spending policies (an account of their own: its account policy governs every wallet it has without one) ----
+  const owner = await srv.admin.createAccount({ plan: 'pro' });
+  const ok = owner.key;
+  const ownerReader = await srv.admin.issueKey(owner.accountId, { scopes: ['read'] });
+  const governed: string = (await srv.rest('POST', '/v1/wallets', { key: ok, body: { userId: 'governed' } })).body?.id;
+  await srv.rest('POST', '/v1/wallets', { key: ok, body: { userId: 'ungoverned' } });
+  const rules = { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '1', maxUsdPerDay: 25.5 };
+  const small = await valid('POST /policies', '/policies', { key: ok, body: { name: '  Small lends ', rules } }, 201);
+  const policyId: string = small.body?.id;
+  check('POST /policies: trimmed, wallet scope by default, version 1, amounts as decimal strings', [small.body?.name, small.body?.scope, small.body?.version, small.body?.rules], [
+    'Small lends',
+    'wallet',
+    1,
+    { ...rules, maxUsdPerDay: '25.5' },
+  ]);
+  const unused = await valid('POST /policies one rule', '/policies', { key: ok, body: { name: 'x'.repeat(64), scope: 'wallet', rules: { maxUsdPerDay: '0.01' } } }, 201);
+  const accountPolicy = await valid('POST /policies account scope', '/policies', { key: ok, body: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } } }, 201);
+  await invalid('POST /policies second account policy', '/policies', { key: ok, body: { name: 'Another', scope: 'account', rules: { actions: ['lend'] } } }, 409, 'POLICY_CONFLICT', false);
+  for (const [what, body] of [
+    ['missing name', { rules }],
+    ['blank name', { name: '   ', rules }],
+    ['name of 65', { name: 'x'.repeat(65), rules }],
+    ['missing rules', { name: 'n' }],
+    ['no rule', { name: 'n', rules: {} }],
+    ['empty list', { name: 'n', rules: { chains: [] } }],
+    ['unknown chain', { name: 'n', rules: { chains: ['polygon'] } }],
+    ['unknown protocol', { name: 'n', rules: { protocols: ['morpho'] } }],
+    ['repeated action', { name: 'n', rules: { actions: ['lend', 'lend'] } }],
+    ['unknown rule', { name: 'n', rules: { maxTxPerDay: 3 } }],
+    ['three decimals', { name: 'n', rules: { maxUsdPerIntent: '1.234' } }],
+    ['zero', { name: 'n', rules: { maxUsdPerIntent: 0 } }],
+    ['zero string', { name: 'n', rules: { maxUsdPerDay: '0.00' } }],
+    ['exponent', { name: 'n', rules: { maxUsdPerDay: '1e3' } }],
+    ['unknown scope', { name: 'n', scope: 'global', rules }],
+    ['unknown field', { name: 'n', rules, wallets: [] }],
+  ] as const) {
+    await invalid(`POST /policies ${what}`, '/policies', { key: ok, body }, 400, 'INVALID_REQUEST', true);
+  }
+  // the decimals of a JSON number are the one rule the document says in words only
+  await invalid('POST /policies number with three decimals', '/policies', { key: ok, body: { name: 'n', rules: { maxUsdPerIntent: 1.234 } } }, 400, 'INVALID_REQUEST', false);
+  await direct('POST /policies malformed JSON', 'POST', '/policies', ['/policies', 'post'], { key: ok, raw: '{"name":', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
+  await invalid('POST /policies text/plain', '/policies', { key: ok, raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('POST /policies oversized', '/policies', { key: ok, body: { name: 'n', rules, pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
+  await invalid('POST /policies read-only key', '/policies', { key: ownerReader.key, body: { name: 'n', rules } }, 403, 'FORBIDDEN', false);
+  await invalid('POST /policies no key', '/policies', { body: { name: 'n', rules } }, 401, 'UNAUTHORIZED', true);
+
+  const policies = await valid('GET /policies', '/policies', { key: ok }, 200);
+  check('GET /policies: newest first', policies.body?.policies?.map((p: { id: string }) => p.id), [accountPolicy.body?.id, unused.body?.id, policyId]);
+  const onePolicy = await valid('GET /policies first=1', '/policies?first=1', { key: ok }, 200);
+  check('GET /policies first=1: hasNextPage', onePolicy.body?.pageInfo?.hasNextPage, true);
+  await valid('GET /policies next page', `/policies?first=1&after=${onePolicy.body?.pageInfo?.endCursor}`, { key: ok }, 200);
+  await valid('GET /policies first=100', '/policies?first=100', { key: ok }, 200);
+  await valid('GET /policies read-only key', '/policies', { key: ownerReader.key }, 200);
+  await valid('GET /policies none', '/policies', { key: free.key }, 200);
+  await invalid('GET /policies first 0', '/policies?first=0', { key: ok }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /policies first 101', '/policies?first=101', { key: ok }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /policies first not a number', '/policies?first=ten', { key: ok }, 400, 'INVALID_REQUEST', true);
+  // (Prism checks no constraint on an empty query value)
+  await invalid('GET /policies empty after', '/policies?after=', { key: ok }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /policies bad cursor', '/policies?after=zzz', { key: ok }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /policies unknown query parameter', '/policies?sort=asc', { key: ok }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /policies no key', '/policies', {}, 401, 'UNAUTHORIZED', true);
+
+  await valid('GET /policies/{policyId}', `/policies/${policyId}`, { key: ok }, 200);
+  await valid('GET /policies/{policyId} read-only key', `/policies/${policyId}`, { key: ownerReader.key }, 200);
+  await invalid('GET /policies/{policyId} unknown', '/policies/svc_policy_nope', { key: ok }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('GET /policies/{policyId} other account', `/policies/${policyId}`, { key: free.key }, 404, 'POLICY_NOT_FOUND', false);
+
+  const set = await valid('PUT /wallets/{walletId}/policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId } }, 200);
+  check('PUT /wallets/{walletId}/policy: the wallet shows it', set.body?.policyId, policyId);
+  await invalid('PUT /wallets/{walletId}/policy account-scope policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: accountPolicy.body?.id } }, 400, 'INVALID_REQUEST', false);
+  await invalid('PUT /wallets/{walletId}/policy missing policyId', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: {} }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /wallets/{walletId}/policy empty policyId', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: '' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /wallets/{walletId}/policy unknown field', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId, force: true } }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /wallets/{walletId}/policy unknown policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: 'svc_policy_nope' } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('PUT /wallets/{walletId}/policy unknown wallet', '/wallets/svc_wallet_nope/policy', { key: ok, method: 'PUT', body: { policyId } }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('PUT /wallets/{walletId}/policy other account\'s wallet', `/wallets/${walletId}/policy`, { key: ok, method: 'PUT', body: { policyId } }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid('PUT /wallets/{walletId}/policy text/plain', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', raw: JSON.stringify({ policyId }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('PUT /wallets/{walletId}/policy read-only key', `/wallets/${governed}/policy`, { key: ownerReader.key, method: 'PUT', body: { policyId } }, 403, 'FORBIDDEN', false);
+  await valid('GET /wallets/{userId} with a policy', '/wallets/governed', { key: ok }, 200);
+  const born = await valid('POST /wallets with a policy', '/wallets', { key: ok, body: { userId: 'born-governed', policyId } }, 201);
+  check('POST /wallets with a policy: policyId', born.body?.policyId, policyId);
+  await invalid('POST /wallets account-scope policy', '/wallets', { key: ok, body: { userId: 'nope-1', policyId: accountPolicy.body?.id } }, 400, 'INVALID_REQUEST', false);
+  await invalid('POST /wallets unknown policy', '/wallets', { key: ok, body: { userId: 'nope-2', policyId: 'svc_policy_nope' } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('POST /wallets empty policyId', '/wallets', { key: ok, body: { userId: 'nope-3', policyId: '' } }, 400, 'INVALID_REQUEST', true);
+  await valid('DELETE /wallets/{walletId}/policy born governed', `/wallets/${born.body?.id}/policy`, { key: ok, method: 'DELETE' }, 204);
+
+  // the decision before anything is stored (an unfunded wallet: a refusal happens before that matters)
+  const underPolicy = await valid('POST /intents under a policy', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.5' } }, 201);
+  check('POST /intents under a policy: policy recorded', underPolicy.body?.policy, { id: policyId, version: 1 });
+  await valid('GET /intents/{intentId} under a policy', `/intents/${underPolicy.body?.id}`, { key: ok }, 200);
+  const refused = await invalid('POST /intents policy violation', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } }, 403, 'POLICY_VIOLATION', false);
+  check('POST /intents policy violation: details', [refused.body?.details?.policyId, refused.body?.details?.version, refused.body?.details?.rule, refused.body?.details?.limit, typeof refused.body?.details?.requested], [policyId, 1, 'maxUsdPerIntent', '1', 'string']);
+  await invalid('POST /intents policy violation (action)', '/intents', { key: ok, body: { walletId: governed, action: 'bridge', amount: '0.1', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } }, 403, 'POLICY_VIOLATION', false);
+
+  const updated = await valid('PUT /policies/{policyId}', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'Lends only', rules: { actions: ['lend'], maxUsdPerIntent: 1 } } }, 200);
+  check('PUT /policies/{policyId}: version + 1, rules replaced', [updated.body?.version, updated.body?.rules], [2, { actions: ['lend'], maxUsdPerIntent: '1' }]);
+  const refusedAgain = await invalid('POST /intents policy violation (version 2)', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } }, 403, 'POLICY_VIOLATION', false);
+  check('POST /intents policy violation (version 2): details.version', refusedAgain.body?.details?.version, 2);
+  await invalid('PUT /policies/{policyId} scope', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', scope: 'account', rules } }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /policies/{policyId} missing rules', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /policies/{policyId} no rule', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules: {} } }, 400, 'INVALID_REQUEST', true);
+  await invalid('PUT /policies/{policyId} unknown', '/policies/svc_policy_nope', { key: ok, method: 'PUT', body: { name: 'n', rules } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('PUT /policies/{policyId} other account', `/policies/${policyId}`, { key: free.key, method: 'PUT', body: { name: 'n', rules } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('PUT /policies/{policyId} text/plain', `/policies/${policyId}`, { key: ok, method: 'PUT', raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('PUT /policies/{policyId} oversized', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules, pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
+  await invalid('PUT /policies/{policyId} read-only key', `/policies/${policyId}`, { key: ownerReader.key, method: 'PUT', body: { name: 'n', rules } }, 403, 'FORBIDDEN', false);
+  // concurrent updates that keep winning (the store's compare-and-set fails every try)
+  const lost = jest.spyOn(srv.service.deps.store.policies, 'update').mockResolvedValue(false);
+  try {
+    await invalid('PUT /policies/{policyId} concurrent updates', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules } }, 409, 'VERSION_CONFLICT', false);
+  } finally {
+    lost.mockRestore();
+  }
+
+  await invalid('DELETE /policies/{policyId} in use', `/policies/${policyId}`, { key: ok, method: 'DELETE' }, 409, 'POLICY_IN_USE', false);
+  await invalid('DELETE /policies/{policyId} account policy in use', `/policies/${accountPolicy.body?.id}`, { key: ok, method: 'DELETE' }, 409, 'POLICY_IN_USE', false);
+  await invalid('DELETE /policies/{policyId} read-only key', `/policies/${unused.body?.id}`, { key: ownerReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
+  await invalid('DELETE /policies/{policyId} other account', `/policies/${unused.body?.id}`, { key: free.key, method: 'DELETE' }, 404, 'POLICY_NOT_FOUND', false);
+  await valid('DELETE /policies/{policyId}', `/policies/${unused.body?.id}`, { key: ok, method: 'DELETE' }, 204);
+  await invalid('DELETE /policies/{policyId} deleted', `/policies/${unused.body?.id}`, { key: ok, method: 'DELETE' }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid('DELETE /policies/{policyId} no key', `/policies/${policyId}`, { method: 'DELETE' }, 401, 'UNAUTHORIZED', true);
+
+  await invalid('DELETE /wallets/{walletId}/policy read-only key', `/wallets/${governed}/policy`, { key: ownerReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
+  await invalid('DELETE /wallets/{walletId}/policy unknown wallet', '/wallets/svc_wallet_nope/policy', { key: ok, method: 'DELETE' }, 404, 'WALLET_NOT_FOUND', false);
+  await valid('DELETE /wallets/{walletId}/policy', `/wallets/${governed}/policy`, { key: ok, method: 'DELETE' }, 204);
+  await valid('DELETE /wallets/{walletId}/policy none set', `/wallets/${governed}/policy`, { key: ok, method: 'DELETE' }, 204);
+  const released = await valid('GET /wallets/{userId} policy removed', '/wallets/governed', { key: ok }, 200);
+  check('DELETE /wallets/{walletId}/policy: policyId null', released.body?.policyId, null);
+  await valid('DELETE /policies/{policyId} no longer in use', `/policies/${policyId}`, { key: ok, method: 'DELETE' }, 204);
+  // a wallet whose own policy is gone (only the store can get there) fails closed
+  await srv.service.deps.store.wallets.setPolicy(governed, 'svc_policy_gone');
+  await invalid('POST /intents own policy gone', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.1' } }, 404, 'POLICY_NOT_FOUND', false);
+  await srv.service.deps.store.wallets.setPolicy(governed, null);
+
   // ---- keys, limits, credits, failures ----
   const revoked = await srv.admin.createAccount({ plan: 'pro' });
   await srv.admin.revokeKey(revoked.keyId);
@@ -488,6 +628,9 @@ test('conformance: methods a path does not take, and unknown paths, answer the d
     ['POST', '/yields', 'GET, HEAD'],
     ['PATCH', '/demo/fund', 'POST'],
     ['DELETE', '/wallets/alice', 'GET, HEAD'],
+    ['PATCH', '/policies', 'GET, HEAD, POST'],
+    ['POST', '/policies/svc_policy_x', 'DELETE, GET, HEAD, PUT'],
+    ['GET', '/wallets/svc_wallet_x/policy', 'DELETE, PUT'],
   ] as const) {
     const viaPrism = await call(strict, path, { method, key });
     expect({ path, prism: viaPrism.byPrism }).toEqual({ path, prism: 'NO_METHOD_MATCHED_ERROR' });

@@ -43,9 +43,10 @@ export async function getPolicy(deps: Pick<AppDeps, 'store'>, principal: Princip
   return toPolicyView(await ownPolicy(deps, principal, policyId));
 }
 
-const listPoliciesSchema = z.strictObject({
-  first: z.coerce.number({ error: 'first must be a whole number' }).int('first must be a whole number').min(1, 'first must be at least 1').max(100, 'first must be at most 100').default(20),
-  after: z.string().min(1, 'after must not be empty').optional(),
+/** Query of GET /policies and Query.policies (the OpenAPI document uses it too). */
+export const listPoliciesSchema = z.strictObject({
+  first: z.coerce.number({ error: 'first must be a whole number' }).int('first must be a whole number').min(1, 'first must be at least 1').max(100, 'first must be at most 100').default(20).meta({ description: 'Page size, 1-100 (default 20)' }),
+  after: z.string().min(1, 'after must not be empty').optional().meta({ description: '`pageInfo.endCursor` of the previous page' }),
 });
 
 /** The account's policies, newest first, by cursor (like intents). */

@@ -9,21 +9,26 @@ import { CODE_DOCS } from './errors';
 
 const WALLET_ID = 'svc_wallet_0123456789abcdef0123456789abcdef';
 const INTENT_ID = 'intent_0123456789abcdef0123456789abcdef';
+const POLICY_ID = 'svc_policy_0123456789abcdef0123456789abcdef';
 const AT = '2026-01-31T12:00:00.000Z';
+
+/** A wallet as its owner sees it, with no policy of its own. */
+const WALLET = {
+  id: WALLET_ID,
+  userId: 'user_42',
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  chainType: 'ethereum',
+  chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
+  email: 'ada@example.com',
+  metadata: { plan: 'gold' },
+  policyId: null,
+  createdAt: AT,
+} as const;
 
 export const EXAMPLES = {
   createWallet: { userId: 'user_42', email: 'ada@example.com', metadata: { plan: 'gold' } },
-  wallet: {
-    id: WALLET_ID,
-    userId: 'user_42',
-    address: '0x52908400098527886E0F7030069857D2E4169EE7',
-    chainType: 'ethereum',
-    chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
-    email: 'ada@example.com',
-    metadata: { plan: 'gold' },
-    policyId: null,
-    createdAt: AT,
-  },
+  createGovernedWallet: { userId: 'user_43', policyId: POLICY_ID },
+  wallet: WALLET,
   balances: {
     walletId: WALLET_ID,
     address: '0x52908400098527886E0F7030069857D2E4169EE7',
@@ -50,6 +55,32 @@ export const EXAMPLES = {
       reasoning: 'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with base-sepolia/compound-v3 3.10%.',
     },
   },
+  createPolicy: {
+    name: 'Small lends on L2s',
+    rules: { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '100', maxUsdPerDay: 500.5 },
+  },
+  createAccountPolicy: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } },
+  policy: {
+    id: POLICY_ID,
+    name: 'Small lends on L2s',
+    scope: 'wallet',
+    rules: { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '100', maxUsdPerDay: '500.5' },
+    version: 1,
+    createdAt: AT,
+    updatedAt: AT,
+  },
+  updatePolicy: { name: 'Lends on L2s', rules: { actions: ['lend'], chains: ['arbitrum-sepolia', 'base-sepolia'], maxUsdPerIntent: '250.00' } },
+  updatedPolicy: {
+    id: POLICY_ID,
+    name: 'Lends on L2s',
+    scope: 'wallet',
+    rules: { actions: ['lend'], chains: ['arbitrum-sepolia', 'base-sepolia'], maxUsdPerIntent: '250.00' },
+    version: 2,
+    createdAt: AT,
+    updatedAt: '2026-02-01T09:30:00.000Z',
+  },
+  setWalletPolicy: { policyId: POLICY_ID },
+  walletWithPolicy: { ...WALLET, policyId: POLICY_ID },
   lend: { walletId: WALLET_ID, action: 'lend', amount: '10.5', asset: 'USDC' },
   withdraw: { walletId: WALLET_ID, action: 'withdraw', amount: '5', asset: 'USDC', chain: 'arbitrum-sepolia' },
   bridge: { walletId: WALLET_ID, action: 'bridge', amount: '2.25', fromChain: 'base-sepolia', toChain: 'arbitrum-sepolia' },
@@ -66,6 +97,7 @@ export const EXAMPLES = {
     executionPlan: null,
     createdAt: AT,
     updatedAt: AT,
+    policy: { id: POLICY_ID, version: 1 },
   },
   completedIntent: {
     id: INTENT_ID,
@@ -129,6 +161,8 @@ EXAMPLES satisfies Record<string, object>;
 
 export const PAGE_EXAMPLE = { intents: [EXAMPLES.intent], pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJpbnRlbnRfMDEyMyJd' } };
 
+export const POLICY_PAGE_EXAMPLE = { policies: [EXAMPLES.policy], pageInfo: { hasNextPage: true, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJzdmNfcG9saWN5XzAxMjMiXQ' } };
+
 /** Details an example of `code` carries (what the service sends, abridged). */
 const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   INVALID_REQUEST: { issues: [{ path: 'amount', message: 'amount must be positive', code: 'custom' }] },
@@ -140,6 +174,11 @@ const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   PLAN_RESTRICTED: { plan: 'free', chain: 'ethereum' },
   WALLET_LIMIT_EXCEEDED: { plan: 'free', limit: 100 },
   CREDITS_EXHAUSTED: { limit: 100, used: 100, resetsAt: '2026-02-01T00:00:00.000Z' },
+  POLICY_VIOLATION: { policyId: POLICY_ID, version: 2, rule: 'maxUsdPerIntent', limit: '250.00', requested: '300.00' },
+  POLICY_NOT_FOUND: { policyId: POLICY_ID },
+  POLICY_IN_USE: { policyId: POLICY_ID, walletCount: 3, accountPolicy: false },
+  POLICY_CONFLICT: { policyId: POLICY_ID },
+  VERSION_CONFLICT: { policyId: POLICY_ID },
   WALLET_NOT_FOUND: { walletId: WALLET_ID },
   INTENT_NOT_FOUND: { intentId: INTENT_ID },
   WALLET_ALREADY_EXISTS: { userId: 'user_42', walletId: WALLET_ID },

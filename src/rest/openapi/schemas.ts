@@ -12,6 +12,9 @@ import type { YieldReport } from '../../app/yields/getYields';
 import type { IntentView } from '../../app/intents/intentView';
 import type { AuditEventView } from '../../app/audit/listAuditEvents';
 import { AUDIT_ACTOR_TYPES, AUDIT_EVENT_TYPES } from '../../domain/audit';
+import { createPolicySchema, policyRulesSchema } from '../../domain/schemas/policy';
+import type { PolicyView } from '../../app/policies/policyView';
+import type { listPolicies } from '../../app/policies/managePolicies';
 
 /**
  * The bodies the REST routes answer with, as zod schemas: the response
@@ -137,7 +140,7 @@ const transactionSchema = z
 
 export const intentErrorSchema = z
   .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) })
-  .openapi('IntentError', { description: 'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, …)' });
+  .openapi('IntentError', { description: 'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …)' });
 
 export const intentSchema = z
   .strictObject({
@@ -186,15 +189,56 @@ export const intentSchema = z
   })
   .openapi('Intent', { description: 'A lend, withdraw or bridge intent and its progress' });
 
+/** Where a cursor-paginated list stands. */
+const pageInfo = z.strictObject({
+  hasNextPage: z.boolean(),
+  endCursor: z.union([z.string(), z.null()]).meta({ description: 'Pass as `after` for the next page; null on an empty page' }),
+});
+
 export const intentPageSchema = z
   .strictObject({
     intents: z.array(intentSchema).meta({ description: `Newest first, at most \`first\` (≤ ${MAX_PAGE})` }),
-    pageInfo: z.strictObject({
-      hasNextPage: z.boolean(),
-      endCursor: z.union([z.string(), z.null()]).meta({ description: 'Pass as `after` for the next page; null on an empty page' }),
-    }),
+    pageInfo,
   })
   .openapi('IntentPage', { description: "A page of a wallet's intents" });
+
+const rules = policyRulesSchema.shape;
+/** A USD amount as the service keeps it: the decimal string given, or a number's shortest decimal form. */
+const usdString = (field: typeof rules.maxUsdPerIntent) =>
+  z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/)
+    .optional()
+    .meta({ ...(field.meta() ?? {}), description: `${field.meta()?.description ?? ''}. A decimal string: as given, or the shortest decimal form of the number given` });
+
+export const policyRulesViewSchema = z
+  .strictObject({
+    actions: rules.actions,
+    chains: rules.chains,
+    protocols: rules.protocols,
+    maxUsdPerIntent: usdString(rules.maxUsdPerIntent),
+    maxUsdPerDay: usdString(rules.maxUsdPerDay),
+  })
+  .openapi('PolicyRules', { description: 'What the policy allows (only the rules it sets: an absent rule allows everything it would govern)' });
+
+export const policySchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The policy id (svc_policy_ and 32 hex characters)', examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }),
+    name: z.string().meta({ description: 'As given, trimmed' }),
+    scope: createPolicySchema.shape.scope.unwrap().meta({ description: 'wallet: governs the wallets it is set on; account: governs every wallet of the account without a policy of its own' }),
+    rules: policyRulesViewSchema,
+    version: z.number().int().min(1).meta({ description: '1 at creation, + 1 on every update; an intent records the version it was decided under' }),
+    createdAt: timestamp('When the policy was created'),
+    updatedAt: timestamp('Last update'),
+  })
+  .openapi('Policy', { description: 'A spending policy: what the wallets it governs may do, decided before anything is signed' });
+
+export const policyPageSchema = z
+  .strictObject({
+    policies: z.array(policySchema).meta({ description: 'Newest first, at most `first` (≤ 100)' }),
+    pageInfo,
+  })
+  .openapi('PolicyPage', { description: "A page of the account's policies" });
 
 export const auditEventSchema = z
   .strictObject({
@@ -251,5 +295,7 @@ const agreements: [
   Agree<z.output<typeof fundingReceiptSchema>, FundingReceipt>,
   Agree<z.output<typeof intentSchema>, IntentView>,
   Agree<z.output<typeof auditEventSchema>, AuditEventView>,
-] = [true, true, true, true, true, true];
+  Agree<z.output<typeof policySchema>, PolicyView>,
+  Agree<z.output<typeof policyPageSchema>, { policies: PolicyView[]; pageInfo: Awaited<ReturnType<typeof listPolicies>>['pageInfo'] }>,
+] = [true, true, true, true, true, true, true, true];
 void agreements;

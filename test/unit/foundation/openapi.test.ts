@@ -6,7 +6,24 @@ describe('OpenAPI document', () => {
   it('behavior: lists every /v1 route of SPEC with its method', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, o]: [string, any]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual(
-      ['GET /audit-events', 'GET /balances/{walletId}', 'GET /intents', 'GET /intents/{intentId}', 'GET /wallets/{userId}', 'GET /yields', 'POST /demo/fund', 'POST /intents', 'POST /wallets'].sort(),
+      [
+        'GET /audit-events',
+        'GET /balances/{walletId}',
+        'GET /intents',
+        'GET /intents/{intentId}',
+        'GET /wallets/{userId}',
+        'GET /yields',
+        'POST /demo/fund',
+        'POST /intents',
+        'POST /wallets',
+        'POST /policies',
+        'GET /policies',
+        'GET /policies/{policyId}',
+        'PUT /policies/{policyId}',
+        'DELETE /policies/{policyId}',
+        'PUT /wallets/{walletId}/policy',
+        'DELETE /wallets/{walletId}/policy',
+      ].sort(),
     );
   });
 
@@ -19,6 +36,10 @@ describe('OpenAPI document', () => {
     expect(wallet.properties.userId.maxLength).toBe(128);
     const intent = resolve(doc.paths['/intents'].post.requestBody.content['application/json'].schema);
     expect(intent.oneOf.flatMap((v: any) => resolve(v).properties.action.enum)).toEqual(['lend', 'withdraw', 'bridge']);
+    const policy = resolve(doc.paths['/policies'].post.requestBody.content['application/json'].schema);
+    expect({ required: policy.required, scope: policy.properties.scope }).toMatchObject({ required: ['name', 'rules'], scope: { enum: ['wallet', 'account'], default: 'wallet' } });
+    expect(Object.keys(resolve(policy.properties.rules).properties)).toEqual(['actions', 'chains', 'protocols', 'maxUsdPerIntent', 'maxUsdPerDay']);
+    expect(resolve(doc.paths['/wallets/{walletId}/policy'].put.requestBody.content['application/json'].schema).required).toEqual(['policyId']);
   });
 
   it('behavior: exactly the four payable reads offer the x402 alternative, with their 402 answer and payment headers; writes stay key-only', () => {
