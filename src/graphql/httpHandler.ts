@@ -14,6 +14,7 @@ import { newId } from '../domain/ids';
 import { toGraphQLError, type OnMasked } from './errors';
 import { createGraphQLFastPath } from './fastPath';
 import { readBoundedBody } from './readBody';
+import { acceptsAnyOf, YOGA_ANSWER_TYPES } from './acceptHeader';
 import { buildSchema } from './schema';
 
 /**
@@ -38,24 +39,6 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
 const YOGA_BODY_TYPES = new Set(['application/json', 'application/graphql+json', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
-/** The answer types yoga's result processors serve, matched as yoga matches them (utf-8 only, wildcards on the asking side). */
-const YOGA_ANSWER_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'];
-function yogaServesAccept(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
-  return accept
-    .replace(/\s/g, '')
-    .toLowerCase()
-    .split(',')
-    .some((entry) => {
-      const [type = '', ...params] = entry.split(';');
-      if ((params.find((p) => p.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') return false;
-      const [pre, suf] = type.split('/');
-      return YOGA_ANSWER_TYPES.some((t) => {
-        const [tp, ts] = t.split('/');
-        return (pre === '*' || pre === tp) && (suf === '*' || suf === ts);
-      });
-    });
-}
 
 /**
  * What yoga is handed: the Content-Type's media type lowercased and trimmed (media types are
@@ -69,7 +52,7 @@ function normalizeForYoga(req: IncomingMessage): void {
     const [, ...params] = contentType.split(';');
     req.headers['content-type'] = [mediaType(req), ...params].join(';');
   }
-  if (!yogaServesAccept(req.headers.accept)) req.headers.accept = 'application/json';
+  if (!acceptsAnyOf(req.headers.accept, YOGA_ANSWER_TYPES)) req.headers.accept = 'application/json';
 }
 
 /**

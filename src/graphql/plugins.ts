@@ -2,6 +2,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
+import { acceptsAnyOf } from './acceptHeader';
 import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
@@ -35,7 +36,7 @@ export function operationLimits(production: boolean): Plugin {
     // Subscriptions (SSE) pass the same check; they pay where they start (chargeInto prepays nothing for them).
     async onSubscribe({ args, setResultAndStopExecution }) {
       // Yoga would start the stream, then find no way to send it and answer 406 with an empty body (the stream left open).
-      if (!acceptsEventStream((args.contextValue as { request?: Request }).request)) return setResultAndStopExecution({ errors: [subscriptionNeedsStream()] });
+      if (!acceptsAnyOf((args.contextValue as { request?: Request }).request?.headers.get('accept'), ['text/event-stream'])) return setResultAndStopExecution({ errors: [subscriptionNeedsStream()] });
       const refused = await chargeInto(args.contextValue as unknown as GraphQLContext, args.document, args.operationName);
       if (refused) setResultAndStopExecution({ errors: [refused] });
     },
@@ -48,24 +49,6 @@ export function operationLimits(production: boolean): Plugin {
   };
 }
 
-/**
- * Whether yoga can stream a subscription's events to this request: an Accept
- * media type matching text/event-stream, by yoga's own rules (no Accept is
- * `*\/*`; a charset other than utf-8 does not count).
- */
-function acceptsEventStream(request: Request | undefined): boolean {
-  const accept = request?.headers.get('accept') || '*/*';
-  return accept
-    .replace(/\s/g, '')
-    .toLowerCase()
-    .split(',')
-    .some((part) => {
-      const [type = '', ...params] = part.split(';');
-      const charset = params.find((p) => p.includes('charset='));
-      const [pre, suf] = type.split('/');
-      return (charset === undefined || charset === 'charset=utf-8') && (pre === '*' || pre === 'text') && (suf === '*' || suf === 'event-stream');
-    });
-}
 
 /** The fast path's answer to a subscription it cannot stream, as a request error (HTTP 400 under graphql-response+json). */
 const subscriptionNeedsStream = () =>

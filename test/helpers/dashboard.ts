@@ -52,12 +52,8 @@ export async function follow(jar: CookieJar, url: string, stopAt?: (url: URL) =>
   throw new Error(`too many redirects from ${url}`);
 }
 
-/**
- * Signs in to the dashboard at `base` with the development provider: the
- * jar then holds the session cookie. Returns the jar. `until` stops before
- * the callback is visited (to tamper with it), returning its URL.
- */
-export async function signIn(base: string, email: string, jar = new CookieJar()): Promise<CookieJar> {
+/** Opens sign-in, fills the development provider's form with `email`, and posts it: the URL the provider sends the browser on to. */
+async function submitEmail(base: string, email: string, jar: CookieJar): Promise<string> {
   const form = await follow(jar, `${base}/dashboard/login`);
   if (form.status !== 200 || !form.text.includes('Sign in')) throw new Error(`no sign-in form: ${form.status} ${form.text.slice(0, 200)}`);
   const action = /action="([^"]+)"/.exec(form.text)?.[1];
@@ -68,23 +64,19 @@ export async function signIn(base: string, email: string, jar = new CookieJar())
     body: new URLSearchParams({ email }).toString(),
   });
   if (!posted.location) throw new Error(`sign-in post: ${posted.status} ${posted.text.slice(0, 200)}`);
-  const landed = await follow(jar, new URL(posted.location, form.url).href);
-  if (!jar.cookies.has("svc_session")) throw new Error(`no session after sign-in: ${landed.status} ${landed.url} ${landed.text.slice(-500)}`);
+  return new URL(posted.location, form.url).href;
+}
+
+/** Signs in to the dashboard at `base` with the development provider: the jar then holds the session cookie. */
+export async function signIn(base: string, email: string, jar = new CookieJar()): Promise<CookieJar> {
+  const landed = await follow(jar, await submitEmail(base, email, jar));
+  if (!jar.cookies.has('svc_session')) throw new Error(`no session after sign-in: ${landed.status} ${landed.url} ${landed.text.slice(-500)}`);
   return jar;
 }
 
-/** Runs the sign-in up to the provider's redirect to the callback, and returns that callback URL unvisited. */
+/** Runs the sign-in up to the provider's redirect to the callback, and returns that callback URL unvisited (to tamper with it). */
 export async function signInUntilCallback(base: string, email: string, jar = new CookieJar()): Promise<{ jar: CookieJar; callback: URL }> {
-  const isCallback = (u: URL) => u.pathname === '/dashboard/auth/callback';
-  const form = await follow(jar, `${base}/dashboard/login`);
-  const action = /action="([^"]+)"/.exec(form.text)?.[1];
-  if (!action) throw new Error('sign-in form without action');
-  const posted = await browse(jar, new URL(action, form.url).href, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email }).toString(),
-  });
-  const stopped = await follow(jar, new URL(posted.location!, form.url).href, isCallback);
+  const stopped = await follow(jar, await submitEmail(base, email, jar), (u) => u.pathname === '/dashboard/auth/callback');
   return { jar, callback: new URL(stopped.url) };
 }
 

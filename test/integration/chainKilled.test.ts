@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/chain/sandbox/sandbox';
-import { ADMIN_TOKEN, startTestServer, type HttpAnswer, type Json, type TestServer } from '../helpers/server';
+import type { Sandbox } from '../../src/chain/sandbox/sandbox';
+import { ADMIN_TOKEN, type HttpAnswer, type Json, type TestServer } from '../helpers/server';
+import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSandbox';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
@@ -24,26 +22,21 @@ const RPC_TIMEOUT_MS = 2_000;
 /** An answer about a dead chain comes well within this (a refused connection fails at once; a hanging one at RPC_TIMEOUT_MS). */
 const ANSWER_WITHIN_MS = 2 * RPC_TIMEOUT_MS + 1_000;
 
+let own: OwnSandboxServer | undefined;
 let sandbox: Sandbox;
-let dir: string;
 let srv: TestServer;
 let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ feeBps: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'chain-killed-'));
-  const manifestPath = join(dir, 'manifest.json');
-  writeFileSync(manifestPath, JSON.stringify(sandbox.manifest));
   // in-flight retries wait 1 s at most here, so a chain that is back is used within about a second
-  srv = await startTestServer({ SANDBOX_MANIFEST: manifestPath, RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000' });
+  own = await startOwnSandboxServer({ RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000' });
+  ({ sandbox, srv } = own);
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
 }, 60_000);
 afterAll(async () => {
-  await srv?.stop();
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/chain/sandbox/sandbox';
-import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
+import { ADMIN_TOKEN, type Json, type TestServer } from '../helpers/server';
+import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSandbox';
 import { intentHttp, type IntentHttp } from './engine/intentsHttpHelpers';
 
 /**
@@ -11,28 +8,22 @@ import { intentHttp, type IntentHttp } from './engine/intentsHttpHelpers';
  * under concurrency, policy-aware planning, version bumps, scope rules and
  * the audit trail. Its own sandbox: it sets lending rates.
  */
-let sandbox: Sandbox;
-let dir: string;
+let own: OwnSandboxServer | undefined;
 let srv: TestServer;
 let key: string;
 let accountId: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ feeBps: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'policies-'));
-  const manifestPath = join(dir, 'manifest.json');
-  writeFileSync(manifestPath, JSON.stringify(sandbox.manifest));
-  srv = await startTestServer({ SANDBOX_MANIFEST: manifestPath });
+  own = await startOwnSandboxServer();
+  srv = own.srv;
   const acct = await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 });
   key = acct.key;
   accountId = acct.accountId;
   api = intentHttp(srv, key);
 }, 60_000);
 afterAll(async () => {
-  await srv?.stop();
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 const rest = (method: string, path: string, body?: unknown, k = key) => srv.rest(method, path, { key: k, body });
