@@ -46,7 +46,7 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production });
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
@@ -69,7 +69,7 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   server.requestTimeout = TIMEOUTS.requestTimeout;
   server.headersTimeout = TIMEOUTS.headersTimeout;
   server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl });
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl, streams: o.metrics.streams });
   return {
     server,
     closeWebSocket: () => ws.close(),

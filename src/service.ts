@@ -23,6 +23,7 @@ import { createSharedBus } from './engine/sharedBus';
 import { intentRoutes } from './rest/routes/intents';
 import { auditRoutes } from './rest/routes/audit';
 import { policyRoutes } from './rest/routes/policies';
+import { usageRoutes } from './rest/routes/usage';
 import { releaseReservation } from './app/policies/decideIntent';
 import { hasSignedTransaction } from './domain/intent';
 import { startChains, type RunningChains } from './chain/startChains';
@@ -49,7 +50,9 @@ export interface RunningService {
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const localClock = { now: () => new Date() };
-  const [storeResult, chainsResult] = await Promise.allSettled([createStore(config), startChains(config)]);
+  // One registry per instance; the layers report into it through hooks (they never import it).
+  const metrics = createMetrics();
+  const [storeResult, chainsResult] = await Promise.allSettled([createStore(config), startChains(config, { onRpc: metrics.chainRpc })]);
   if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
     // Whatever did start is stopped again: no devnet or connection outlives a failed start.
     if (storeResult.status === 'fulfilled') await storeResult.value.close();
@@ -97,6 +100,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     },
     // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
     onFinal: (intent) => (intent.status === 'failed' && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
+    onTransition: metrics.intentTransition,
   });
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
@@ -126,11 +130,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     caches,
     limits: { gasBudgetPerAccountWei: config.gasBudgetPerAccountWei },
     engine,
+    onCreditsCharged: metrics.creditsChargedFor,
   };
   const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
-  const metrics = createMetrics();
   let listeningUrl = '';
   const publicUrl = () => config.publicUrl ?? listeningUrl;
   const dashboard = config.dashboard ? createDashboard({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
@@ -142,7 +146,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,

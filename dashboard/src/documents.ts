@@ -277,8 +277,8 @@ export const INTENT_UPDATES_SUBSCRIPTION = gql<{ viewerIntentUpdated: Intent }>`
   ${INTENT_FIELDS}
 `;
 
-export const YIELDS_QUERY = gql<{ yields: YieldReport }, { asset?: string | null }>`
-  query DashboardYields($asset: Asset) {
+export const YIELDS_QUERY = gql<{ yields: YieldReport | null }, { asset?: string | null }>`
+  query DashboardYields($asset: TokenAsset) {
     yields(asset: $asset) {
       best {
         chain

@@ -80,3 +80,8 @@ export function explorerTxUrl(chain: string, txHash: string): string | null {
   if (!base || !/^0x[0-9a-fA-F]+$/.test(txHash)) return null;
   return `${base}/tx/${txHash}`;
 }
+
+/** A lending protocol as people write it: the GraphQL enum AAVE_V3 is aave-v3, as in the yields report. */
+export function formatProtocol(protocol: string): string {
+  return protocol.toLowerCase().replace(/_/g, '-');
+}

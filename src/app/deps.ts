@@ -11,6 +11,7 @@ import type { PaymentVerifier } from './payments/port';
 import type { ServiceEnvironment } from '../domain/environment';
 import type { KeyUseRecorder } from './accounts/keyUse';
 import type { AuditWarnLogger } from './audit/recordAudit';
+import type { Operation } from '../domain/plans';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -37,6 +38,8 @@ export interface AppDeps {
   logger?: AuditWarnLogger;
   /** Runs intents in the background (the intent engine). */
   engine: IntentSubmitter & { bus: IntentBus };
+  /** Told of credits an API key's operation was charged for good (its answer was a success), by either door (metrics); absent: not reported. */
+  onCreditsCharged?: (operation: Operation, credits: number) => void;
 }
 
 /** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */

@@ -9,6 +9,7 @@ import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPor
 import type { ChainClient } from './viem/chainClients';
 import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
 import { readHoldings } from './viem/readHoldings';
+import type { RpcObserver } from './viem/observedTransport';
 
 export interface ChainsConfig {
   chainMode: 'sandbox' | 'rpc';
@@ -54,8 +55,14 @@ function readManifest(path: string): SandboxManifest {
   return JSON.parse(readFileSync(path, 'utf8')) as SandboxManifest;
 }
 
+/** What the composition root observes of the chains (metrics). */
+export interface ChainHooks {
+  /** Every JSON-RPC request of the chain port. */
+  onRpc?: RpcObserver;
+}
+
 /** Starts (or attaches to) the sandbox devnets, or connects to configured RPC endpoints, and builds the chain port. */
-export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
+export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Promise<RunningChains> {
   const started = Date.now();
   if (cfg.chainMode === 'rpc') {
     if (!cfg.chainManifestPath || !cfg.serviceKeys) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
@@ -64,14 +71,14 @@ export async function startChains(cfg: ChainsConfig): Promise<RunningChains> {
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
     }
-    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, rpcTimeoutMs: cfg.rpcTimeoutMs, ...GAS });
+    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, rpcTimeoutMs: cfg.rpcTimeoutMs, onRpc: hooks.onRpc, ...GAS });
     return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
-  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, rpcTimeoutMs: cfg.rpcTimeoutMs, ...GAS });
+  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, rpcTimeoutMs: cfg.rpcTimeoutMs, onRpc: hooks.onRpc, ...GAS });
   const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;

@@ -34,7 +34,11 @@ export const PLANS: Record<PlanName, Plan> = {
   },
 };
 
-/** Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1). */
+/**
+ * Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1).
+ * getUsage is free: reading how many credits are left must not spend them
+ * (it still counts in the rate window, like every request).
+ */
 export const CREDIT_COST = {
   createWallet: 1,
   getWallet: 1,
@@ -53,6 +57,7 @@ export const CREDIT_COST = {
   deletePolicy: 1,
   setWalletPolicy: 1,
   removeWalletPolicy: 1,
+  getUsage: 0,
 } as const;
 export type Operation = keyof typeof CREDIT_COST;
 

@@ -35,6 +35,12 @@ export interface EngineOptions {
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
   /** Called once when an intent reaches a final state, after it is persisted (a failed one's reservations are given back). */
   onFinal?: (intent: Intent) => Promise<void> | void;
+  /**
+   * Told of each status an intent enters, after it is persisted (metrics):
+   * `pending` once, when a new intent is submitted (not when recovery resumes
+   * one), then every change of status. Must not throw.
+   */
+  onTransition?: (intent: Intent) => void;
   /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
   walletIdleMs?: number;
   /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 30 s, never giving up. */
@@ -104,6 +110,7 @@ export function createEngine(options: EngineOptions): Engine {
         repo: store.intents,
         auditLog: store.auditLog,
         onFinal: options.onFinal,
+        onTransition: options.onTransition,
         bus,
         clock,
         logger,
@@ -166,7 +173,10 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     bus,
-    submit,
+    async submit(intent) {
+      if (intent.status === 'pending' && intent.version === 0) options.onTransition?.(intent);
+      await submit(intent);
+    },
     async start() {
       return { resumed: await recoverIntents(store.intents, submit, logger) };
     },

@@ -37,6 +37,8 @@ export interface IntentActorDeps {
   auditLog?: Pick<AuditLog, 'append'>;
   /** Told once of a final transition, after it is persisted and before it is published. */
   onFinal?: (intent: Intent) => Promise<void> | void;
+  /** Told of every change of status, after it is persisted (metrics; must not throw). */
+  onTransition?: (intent: Intent) => void;
   /** One unit of work on a non-final intent; every change goes through `commit`. */
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
@@ -67,7 +69,9 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
     async (event: IntentEvent) => {
       const next = transition(state.intent, event, deps.clock.now());
       await deps.repo.update(next, state.intent.version);
+      const changed = next.status !== state.intent.status;
       state.intent = next;
+      if (changed) deps.onTransition?.(next);
       // Recorded before it is published: a subscriber that sees the final state finds its audit event.
       if (isFinal(next.status)) {
         await recordFinalIntent(deps.auditLog, next, deps.logger);

@@ -11,6 +11,11 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({ defaultFieldNullability: false });
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({
+  description:
+    "Reads, each priced in credits like its REST twin. A field whose resource is missing or refused is null with its error (extensions.code as REST's `error`): it never takes its sibling fields with it.",
+});
+builder.mutationType({
+  description: 'Writes, each the twin of a REST route. A refused mutation is null with its error; the other mutations of the operation keep their answers.',
+});
+builder.subscriptionType({ description: 'Live updates over WebSocket (graphql-ws) or server-sent events.' });

@@ -17,6 +17,7 @@ import type { GraphQLContext } from './context';
 export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   wallet: 'getWallet',
   walletById: 'getWallet',
+  node: 'getWallet', // 1 credit, like walletById, intent and policy (each costs 1); nothing when no node is found
   balances: 'getBalances',
   yields: 'getYields',
   intent: 'getIntent',
@@ -33,6 +34,7 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   deletePolicy: 'deletePolicy',
   setWalletPolicy: 'setWalletPolicy',
   removeWalletPolicy: 'removeWalletPolicy',
+  usage: 'getUsage',
 };
 
 /**
@@ -45,6 +47,7 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
 export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via'][]>> = {
   wallet: ['apiKey', 'payment'],
   walletById: ['apiKey', 'payment'],
+  node: ['apiKey'],
   balances: ['apiKey', 'payment'],
   yields: ['apiKey', 'payment', 'session'],
   intent: ['apiKey', 'payment'],
@@ -65,6 +68,7 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   deletePolicy: ['apiKey'],
   setWalletPolicy: ['apiKey'],
   removeWalletPolicy: ['apiKey'],
+  usage: ['apiKey'],
 };
 
 /** FORBIDDEN naming the first root field this caller may not use, or null. */
@@ -124,8 +128,23 @@ export async function chargeInto(context: GraphQLContext, document: DocumentNode
   if (!context.principal) return null;
   const r = await chargeOperation(context.deps, context.principal, document, operationName);
   if (r.error) return r.error;
-  context.charge = r.charge;
+  const report = context.deps.onCreditsCharged;
+  context.charge = r.charge && report ? reportingConsumed(r.charge, report) : r.charge;
   return null;
+}
+
+/**
+ * `charge`, telling `report` of each field's credits as its success consumes
+ * them (what is consumed is never given back). Every other member is the
+ * charge's own, read through the prototype.
+ */
+function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation, credits: number) => void): PrepaidCredits {
+  const reporting = Object.create(charge) as PrepaidCredits;
+  reporting.consume = (op) => {
+    charge.consume(op);
+    if (CREDIT_COST[op] > 0) report(op, CREDIT_COST[op]);
+  };
+  return reporting;
 }
 
 /**

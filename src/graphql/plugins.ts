@@ -8,6 +8,7 @@ import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
 import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
 import { chargeInto } from './operationCost';
+import { startedStream, type StreamObserver } from './streamMetrics';
 
 /**
  * The operation limits of operationLimits.ts inside yoga (GET and SSE
@@ -64,6 +65,20 @@ export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
       return {
         onSubscribeResult({ result, setResult }) {
           if (Symbol.asyncIterator in result) setResult(endOnRevocation(result as AsyncIterableIterator<ExecutionResult>, revocations, keyId));
+        },
+      };
+    },
+  };
+}
+
+/** Subscriptions served by yoga (SSE) that start: their credits reported, their streams counted until they end (metrics). */
+export function observeStreams(streams?: StreamObserver): Plugin {
+  return {
+    onSubscribe({ args }) {
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (!(Symbol.asyncIterator in result)) return;
+          setResult(startedStream(result as AsyncIterableIterator<ExecutionResult>, args.contextValue as unknown as GraphQLContext, args.document, args.operationName, 'sse', streams));
         },
       };
     },

@@ -11,6 +11,7 @@ import './types/intentSubscription';
 import './types/viewer';
 import './types/policies';
 import './types/audit';
+import './types/usage';
 
 let schema: GraphQLSchema | undefined;
 

@@ -16,6 +16,7 @@ import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
 import { chargeInto } from './operationCost';
 import { createStreamQuotas, quotaOf } from './streamQuotas';
+import { startedStream, type StreamObserver } from './streamMetrics';
 
 type ConnectionExtra = {
   principal?: Principal;
@@ -90,6 +91,8 @@ export function attachGraphQLWebSocket(o: {
   production: boolean;
   /** The service's public origin: a session socket must be opened from it. */
   publicUrl?: () => string;
+  /** Told when a subscription's stream opens and ends (metrics). */
+  streams?: StreamObserver;
 }): { close(): Promise<void> } {
   /** The connection's API key, else the session cookie of its upgrade request (opened from the service's own origin only). */
   const admit = (extra: ConnectionExtra): Promise<Admission> =>
@@ -191,6 +194,9 @@ export function attachGraphQLWebSocket(o: {
         }
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },
+      // A subscription that started: its credits reported, its stream counted until it ends.
+      onOperation: (_ctx, _id, _payload, args, result) =>
+        Symbol.asyncIterator in result ? startedStream(result, args.contextValue as GraphQLContext, args.document, args.operationName, 'websocket', o.streams) : undefined,
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
       onNext: async (_ctx, _id, _payload, args, result) => {
         // A query or mutation answers once: what its failed fields reserved goes back now.

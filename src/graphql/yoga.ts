@@ -6,7 +6,8 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
 import { maskError, withHttpStatus } from './errors';
-import { endStreamsOnRevocation, maskResultErrors, operationLimits } from './plugins';
+import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
+import type { StreamObserver } from './streamMetrics';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -52,7 +53,7 @@ export const graphiqlScriptHashes = (): string[] => renderedScriptHashes;
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
 
 /** graphql-yoga over the Pothos schema; GraphiQL and introspection outside production only. */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean }): GraphQLServer {
+export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver }): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -71,6 +72,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     plugins: [
       operationLimits(o.production),
       endStreamsOnRevocation(o.deps.revocations),
+      observeStreams(o.streams),
       maskResultErrors({ production: o.production, onMasked: (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed') }),
     ],
   });

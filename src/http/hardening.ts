@@ -67,7 +67,7 @@ export function createHardening(o: HardeningOptions): Handler {
           origin: (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
           methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
           allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof', 'X-Account-Id', 'X-Request-Id'],
-          exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Idempotent-Replayed'],
+          exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Remaining', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Idempotent-Replayed'],
           maxAge: 600,
           optionsSuccessStatus: 204,
         }) as unknown as Handler);

@@ -8,6 +8,12 @@ export interface RestState {
   principal?: Principal;
   /** The JSON body, parsed and size-checked by jsonBody(). */
   body?: unknown;
+  /**
+   * The account's credits used this month as this request last saw them (its
+   * reservation or refund, or a usage read): X-Credits-Remaining is computed
+   * from it, so only an answer that saw none reads the counter.
+   */
+  creditsUsed?: number;
 }
 
 export type RestContext = RouterContext<RestState>;

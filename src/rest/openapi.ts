@@ -8,7 +8,7 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
 import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, policyPageSchema, policySchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
 import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
 import { listAuditEventsSchema } from '../domain/schemas/audit';
 import { listPoliciesSchema } from '../app/policies/managePolicies';
@@ -332,6 +332,17 @@ The spending policy governing the wallet (its own, else the account's account-sc
     success: { status: 204, description: 'Removed' },
     errors: { 404: ['WALLET_NOT_FOUND'] },
   },
+  {
+    operationId: 'getUsage',
+    method: 'get',
+    path: '/usage',
+    tag: 'Account',
+    summary: 'Your plan, credits and limits',
+    description: `The account of the key: its plan, the credits used this month and their limit (null: unlimited) and when they reset, the current one-minute rate window (this request counted), and its wallets against the plan limit. ${cost('getUsage')}: it never spends the credits it reports (it still counts in the rate window). X-Credits-Remaining on every answer says \`credits.limit - credits.used\` (or \`unlimited\`) without this call.`,
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The usage of your account', schema: usageSchema, examples: { usage: { summary: 'A free account early in the month', value: EXAMPLES.usage } } },
+    errors: {},
+  },
 ];
 
 /** What every `/v1` operation can answer, whatever it does. */
@@ -375,6 +386,8 @@ function headersOf(op: OperationSpec, status: number): Partial<Record<ResponseHe
     // a payable read may be a paid one, which has no account and so no rate window (except a 403, which only keys get)
     const always = AFTER_ADMISSION.has(status) && (!payable(op.operationId) || status === 403);
     for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) h[name] = always;
+    // where the rate headers are, but not on a 401: a revoked key is shown its account's window, not its spending
+    if (status !== 401) h['X-Credits-Remaining'] = always;
   }
   if (status === 429) h['Retry-After'] = true;
   if (status === 503) h['Retry-After'] = false;
@@ -465,7 +478,7 @@ const DESCRIPTION = `Wallets for your users, their balances across chains, lendi
 
 **Errors.** Every failure answers \`{error, message, details}\` with a machine-readable \`error\` code; each response lists the codes it carries. A path that does not exist answers 404 NOT_FOUND, and a method a path does not take 405 METHOD_NOT_ALLOWED with an Allow header (under /v1 the key is checked first: 401 without one).
 
-**Limits.** Each API key's account has a per-minute request window (X-RateLimit-Limit/Remaining/Reset on every answer once the key is admitted; 429 RATE_LIMIT_EXCEEDED with Retry-After past it) and monthly credits (403 CREDITS_EXHAUSTED); credits are charged on 2xx only. Bodies are JSON (415 otherwise) of at most the configured size (413).
+**Limits.** Each API key's account has a per-minute request window (X-RateLimit-Limit/Remaining/Reset on every answer once the key is admitted; 429 RATE_LIMIT_EXCEEDED with Retry-After past it) and monthly credits (403 CREDITS_EXHAUSTED); credits are charged on 2xx only, and X-Credits-Remaining on every answer once the key is admitted says how many are left (\`unlimited\` on a plan without a limit). GET /usage (free) has the plan, credits, rate window and wallets in one answer. Bodies are JSON (415 otherwise) of at most the configured size (413).
 
 **Idempotency.** POST /wallets and POST /intents honour Idempotency-Key for 24 h: the same key and body replay the first answer (Idempotent-Replayed: true); another body, or a first request still running, is 409 IDEMPOTENCY_CONFLICT.
 
@@ -546,6 +559,7 @@ export function openApiDocument(): object {
       { name: 'Policies', description: 'Spending policies: what each wallet may do, enforced before anything is signed' },
       { name: 'Demo', description: 'Test funds for trying the API' },
       { name: 'Audit', description: 'The account\'s audit log' },
+      { name: 'Account', description: 'Your plan, credits and limits' },
     ],
   });
   return document;

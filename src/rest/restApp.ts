@@ -7,6 +7,7 @@ import type { RestState } from './context';
 import type { Metrics } from './metrics';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
+import { outcomeMetrics } from './middleware/outcomeMetrics';
 import { errorHandler } from './middleware/errors';
 import { jsonBody } from './middleware/jsonBody';
 import { admission } from './middleware/admission';
@@ -44,9 +45,13 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
 
   // Authentication and the rate window run before the body is read, so an unauthenticated body is never parsed.
   const admit = admission(o.deps, {
-    settled: () => o.metrics.paidReads.inc({ outcome: 'settled' }),
+    settled: () => {
+      o.metrics.paidReads.inc({ outcome: 'settled' });
+      o.metrics.payments.inc({ outcome: 'settled' });
+    },
     settlementFailed: (info) => {
       o.metrics.paidReads.inc({ outcome: 'settlement_failed' });
+      o.metrics.payments.inc({ outcome: 'settlement_failed', reason: info.reason ?? 'unknown' });
       o.logger.error(info, 'paid read served but its payment was not settled');
     },
   });
@@ -59,6 +64,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
 
   app.use(requestId());
   app.use(accessLog(o.logger, o.metrics));
+  app.use(outcomeMetrics(o.deps, o.metrics));
   app.use(errorHandler(o.logger));
   app.use(async (ctx, next) => {
     await next();

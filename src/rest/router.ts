@@ -41,7 +41,7 @@ export interface RouteInfo {
   path: string;
   /** Whether guardEveryRoute put a guard in front of its handler. */
   guarded: boolean;
-  /** The route's name: payable reads are named after their operation. */
+  /** The route's name: every `/v1` operation route is named after its operation (payable reads are found, and credits counted, by it). */
   name?: string;
 }
 

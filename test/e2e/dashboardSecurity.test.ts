@@ -181,7 +181,7 @@ describe('keys made in the dashboard', () => {
     const other = await srv.admin.createAccount();
     const answer = await dashboardGql(srv.url, jar, REVOKE_KEY, { id: other.keyId });
     expect(codeOf(answer.body)).toBe('NOT_FOUND');
-    expect(answer.body.data ?? null).toBeNull();
+    expect(answer.body.data?.revokeApiKey ?? null).toBeNull();
     // same answer as a key id that does not exist at all
     const unknown = await dashboardGql(srv.url, jar, REVOKE_KEY, { id: 'svc_apikey_doesnotexist' });
     expect(codeOf(unknown.body)).toBe('NOT_FOUND');

@@ -105,7 +105,7 @@ test('property: every GraphQL root field with generated variables answers errors
     'query($u: String!) { wallet(userId: $u) { id } }',
     'query($id: ID!) { walletById(id: $id) { id } }',
     'query($w: ID!) { balances(walletId: $w) { totalValueUsd } }',
-    'query($a: Asset, $c: Chain) { yields(asset: $a, chain: $c) { best { apy } } }',
+    'query($a: TokenAsset, $c: Chain) { yields(asset: $a, chain: $c) { best { apy } } }',
     'query($id: ID!) { intent(id: $id) { id } }',
     'query($w: ID!, $f: Int, $a: String) { intents(walletId: $w, first: $f, after: $a) { edges { cursor } } }',
     'mutation($i: CreateWalletInput!) { createWallet(input: $i) { id } }',

@@ -34,7 +34,7 @@ async function post(body: unknown, accept: string) {
 const OPERATIONS: { query: string; name: string; type: string; wrong: fc.Arbitrary<unknown> }[] = [
   { query: 'query($v: ID!) { intent(id: $v) { id } }', name: 'v', type: 'ID!', wrong: fc.oneof(fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }), fc.boolean(), fc.double({ noInteger: true, noNaN: true })) },
   { query: 'query($v: Int) { intents(walletId: "svc_wallet_x", first: $v) { pageInfo { hasNextPage } } }', name: 'v', type: 'Int', wrong: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !/^-?\d+$/.test(s)), fc.double({ noInteger: true, noNaN: true }), fc.boolean(), fc.constant(2 ** 40), fc.array(fc.integer(), { maxLength: 2 })) },
-  { query: 'query($v: Asset) { yields(asset: $v) { best { apy } } }', name: 'v', type: 'Asset', wrong: fc.oneof(fc.string({ maxLength: 8 }).filter((s) => !['USDC', 'USDT', 'DAI', 'WETH', 'ETH'].includes(s)), fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean(), { maxKeys: 2 })) },
+  { query: 'query($v: TokenAsset) { yields(asset: $v) { best { apy } } }', name: 'v', type: 'TokenAsset', wrong: fc.oneof(fc.string({ maxLength: 8 }).filter((s) => !['USDC', 'USDT', 'DAI', 'WETH'].includes(s)), fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean(), { maxKeys: 2 })) },
   { query: 'mutation($v: CreateWalletInput!) { createWallet(input: $v) { id } }', name: 'v', type: 'CreateWalletInput!', wrong: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.array(fc.string(), { maxLength: 2 }), fc.record({ userId: fc.oneof(fc.integer(), fc.boolean(), fc.constant([])) })) },
 ];
 

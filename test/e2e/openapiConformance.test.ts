@@ -579,11 +579,22 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('POST /intents own policy gone', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.1' } }, 404, 'POLICY_NOT_FOUND', false);
   await srv.service.deps.store.wallets.setPolicy(governed, null);
 
+  // ---- usage (free), and X-Credits-Remaining against the body ----
+  const usage = await valid('GET /usage', '/usage', { key }, 200);
+  check('GET /usage: X-Credits-Remaining is limit - used', usage.headers.get('x-credits-remaining'), String(usage.body?.credits?.limit - usage.body?.credits?.used));
+  await valid('GET /usage query ignored', '/usage?verbose=1', { key }, 200);
+  await valid('GET /usage read-only key', '/usage', { key: readOnly.key }, 200);
+  const unlimited = await valid('GET /usage unlimited plan', '/usage', { key: (await srv.admin.createAccount({ plan: 'enterprise' })).key }, 200);
+  check('GET /usage unlimited plan: limits null, X-Credits-Remaining unlimited', [unlimited.body?.credits?.limit, unlimited.body?.wallets?.limit, unlimited.headers.get('x-credits-remaining')], [null, null, 'unlimited']);
+  await invalid('GET /usage no key', '/usage', {}, 401, 'UNAUTHORIZED', true);
+  await invalid('GET /usage malformed key', '/usage', { key: 'nope' }, 401, 'UNAUTHORIZED', false);
+
   // ---- keys, limits, credits, failures ----
   const revoked = await srv.admin.createAccount({ plan: 'pro' });
   await srv.admin.revokeKey(revoked.keyId);
   await invalid('GET /yields revoked key', '/yields', { key: revoked.key }, 401, 'UNAUTHORIZED', false);
   await invalid('POST /intents revoked key', '/intents', { key: revoked.key, body: intentBody }, 401, 'UNAUTHORIZED', false);
+  await invalid('GET /usage revoked key', '/usage', { key: revoked.key }, 401, 'UNAUTHORIZED', false);
 
   const tiny = await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 2 });
   await fitInRateWindow(5_000); // the four requests below in one rate window
@@ -592,6 +603,8 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   const rate = await valid('GET /yields rate limit', '/yields', { key: tiny.key }, 429, 'RATE_LIMIT_EXCEEDED');
   check('GET /yields rate limit: X-RateLimit-Remaining', rate.headers.get('x-ratelimit-remaining'), '0');
   await valid('POST /wallets rate limit', '/wallets', { key: tiny.key, body: { userId: 'x' } }, 429, 'RATE_LIMIT_EXCEEDED');
+  const usageLimited = await valid('GET /usage rate limit', '/usage', { key: tiny.key }, 429, 'RATE_LIMIT_EXCEEDED');
+  check('GET /usage rate limit: X-Credits-Remaining (2 yields charged)', usageLimited.headers.get('x-credits-remaining'), '9998');
 
   const broke = await srv.admin.createAccount({ plan: 'free' });
   const { month, resetsAt } = creditMonth(new Date());
@@ -602,12 +615,16 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     ['GET /intents', '/intents?walletId=svc_wallet_nope', {}],
     ['POST /intents', '/intents', { body: { walletId, action: 'lend', amount: '1' } }],
   ] as const) {
-    await valid(`${label} credits exhausted`, path, { ...c, key: broke.key }, 403, 'CREDITS_EXHAUSTED');
+    const refused = await valid(`${label} credits exhausted`, path, { ...c, key: broke.key }, 403, 'CREDITS_EXHAUSTED');
+    check(`${label} credits exhausted: X-Credits-Remaining`, refused.headers.get('x-credits-remaining'), '0');
   }
+  const brokeUsage = await valid('GET /usage credits exhausted (free: still answers)', '/usage', { key: broke.key }, 200);
+  check('GET /usage credits exhausted: used, X-Credits-Remaining', [brokeUsage.body?.credits?.used, brokeUsage.headers.get('x-credits-remaining')], [100, '0']);
 
   const corrupt = await seedCorruptAccountKey(srv);
   await valid('GET /yields internal error', '/yields', { key: corrupt }, 500, 'INTERNAL_ERROR');
   await valid('POST /wallets internal error', '/wallets', { key: corrupt, body: { userId: 'z' } }, 500, 'INTERNAL_ERROR');
+  await valid('GET /usage internal error', '/usage', { key: corrupt }, 500, 'INTERNAL_ERROR');
 
   // every documented operation was exercised
   const ops = Object.entries(doc.paths).flatMap(([p, o]: [string, any]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
@@ -631,16 +648,18 @@ test('conformance: methods a path does not take, and unknown paths, answer the d
     ['PATCH', '/policies', 'GET, HEAD, POST'],
     ['POST', '/policies/svc_policy_x', 'DELETE, GET, HEAD, PUT'],
     ['GET', '/wallets/svc_wallet_x/policy', 'DELETE, PUT'],
+    ['POST', '/usage', 'GET, HEAD'],
   ] as const) {
     const viaPrism = await call(strict, path, { method, key });
     expect({ path, prism: viaPrism.byPrism }).toEqual({ path, prism: 'NO_METHOD_MATCHED_ERROR' });
     await direct(`${method} ${path}`, method, path, null, { key }, 405, 'METHOD_NOT_ALLOWED');
     const a = await srv.rest(method, `/v1${path}`, { key });
-    expect({ path, allow: a.headers.get('allow')?.split(/,\s*/).sort(), requestId: !!a.headers.get('x-request-id'), rate: !!a.headers.get('x-ratelimit-limit') }).toEqual({
+    expect({ path, allow: a.headers.get('allow')?.split(/,\s*/).sort(), requestId: !!a.headers.get('x-request-id'), rate: !!a.headers.get('x-ratelimit-limit'), credits: a.headers.get('x-credits-remaining') }).toEqual({
       path,
       allow: allow.split(', ').sort(),
       requestId: true,
       rate: true,
+      credits: '10000',
     });
   }
   await direct('GET /nothing-here', 'GET', '/nothing-here', null, { key }, 404, 'NOT_FOUND');

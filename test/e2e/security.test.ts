@@ -301,7 +301,7 @@ describe('shared resources have per-account budgets', () => {
       const funded = await dev.gql(`mutation { ${funds} }`, undefined, pro.key);
       errors.push(...((funded.body.errors as any[] | undefined) ?? []));
     }
-    // The 51st is refused; its non-null field ends its serial mutation there (data null); later ones are refused one by one.
+    // The 51st is refused (its field null, with its error); the later ones are refused one by one.
     const refused = errors.filter((e) => e.extensions.code === 'FUNDING_LIMIT_EXCEEDED');
     expect(refused[0].path).toEqual(['f50']);
     // 10 wallets + exactly 50 fundings were charged: credits reserved up front for the fields that failed or never ran came back.

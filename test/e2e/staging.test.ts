@@ -63,9 +63,9 @@ describe('a staging deployment', () => {
     const jar = await signIn(staging.url, `staging-${randomBytes(4).toString('hex')}@example.com`);
     const viewer = await dashboardGql(staging.url, jar, '{ viewer { email environment account { plan } } }');
     expect(viewer.body.errors).toBeUndefined();
-    expect(viewer.body.data.viewer).toMatchObject({ environment: 'staging', account: { plan: 'free' } });
+    expect(viewer.body.data.viewer).toMatchObject({ environment: 'STAGING', account: { plan: 'FREE' } });
     const devJar = await signIn(dev.url, `dev-${randomBytes(4).toString('hex')}@example.com`);
-    expect((await dashboardGql(dev.url, devJar, '{ viewer { environment } }')).body.data.viewer.environment).toBe('development');
+    expect((await dashboardGql(dev.url, devJar, '{ viewer { environment } }')).body.data.viewer.environment).toBe('DEVELOPMENT');
   });
 
   test("behavior: a pro account's new wallet in staging has exactly the three test chains (development: all six)", async () => {

@@ -94,7 +94,7 @@ describe('GraphQL wallets', () => {
     const acct = await srv.admin.createAccount();
     const a = await createWallet(acct, { userId: 'bad id', email: 'nope', metadata: { $set: 1, deep: { a: { b: { c: { d: { e: 1 } } } } } } });
     const e = gqlError(a, 'INVALID_REQUEST');
-    expect(a.body.data).toBeNull();
+    expect(a.body.data).toEqual({ createWallet: null });
     const paths = (e.extensions.details.issues as { path: string }[]).map((i) => i.path).sort();
     expect(paths).toEqual(['email', 'metadata.$set', 'metadata.deep.a.b.c.d', 'userId']);
     const badArg = await getWallet(acct, 'u'.repeat(129));
@@ -122,7 +122,7 @@ describe('GraphQL wallets', () => {
   test('error: an unknown userId is WALLET_NOT_FOUND', async () => {
     const acct = await srv.admin.createAccount();
     const a = await getWallet(acct, 'nobody');
-    expect(a.body.data).toBeNull();
+    expect(a.body.data).toEqual({ wallet: null });
     const e = gqlError(a, 'WALLET_NOT_FOUND');
     expect(e.extensions.details).toEqual({ userId: 'nobody' });
     expect(e.path).toEqual(['wallet']);

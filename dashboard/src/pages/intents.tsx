@@ -5,7 +5,7 @@ import type { LiveState } from '../client';
 import { ErrorNotice, Loading, PageHeading, StatusBadge, Time, TxHash } from '../components';
 import { LiveContext } from '../context';
 import { INTENTS_QUERY, INTENT_UPDATES_SUBSCRIPTION, type Intent, type Step } from '../documents';
-import { formatChain, formatDateTime, formatEnum } from '../format';
+import { formatChain, formatDateTime, formatEnum, formatProtocol } from '../format';
 
 const PAGE_SIZE = 50;
 
@@ -220,7 +220,7 @@ function IntentItem({ intent: i }: { intent: Intent }) {
 
 function stepType(s: Step): string {
   const t = s.__typename.replace(/Step$/, '').toLowerCase();
-  return s.protocol ? `${t} (${s.protocol})` : t;
+  return s.protocol ? `${t} (${formatProtocol(s.protocol)})` : t;
 }
 
 function StepRow({ step: s, asset }: { step: Step; asset: string }) {

@@ -2,9 +2,10 @@ import { useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { ErrorNotice, Loading, PageHeading } from '../components';
 import { YIELDS_QUERY, type YieldRate, type YieldReport } from '../documents';
-import { formatApy, formatChain } from '../format';
+import { formatApy, formatChain, formatProtocol } from '../format';
 
-const ASSETS = ['USDC', 'USDT', 'DAI', 'WETH', 'ETH'] as const;
+// The assets markets lend (the GraphQL TokenAsset enum); native ETH is held, not lent.
+const ASSETS = ['USDC', 'USDT', 'DAI', 'WETH'] as const;
 const ALL = 'ALL';
 
 function sameMarket(a: YieldRate, b: YieldRate): boolean {
@@ -54,7 +55,7 @@ function YieldChart({ report }: { report: YieldReport }) {
       {best && (
         <div class="callout">
           <p>
-            <strong>Highest APY: {formatApy(best.apy)}</strong> — {best.protocol} on {formatChain(best.chain)} ({best.asset})
+            <strong>Highest APY: {formatApy(best.apy)}</strong> — {formatProtocol(best.protocol)} on {formatChain(best.chain)} ({best.asset})
           </p>
           {best.reasoning && <p class="muted small">{best.reasoning}</p>}
         </div>
@@ -67,7 +68,7 @@ function YieldChart({ report }: { report: YieldReport }) {
             return (
               <li key={`${r.chain}-${r.protocol}-${r.asset}`} class={isBest ? 'bar-row bar-best' : 'bar-row'} data-best={isBest ? 'true' : undefined}>
                 <span class="bar-label">
-                  {formatChain(r.chain)} · {r.protocol} · {r.asset}
+                  {formatChain(r.chain)} · {formatProtocol(r.protocol)} · {r.asset}
                   {isBest && (
                     <>
                       {' '}

@@ -5,7 +5,7 @@ import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
 import { checkApiKey, keyCheckError } from './authenticate';
 import { countRequest, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
-import { reserveCredits, type PrepaidCredits } from './credits';
+import { readCreditHeaders, reserveCredits, type CreditReservation, type PrepaidCredits } from './credits';
 
 export interface Admission {
   principal: Principal;
@@ -36,7 +36,8 @@ export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyC
   deps.keyUse?.record(check.key.id, deps.clock.now());
   if (rate.exceeded) {
     const retry = retryAfterSeconds(rate, deps.clock.now());
-    throw withHeaders(rateLimitExceeded(rate.limit, rate.reset, retry), rateHeaders(rate));
+    // The key is good: its 429 shows the account's credits too (one read, on refusals only; none for an unlimited plan).
+    throw withHeaders(rateLimitExceeded(rate.limit, rate.reset, retry), { ...rateHeaders(rate), ...(await readCreditHeaders(deps, check.account)) });
   }
   return { principal: { account: check.account, keyId: check.key.id, scopes: check.key.scopes, via: 'apiKey' }, rate };
 }
@@ -51,16 +52,17 @@ function assertScope(principal: Principal, operation: Operation): void {
 
 /**
  * Per operation: checks the key's scope and reserves the operation's credits.
- * Call `refund()` when the answer is not a success (credits are charged on 2xx only).
+ * Call `refund()` when the answer is not a success (credits are charged on 2xx only);
+ * `usedAfter` is the month's counter after the reservation (then the refund).
  */
 export async function authorizeOperation(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   principal: Principal,
   operation: Operation,
-): Promise<{ refund(): Promise<void> }> {
+): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
   assertScope(principal, operation);
   // A paid read was paid for in USDC, and the dashboard's session costs the account nothing: no credits to reserve.
-  if (principal.via === 'payment' || principal.via === 'session') return { refund: async () => undefined };
+  if (principal.via === 'payment' || principal.via === 'session') return { usedAfter: null, refund: async () => undefined };
   return reserveCredits(deps, principal.account, operation);
 }
 

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import type { Account } from '../../domain/types';
 import { CREDIT_COST, PLANS, type Operation } from '../../domain/plans';
 import { creditsExhausted } from '../../domain/errors/auth';
+import type { ServiceError } from '../../domain/errors/base';
 
 /** UTC calendar month of `d` as `YYYY-MM`, and the instant the next one starts. */
 export function creditMonth(d: Date): { month: string; resetsAt: Date } {
@@ -11,48 +12,64 @@ export function creditMonth(d: Date): { month: string; resetsAt: Date } {
 
 const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;
 
+/** Credits reserved for one operation, to be given back (part or all) when it does not succeed. */
+export interface CreditReservation {
+  /** Gives back `units` of what was reserved (all of it by default); once given back, never again. */
+  refund(units?: number): Promise<void>;
+  /**
+   * The month's counter as this reservation last saw it: the value the
+   * reservation's own increment returned, then the refund's. Null when it
+   * wrote nothing (a cost of 0, or a caller that pays no credits). It is
+   * what X-Credits-Remaining is computed from, so that header costs no read.
+   */
+  readonly usedAfter: number | null;
+}
+
 /**
  * Reserves `cost` credits atomically (one conditional increment that never
  * passes the limit): all of them or none, CREDITS_EXHAUSTED when they do not
- * fit. `refund(units)` gives back part or (by default) all of them.
+ * fit. `refund(units)` gives back part or (by default) all of them. A cost of
+ * 0 touches nothing and always fits (an exhausted account still reads its
+ * usage).
  */
-export async function reserveCreditUnits(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  account: Account,
-  cost: number,
-): Promise<{ refund(units?: number): Promise<void> }> {
+export async function reserveCreditUnits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, cost: number): Promise<CreditReservation> {
   const limit = PLANS[account.plan].creditsPerMonth;
   const { month, resetsAt } = creditMonth(deps.clock.now());
   const key = creditKey(account.id, month);
   // Counters live a month past their reset so usage stays reportable.
   const expires = new Date(resetsAt.getTime() + 31 * 86_400_000);
+  let usedAfter: number | null = null;
   if (cost > 0) {
-    if (limit === null) {
-      await deps.store.usage.increment(key, cost, expires);
-    } else if ((await deps.store.usage.incrementIfAtMost(key, cost, limit, expires)) === null) {
+    usedAfter = limit === null ? await deps.store.usage.increment(key, cost, expires) : await deps.store.usage.incrementIfAtMost(key, cost, limit, expires);
+    if (usedAfter === null) {
       // Refused in one conditional update: nothing was added, so nothing to give back (and no crash can lose it).
-      throw creditsExhausted(limit, await deps.store.usage.get(key), resetsAt.toISOString());
+      const used = await deps.store.usage.get(key);
+      throw withCreditHeaders(creditsExhausted(limit!, used, resetsAt.toISOString()), account, used);
     }
   }
   let left = cost;
   return {
+    get usedAfter() {
+      return usedAfter;
+    },
     async refund(units = left) {
       const back = Math.min(units, left);
       if (back <= 0) return;
       left -= back;
-      await deps.store.usage.increment(key, -back, expires);
+      usedAfter = await deps.store.usage.increment(key, -back, expires);
     },
   };
 }
 
 /** Reserves one operation's credits; the refund gives them all back (the answer was not 2xx). */
-export async function reserveCredits(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  account: Account,
-  operation: Operation,
-): Promise<{ refund(): Promise<void> }> {
+export async function reserveCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operation: Operation): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
   const reserved = await reserveCreditUnits(deps, account, CREDIT_COST[operation]);
-  return { refund: () => reserved.refund() };
+  return {
+    get usedAfter() {
+      return reserved.usedAfter;
+    },
+    refund: () => reserved.refund(),
+  };
 }
 
 /** Credits reserved for several operations at once (a GraphQL operation's root fields): each success consumes its share. */
@@ -85,7 +102,35 @@ export async function prepayCredits(deps: Pick<AppDeps, 'store' | 'clock'>, acco
   };
 }
 
-/** Credits used this month. */
-export async function creditsUsed(deps: Pick<AppDeps, 'store' | 'clock'>, accountId: string): Promise<number> {
-  return deps.store.usage.get(creditKey(accountId, creditMonth(deps.clock.now()).month));
+/** Credits used this month (or in `month`, `YYYY-MM`). */
+export async function creditsUsed(deps: Pick<AppDeps, 'store' | 'clock'>, accountId: string, month = creditMonth(deps.clock.now()).month): Promise<number> {
+  return deps.store.usage.get(creditKey(accountId, month));
+}
+
+/**
+ * The header every `/v1` answer to an admitted key carries: the credits left
+ * this month once this request's own charge (or refund) is counted, never
+ * below 0; `unlimited` when the plan has no monthly limit (a header that is
+ * always there for a known account, rather than one whose absence would mean
+ * either "unlimited" or "no account").
+ */
+export const CREDITS_REMAINING_HEADER = 'X-Credits-Remaining';
+
+/** X-Credits-Remaining for `account` with `used` credits spent this month (`used` is not needed when the plan is unlimited). */
+export function creditHeaders(account: Account, used: number | null): Record<string, string> {
+  const limit = PLANS[account.plan].creditsPerMonth;
+  if (limit === null) return { [CREDITS_REMAINING_HEADER]: 'unlimited' };
+  return used === null ? {} : { [CREDITS_REMAINING_HEADER]: String(Math.max(0, limit - used)) };
+}
+
+/** X-Credits-Remaining read from the store: one read, and none for an unlimited plan. For answers no reservation saw. */
+export async function readCreditHeaders(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<Record<string, string>> {
+  if (PLANS[account.plan].creditsPerMonth === null) return creditHeaders(account, null);
+  return creditHeaders(account, await creditsUsed(deps, account.id));
+}
+
+/** Puts X-Credits-Remaining on an error, so its answer shows the credits as the refusal saw them. */
+function withCreditHeaders(e: ServiceError, account: Account, used: number): ServiceError {
+  Object.assign(e.headers, creditHeaders(account, used));
+  return e;
 }

@@ -5,8 +5,8 @@ import { ServiceError } from '../../domain/errors/base';
 import { forbidden } from '../../domain/errors/auth';
 import { issueApiKey, type IssuedApiKey } from '../accounts/createAccount';
 import { revokeApiKey } from '../accounts/revokeApiKey';
-import { getAccountUsage } from '../accounts/getUsage';
-import { peekRate, requestHistory } from '../accounts/rateLimit';
+import { getUsage } from '../accounts/getUsage';
+import { requestHistory } from '../accounts/rateLimit';
 import { getBalances } from '../balances/getBalances';
 import { toWalletView, type WalletView } from '../wallets/walletView';
 import type { Principal } from '../accounts/principal';
@@ -71,17 +71,9 @@ export async function revokeAccountKey(deps: Pick<AppDeps, 'store' | 'clock' | '
   return toApiKeyView(after ?? key);
 }
 
-/** Usage as the dashboard shows it: credits and wallets this month, the current rate window, and requests per minute. */
+/** Usage as the dashboard shows it: the account's usage (the same use-case as GET /v1/usage) and its request history. */
 export async function accountUsage(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account) {
-  const [usage, rate] = await Promise.all([getAccountUsage(deps, account.id), peekRate(deps, account)]);
-  return {
-    plan: usage.plan,
-    credits: usage.credits,
-    wallets: usage.wallets,
-    requestsPerMinute: usage.requestsPerMinute,
-    rateWindow: { limit: rate.limit, used: rate.limit - rate.remaining, remaining: rate.remaining, resetsAt: new Date(rate.reset * 1000).toISOString() },
-    history: (minutes: number) => requestHistory(deps, account, minutes),
-  };
+  return { ...(await getUsage(deps, account)), history: (minutes: number) => requestHistory(deps, account, minutes) };
 }
 
 /** Wallets the dashboard lists (newest first, at most this many), each with its total USD value. */

@@ -2,6 +2,7 @@ import { createPublicClient, http, type Chain, type PublicClient } from 'viem';
 import type { ChainName } from '../../domain/chains';
 import type { ChainDeployment } from '../sandbox/manifest';
 import { viemChainFor } from '../sandbox/viemChains';
+import { observedTransport, type RpcObserver } from './observedTransport';
 
 /** One chain as the adapter sees it: its deployment and a batching public client. */
 export interface ChainClient {
@@ -11,14 +12,18 @@ export interface ChainClient {
   client: PublicClient;
 }
 
-/** Public clients per chain; JSON-RPC batching folds a chain's concurrent reads into one HTTP round trip. */
-export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number, timeoutMs = 10_000): Map<ChainName, ChainClient> {
+/**
+ * Public clients per chain; JSON-RPC batching folds a chain's concurrent reads
+ * into one HTTP round trip. `onRpc` is told of every request (metrics).
+ */
+export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number, timeoutMs = 10_000, onRpc?: RpcObserver): Map<ChainName, ChainClient> {
   const out = new Map<ChainName, ChainClient>();
   for (const d of deployments) {
     const chain = viemChainFor(d.chain, d.rpcUrl);
+    const transport = http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: timeoutMs });
     const client = createPublicClient({
       chain,
-      transport: http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: timeoutMs }),
+      transport: onRpc ? observedTransport(transport, d.chain, onRpc) : transport,
       pollingInterval: pollingIntervalMs,
     }) as PublicClient;
     out.set(d.chain, { name: d.chain, chain, deployment: d, client });

@@ -33,6 +33,7 @@ import { readRates } from './readRates';
 import { encodeTx } from './encodeTx';
 import { onChain } from './translateError';
 import { KeyedMutex } from './keyedMutex';
+import type { RpcObserver } from './observedTransport';
 
 export interface ServiceKeys {
   /** Pays native gas top-ups and relays CCTP mints. */
@@ -54,6 +55,8 @@ export interface ViemChainPortOptions {
   /** A wallet below this native balance is topped up before it transacts. */
   minGasWei?: bigint;
   topUpWei?: bigint;
+  /** Told of every JSON-RPC request to the nodes (chain, method, duration, error kind), whichever call made it. */
+  onRpc?: RpcObserver;
 }
 
 /**
@@ -121,7 +124,7 @@ function revertReason(e: unknown): string {
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
   const pollMs = o.pollingIntervalMs ?? 100;
-  const clients = createChainClients(deployments, pollMs, o.rpcTimeoutMs);
+  const clients = createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc);
   const accountOf = (signer: TxSigner): LocalAccount => (signer === 'relayer' ? gasTank : signer === 'faucet' ? faucet : signer);
   const faults = o.faults ?? new FaultRegistry();
   const gasTank = privateKeyToAccount(o.keys.gasTank);

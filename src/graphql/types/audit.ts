@@ -1,13 +1,17 @@
 import { builder } from '../builder';
-import { PageInfoRef } from './intent';
+import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { listAuditEvents, toAuditEventView, type AuditEventPage, type AuditEventView } from '../../app/audit/listAuditEvents';
-import { AUDIT_EVENT_TYPES, type AuditActor, type AuditEventType, type AuditSubject } from '../../domain/audit';
+import { listAuditEvents, toAuditEventView, type AuditEventView } from '../../app/audit/listAuditEvents';
+import { AUDIT_EVENT_TYPES, type AuditActor, type AuditEvent, type AuditEventType, type AuditSubject } from '../../domain/audit';
 
 /**
  * The audit log over GraphQL: Query.auditEvents, a connection like `intents`,
  * over the same use-case as GET /v1/audit-events.
+ *
+ * AuditEvent is not a Node: the log is append-only and read as a list (the
+ * store has no read of one event by id), so `node(id:)` could not fetch it.
+ * Its `id` is still its unique svc_audit_… id.
  */
 
 const EVENT_TYPE_DESCRIPTIONS: Record<AuditEventType, string> = {
@@ -31,7 +35,7 @@ const AuditEventTypeEnum = builder.enumType('AuditEventType', {
 });
 
 const AuditActorTypeEnum = builder.enumType('AuditActorType', {
-  description: 'Who acted.',
+  description: 'What kind of actor acted.',
   values: {
     API_KEY: { value: 'apiKey' as const, description: 'An API key of the account (actor id: the key id).' },
     ADMIN: { value: 'admin' as const, description: 'The operator, through the admin API (no id).' },
@@ -70,29 +74,32 @@ const AuditEventRef = builder.objectRef<AuditEventView>('AuditEvent').implement(
   }),
 });
 
-const AuditEventEdgeRef = builder.objectRef<AuditEventPage['edges'][number]>('AuditEventEdge').implement({
+const AuditEventEdgeRef = builder.objectRef<Connection<AuditEvent>['edges'][number]>('AuditEventEdge').implement({
   description: 'An audit event and its cursor.',
   fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'Pass as `after` to list the events after this one.' }),
+    cursor: t.exposeString('cursor', { description: 'The position of this event in the log: pass as `after` or `before`.' }),
     node: t.field({ type: AuditEventRef, description: 'The event.', resolve: (e) => toAuditEventView(e.node) }),
   }),
 });
 
-const AuditEventConnectionRef = builder.objectRef<AuditEventPage>('AuditEventConnection').implement({
+const AuditEventConnectionRef = builder.objectRef<Connection<AuditEvent>>('AuditEventConnection').implement({
   description: 'A page of audit events, newest first.',
   fields: (t) => ({
-    edges: t.field({ type: [AuditEventEdgeRef], description: 'The events of this page, newest first.', resolve: (p) => p.edges }),
-    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more events follow, and the cursor to ask for them.', resolve: (p) => p.pageInfo }),
+    edges: t.field({ type: [AuditEventEdgeRef], description: 'The events of this page, newest first (whichever way one pages).', resolve: (p) => p.edges }),
+    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more events precede or follow, and the cursors to ask for them.', resolve: (p) => p.pageInfo }),
   }),
 });
 
 builder.queryField('auditEvents', (t) =>
   t.field({
     type: AuditEventConnectionRef,
-    description: "The account's audit log, newest first, kept 90 days (same as GET /v1/audit-events).",
+    nullable: true,
+    description: "The account's audit log, newest first, kept 90 days (same as GET /v1/audit-events), by Relay cursors both ways; null with its error when refused.",
     args: {
-      first: t.arg.int({ description: 'Page size, 1-100 (default 20).' }),
-      after: t.arg.string({ description: 'The endCursor of the previous page.' }),
+      first: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.after }),
+      last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
+      before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
       type: t.arg({ type: AuditEventTypeEnum, description: 'Only events of this type.' }),
       walletId: t.arg.id({ description: 'Only events about this wallet.' }),
       intentId: t.arg.id({ description: 'Only events about this intent.' }),
@@ -100,15 +107,22 @@ builder.queryField('auditEvents', (t) =>
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const { first, after, ...filters } = withoutNulls(args);
-      const query = withoutNulls({
-        ...filters,
-        ...(filters.walletId !== undefined && { walletId: String(filters.walletId) }),
-        ...(filters.intentId !== undefined && { intentId: String(filters.intentId) }),
-        limit: first,
-        cursor: after,
+      const filters = withoutNulls({
+        type: args.type,
+        since: args.since,
+        walletId: args.walletId == null ? undefined : String(args.walletId),
+        intentId: args.intentId == null ? undefined : String(args.intentId),
       });
-      return runOperation(ctx.deps, principal, 'listAuditEvents', () => listAuditEvents(ctx.deps, principal, query, { cursor: 'after', limit: 'first' }), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'listAuditEvents',
+        () =>
+          paginate(args, (page) =>
+            listAuditEvents(ctx.deps, principal, withoutNulls({ ...filters, limit: page.first, cursor: page.after }), { cursor: 'after', limit: 'first' }),
+          ),
+        ctx.charge,
+      );
     },
   }),
 );

@@ -1,60 +1,99 @@
 import { builder } from '../builder';
-import { AssetEnum, ChainEnum } from './enums';
+import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, describedValues, known, type TransactionStatus } from './enums';
+import { NodeRef } from './node';
+import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { submitIntent } from '../../app/intents/submitIntent';
 import { getIntent } from '../../app/intents/getIntent';
-import { listIntents, type IntentPage } from '../../app/intents/listIntents';
-import {
-  INTENT_ACTIONS,
-  INTENT_STATUSES,
-  STEP_STATUSES,
-  STRATEGIES,
-  type BridgeStep,
-  type DepositStep,
-  type ExecutionPlan,
-  type Intent,
-  type IntentError,
-  type IntentResults,
-  type Step,
-  type TransactionRecord,
-  type WithdrawStep,
+import { listIntents } from '../../app/intents/listIntents';
+import type { LendingProtocol } from '../../domain/chains';
+import type { TxKind } from '../../chain/port';
+import type {
+  BridgeStep,
+  DepositStep,
+  ExecutionPlan,
+  Intent,
+  IntentAction,
+  IntentError,
+  IntentResults,
+  IntentStatus,
+  Step,
+  StepStatus,
+  Strategy,
+  TransactionRecord,
+  WithdrawStep,
 } from '../../domain/intent';
 
 /**
  * Intents over GraphQL: the Intent type (steps as the `Step` interface with
  * one type per kind), Query.intent, Query.intents (a connection) and
- * Mutation.createIntent, all over the same use-cases as REST.
+ * Mutation.createIntent, all over the same use-cases as REST. Every enum
+ * is built from a description per domain value (enums.ts describedValues).
  */
 
-/** Enum values from the domain's lists: "no-bridge" ↔ NO_BRIDGE. */
-function enumValues<T extends string>(values: readonly T[]): Record<string, { value: T }> {
-  return Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), { value: v }]));
-}
+const IntentStatusEnum = builder.enumType('IntentStatus', {
+  description: 'Where an intent stands: PENDING → PLANNING → EXECUTING → COMPLETED or FAILED.',
+  values: describedValues<IntentStatus>({
+    pending: 'Accepted, waiting for the engine.',
+    planning: 'The engine is reading balances and rates and choosing a plan.',
+    executing: 'The plan is being carried out, step by step.',
+    completed: 'Every step completed (final).',
+    failed: 'Stopped: see `error` (final).',
+  }),
+});
 
-const IntentStatusEnum = builder.enumType('IntentStatus', { values: enumValues(INTENT_STATUSES) });
-const IntentActionEnum = builder.enumType('IntentAction', { values: enumValues(INTENT_ACTIONS) });
-const StepStatusEnum = builder.enumType('StepStatus', { values: enumValues(STEP_STATUSES) });
-const StrategyEnum = builder.enumType('Strategy', { values: enumValues(STRATEGIES) });
+const IntentActionEnum = builder.enumType('IntentAction', {
+  description: 'What an intent asks for.',
+  values: describedValues<IntentAction>({
+    lend: 'Supply tokens to the best lending market of the wallet (or on `chain`), bridging USDC there first when needed.',
+    withdraw: 'Withdraw tokens from the lending position on `chain`.',
+    bridge: 'Move USDC from `fromChain` to `toChain`.',
+  }),
+});
+
+const StepStatusEnum = builder.enumType('StepStatus', {
+  description: 'Where a step of an execution plan stands.',
+  values: describedValues<StepStatus>({
+    pending: 'Not started.',
+    executing: 'Its transactions are being sent or awaited.',
+    completed: 'Done.',
+    failed: 'Failed: the intent failed with it.',
+  }),
+});
+
+const StrategyEnum = builder.enumType('Strategy', {
+  description: 'How a plan reaches the goal.',
+  values: describedValues<Strategy>({
+    'no-bridge': 'Lend where the best rate is, with funds already there: no bridge.',
+    'direct-deposit': 'Lend on the chain asked for, with funds already there: no bridge.',
+    'single-bridge': 'One bridge, then the deposit (or the bridge alone for a bridge intent).',
+    'multi-bridge': 'Several bridges from several chains, then the deposit.',
+    'direct-withdraw': 'Withdraw from the position on the chain asked for.',
+  }),
+});
 
 const StepErrorRef = builder.objectRef<{ code: string; message: string }>('StepError').implement({
   description: 'A transient problem a step is retrying through (the intent is not failed).',
-  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+  fields: (t) => ({
+    code: t.exposeString('code', { description: 'The error code (as REST `error` codes, e.g. NETWORK_ERROR, TIMEOUT).' }),
+    message: t.exposeString('message', { description: 'What went wrong, in words.' }),
+  }),
 });
 
 const StepRef = builder.interfaceRef<Step>('Step').implement({
   description: 'One step of an execution plan; `index` is its position from 0.',
   resolveType: (s) => ({ deposit: 'DepositStep', withdraw: 'WithdrawStep', bridge: 'BridgeStep' })[s.type],
   fields: (t) => ({
-    index: t.exposeInt('index'),
-    status: t.field({ type: StepStatusEnum, resolve: (s) => s.status }),
+    index: t.exposeInt('index', { description: 'Position in `executionPlan.steps`, from 0.' }),
+    status: t.field({ type: StepStatusEnum, description: 'Where the step stands.', resolve: (s) => s.status }),
     chain: t.field({ type: ChainEnum, description: 'Chain the step sends on (a bridge: its source).', resolve: (s) => s.chain }),
     amount: t.exposeString('amount', { description: 'Decimal string in token units.' }),
-    txHash: t.exposeString('txHash', { nullable: true }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    gasUsed: t.exposeString('gasUsed', { nullable: true }),
-    gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true }),
+    txHash: t.exposeString('txHash', { nullable: true, description: "The hash of the step's main transaction; null until sent." }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true, description: 'When the step started; null until then.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When the step ended; null until then.' }),
+    gasUsed: t.exposeString('gasUsed', { nullable: true, description: 'Gas used by its transactions (integer string); null until mined.' }),
+    gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true, description: 'What that gas cost, in USD; null until mined.' }),
     attempts: t.exposeInt('attempts', { nullable: true, description: 'While the step keeps meeting trouble: tries so far (null once its transaction is mined).' }),
     lastError: t.field({ type: StepErrorRef, nullable: true, description: 'The last trouble while the step keeps trying.', resolve: (s) => s.lastError ?? null }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the step tries again.' }),
@@ -62,51 +101,61 @@ const StepRef = builder.interfaceRef<Step>('Step').implement({
 });
 
 builder.objectRef<DepositStep>('DepositStep').implement({
+  description: 'Supply `amount` of `asset` to `protocol` on `chain`.',
   interfaces: [StepRef],
   isTypeOf: (s) => (s as Step).type === 'deposit',
   fields: (t) => ({
-    protocol: t.exposeString('protocol'),
-    asset: t.field({ type: AssetEnum, resolve: (s) => s.asset }),
+    protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol supplied to.', resolve: (s) => s.protocol as LendingProtocol }),
+    asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (s) => s.asset }),
   }),
 });
 
 builder.objectRef<WithdrawStep>('WithdrawStep').implement({
+  description: 'Withdraw `amount` of `asset` from `protocol` on `chain`.',
   interfaces: [StepRef],
   isTypeOf: (s) => (s as Step).type === 'withdraw',
   fields: (t) => ({
-    protocol: t.exposeString('protocol'),
-    asset: t.field({ type: AssetEnum, resolve: (s) => s.asset }),
+    protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol withdrawn from.', resolve: (s) => s.protocol as LendingProtocol }),
+    asset: t.field({ type: TokenAssetEnum, description: 'The asset withdrawn.', resolve: (s) => s.asset }),
   }),
 });
 
 builder.objectRef<BridgeStep>('BridgeStep').implement({
+  description: '`amount` of USDC leaves `from`; `amount - fee` arrives on `to` (CCTP).',
   interfaces: [StepRef],
   isTypeOf: (s) => (s as Step).type === 'bridge',
   fields: (t) => ({
-    from: t.field({ type: ChainEnum, resolve: (s) => s.from }),
-    to: t.field({ type: ChainEnum, resolve: (s) => s.to }),
+    from: t.field({ type: ChainEnum, description: 'The source chain.', resolve: (s) => s.from }),
+    to: t.field({ type: ChainEnum, description: 'The destination chain.', resolve: (s) => s.to }),
     fee: t.exposeString('fee', { nullable: true, description: 'Route fee taken out on arrival, decimal string.' }),
   }),
 });
 
 const ExecutionPlanRef = builder.objectRef<ExecutionPlan>('ExecutionPlan').implement({
+  description: 'How the engine reaches an intent: a strategy and ordered steps.',
   fields: (t) => ({
-    strategy: t.field({ type: StrategyEnum, resolve: (p) => p.strategy }),
-    steps: t.field({ type: [StepRef], resolve: (p) => p.steps }),
-    reasoning: t.exposeString('reasoning'),
+    strategy: t.field({ type: StrategyEnum, description: 'How the plan reaches the goal.', resolve: (p) => p.strategy }),
+    steps: t.field({ type: [StepRef], description: 'The steps, in execution order.', resolve: (p) => p.steps }),
+    reasoning: t.exposeString('reasoning', { description: 'Why this plan, in words.' }),
   }),
 });
 
+const TX_KINDS: readonly TxKind[] = ['approve', 'revoke', 'supply', 'withdraw', 'burn', 'mint', 'transfer'];
+const TX_STATUSES: readonly TransactionStatus[] = ['signed', 'confirmed', 'reverted'];
+
 /** The engine's extra fields on a transaction record, when present. */
-const extra = (r: TransactionRecord, key: 'kind' | 'status'): string | null => {
-  const v = (r as TransactionRecord & Partial<Record<'kind' | 'status', unknown>>)[key];
-  return typeof v === 'string' ? v : null;
-};
+const extra = (r: TransactionRecord, key: 'kind' | 'status'): unknown => (r as TransactionRecord & Partial<Record<'kind' | 'status', unknown>>)[key];
 
 const TransactionRef = builder.objectRef<TransactionRecord>('IntentTransaction').implement({
+  description: 'A transaction an intent sent.',
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'Kind of the step it belongs to: deposit, withdraw or bridge.' }),
-    kind: t.string({ nullable: true, description: 'approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure).', resolve: (r) => extra(r, 'kind') }),
+    type: t.field({ type: StepTypeEnum, description: 'Kind of the step it belongs to.', resolve: (r) => r.type }),
+    kind: t.field({
+      type: TransactionKindEnum,
+      nullable: true,
+      description: 'What the transaction does (APPROVE, SUPPLY, WITHDRAW, BURN, MINT, or REVOKE: an allowance taken back after a failure); null on records that do not say.',
+      resolve: (r) => known(TX_KINDS, extra(r, 'kind')),
+    }),
     replacedTxHashes: t.stringList({
       description: 'Other hashes signed at the same nonce (fee-bumped replacements of a stuck transaction); none of them was mined.',
       resolve: (r) => {
@@ -114,84 +163,89 @@ const TransactionRef = builder.objectRef<TransactionRecord>('IntentTransaction')
         return Array.isArray(replaced) ? replaced.map(String) : [];
       },
     }),
-    status: t.string({ nullable: true, description: 'signed, confirmed or reverted.', resolve: (r) => extra(r, 'status') }),
-    txHash: t.exposeString('txHash'),
-    chain: t.field({ type: ChainEnum, nullable: true, resolve: (r) => r.chain }),
-    gasUsed: t.exposeString('gasUsed', { nullable: true }),
-    gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true }),
+    status: t.field({
+      type: TransactionStatusEnum,
+      nullable: true,
+      description: 'SIGNED (sent, no receipt yet), CONFIRMED or REVERTED; null on records that do not say.',
+      resolve: (r) => known(TX_STATUSES, extra(r, 'status')),
+    }),
+    txHash: t.exposeString('txHash', { description: 'The transaction hash.' }),
+    chain: t.field({ type: ChainEnum, nullable: true, description: 'The chain it was sent on.', resolve: (r) => r.chain }),
+    gasUsed: t.exposeString('gasUsed', { nullable: true, description: 'Gas used (integer string); null until mined.' }),
+    gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true, description: 'What that gas cost, in USD; null until mined.' }),
   }),
 });
 
 const ResultsRef = builder.objectRef<IntentResults>('IntentResults').implement({
+  description: 'What execution did; present once execution has started.',
   fields: (t) => ({
-    completedSteps: t.exposeInt('completedSteps'),
-    transactions: t.field({ type: [TransactionRef], resolve: (r) => r.transactions }),
-    totalGasUsed: t.exposeString('totalGasUsed'),
-    totalGasCostUsd: t.exposeFloat('totalGasCostUsd'),
-    finalAmount: t.exposeString('finalAmount'),
+    completedSteps: t.exposeInt('completedSteps', { description: 'How many steps completed.' }),
+    transactions: t.field({ type: [TransactionRef], description: 'Every transaction sent, in order.', resolve: (r) => r.transactions }),
+    totalGasUsed: t.exposeString('totalGasUsed', { description: 'Gas used by every transaction (integer string).' }),
+    totalGasCostUsd: t.exposeFloat('totalGasCostUsd', { description: 'What that gas cost, in USD.' }),
+    finalAmount: t.exposeString('finalAmount', { description: 'Token units in place at the end (decimal string).' }),
     apy: t.exposeFloat('apy', { description: 'APY obtained, percent.' }),
     failedStep: t.exposeInt('failedStep', { nullable: true, description: 'Position (from 1) of the step that failed.' }),
   }),
 });
 
 const IntentErrorRef = builder.objectRef<IntentError>('IntentError').implement({
+  description: 'Why a failed intent failed.',
   fields: (t) => ({
-    code: t.exposeString('code'),
-    message: t.exposeString('message'),
-    details: t.expose('details', { type: 'JSON' }),
+    code: t.exposeString('code', {
+      description: 'The error code, as REST `error` and GraphQL `extensions.code` spell it (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION, …).',
+    }),
+    message: t.exposeString('message', { description: 'What went wrong, in words.' }),
+    details: t.expose('details', { type: 'JSON', description: 'Facts of the failure, by code (e.g. required and available amounts).' }),
   }),
 });
 
 /** The Intent object type (backed by the stored record, amounts as exact decimal strings). */
 export const IntentRef = builder.objectRef<Intent>('Intent').implement({
   description: 'A lend, withdraw or bridge goal, planned and executed asynchronously (same resource as /v1/intents).',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    walletId: t.exposeID('walletId'),
-    status: t.field({ type: IntentStatusEnum, resolve: (i) => i.status }),
-    action: t.field({ type: IntentActionEnum, resolve: (i) => i.action }),
+    walletId: t.exposeID('walletId', { description: 'The wallet the intent acts for.' }),
+    status: t.field({ type: IntentStatusEnum, description: 'Where the intent stands.', resolve: (i) => i.status }),
+    action: t.field({ type: IntentActionEnum, description: 'What the intent asks for.', resolve: (i) => i.action }),
     amount: t.exposeString('amount', { description: 'Decimal string: what the plan moves once planned (after route fees).' }),
     requestedAmount: t.exposeString('requestedAmount', { description: 'Decimal string: what was asked for.' }),
-    asset: t.field({ type: AssetEnum, resolve: (i) => i.asset }),
-    chain: t.field({ type: ChainEnum, nullable: true, resolve: (i) => i.chain }),
-    fromChain: t.field({ type: ChainEnum, nullable: true, resolve: (i) => i.fromChain }),
-    toChain: t.field({ type: ChainEnum, nullable: true, resolve: (i) => i.toChain }),
-    executionPlan: t.field({ type: ExecutionPlanRef, nullable: true, resolve: (i) => i.executionPlan }),
-    results: t.field({ type: ResultsRef, nullable: true, resolve: (i) => i.results }),
-    error: t.field({ type: IntentErrorRef, nullable: true, resolve: (i) => i.error }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    asset: t.field({ type: TokenAssetEnum, description: 'The asset moved.', resolve: (i) => i.asset }),
+    chain: t.field({ type: ChainEnum, nullable: true, description: 'lend: the destination asked for (null: best APY); withdraw: the chain of the position.', resolve: (i) => i.chain }),
+    fromChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the source chain; null otherwise.', resolve: (i) => i.fromChain }),
+    toChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the destination chain; null otherwise.', resolve: (i) => i.toChain }),
+    executionPlan: t.field({ type: ExecutionPlanRef, nullable: true, description: 'The plan; null while pending or planning (and when planning failed).', resolve: (i) => i.executionPlan }),
+    results: t.field({ type: ResultsRef, nullable: true, description: 'What execution did; null until it starts.', resolve: (i) => i.results }),
+    error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the intent was accepted.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached COMPLETED or FAILED; null before.' }),
   }),
 });
 
-export const PageInfoRef = builder.objectRef<IntentPage['pageInfo']>('PageInfo').implement({
+const IntentEdgeRef = builder.objectRef<Connection<Intent>['edges'][number]>('IntentEdge').implement({
+  description: 'An intent and its cursor.',
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage'),
-    endCursor: t.exposeString('endCursor', { nullable: true }),
+    cursor: t.exposeString('cursor', { description: 'The position of this intent in the list: pass as `after` or `before`.' }),
+    node: t.field({ type: IntentRef, description: 'The intent.', resolve: (e) => e.node }),
   }),
 });
 
-const IntentEdgeRef = builder.objectRef<IntentPage['edges'][number]>('IntentEdge').implement({
+const IntentConnectionRef = builder.objectRef<Connection<Intent>>('IntentConnection').implement({
+  description: "A page of a wallet's intents, newest first.",
   fields: (t) => ({
-    cursor: t.exposeString('cursor'),
-    node: t.field({ type: IntentRef, resolve: (e) => e.node }),
-  }),
-});
-
-const IntentConnectionRef = builder.objectRef<IntentPage>('IntentConnection').implement({
-  fields: (t) => ({
-    edges: t.field({ type: [IntentEdgeRef], resolve: (p) => p.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (p) => p.pageInfo }),
+    edges: t.field({ type: [IntentEdgeRef], description: 'The intents of this page, newest first (whichever way one pages).', resolve: (p) => p.edges }),
+    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more intents precede or follow, and the cursors to ask for them.', resolve: (p) => p.pageInfo }),
   }),
 });
 
 const CreateIntentInput = builder.inputType('CreateIntentInput', {
+  description: 'A new intent (the body of POST /v1/intents).',
   fields: (t) => ({
-    walletId: t.id({ required: true }),
-    action: t.field({ type: IntentActionEnum, required: true }),
+    walletId: t.id({ required: true, description: 'The wallet to act for (svc_wallet_…).' }),
+    action: t.field({ type: IntentActionEnum, required: true, description: 'LEND, WITHDRAW or BRIDGE.' }),
     amount: t.string({ required: true, description: 'Decimal string in token units, e.g. "10.5".' }),
-    asset: t.field({ type: AssetEnum, description: 'Default USDC.' }),
+    asset: t.field({ type: TokenAssetEnum, description: 'Default USDC.' }),
     chain: t.field({ type: ChainEnum, description: 'lend: the destination (default: best APY); withdraw: required.' }),
     fromChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
     toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
@@ -201,8 +255,9 @@ const CreateIntentInput = builder.inputType('CreateIntentInput', {
 builder.queryField('intent', (t) =>
   t.field({
     type: IntentRef,
-    description: 'One of the caller\'s intents (same as GET /v1/intents/:intentId).',
-    args: { id: t.arg.id({ required: true }) },
+    nullable: true,
+    description: "One of the caller's intents (same as GET /v1/intents/:intentId); null with an INTENT_NOT_FOUND error when there is none (another account's answers the same).",
+    args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, String(args.id)), ctx.charge);
@@ -213,17 +268,21 @@ builder.queryField('intent', (t) =>
 builder.queryField('intents', (t) =>
   t.field({
     type: IntentConnectionRef,
-    description: 'A wallet\'s intents, newest first (same as GET /v1/intents?walletId=).',
+    nullable: true,
+    description:
+      "A wallet's intents, newest first (same as GET /v1/intents?walletId=), by Relay cursors both ways; null with a WALLET_NOT_FOUND error when the wallet is not the caller's.",
     args: {
-      walletId: t.arg.id({ required: true }),
-      status: t.arg({ type: IntentStatusEnum }),
-      first: t.arg.int(),
-      after: t.arg.string(),
+      walletId: t.arg.id({ required: true, description: 'The wallet whose intents to list (svc_wallet_…).' }),
+      status: t.arg({ type: IntentStatusEnum, description: 'Only intents in this status.' }),
+      first: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.after }),
+      last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
+      before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const query = withoutNulls({ ...args, walletId: String(args.walletId) });
-      return runOperation(ctx.deps, principal, 'listIntents', () => listIntents(ctx.deps, principal, query), ctx.charge);
+      const filters = withoutNulls({ walletId: String(args.walletId), status: args.status });
+      return runOperation(ctx.deps, principal, 'listIntents', () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page })), ctx.charge);
     },
   }),
 );
@@ -231,8 +290,10 @@ builder.queryField('intents', (t) =>
 builder.mutationField('createIntent', (t) =>
   t.field({
     type: IntentRef,
-    description: 'Creates a lend, withdraw or bridge intent (same as POST /v1/intents). Honours the Idempotency-Key HTTP header.',
-    args: { input: t.arg({ type: CreateIntentInput, required: true }) },
+    nullable: true,
+    description:
+      'Creates a lend, withdraw or bridge intent (same as POST /v1/intents). Honours the Idempotency-Key HTTP header. Null with its error when refused (e.g. INVALID_REQUEST, POLICY_VIOLATION).',
+    args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to create.' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });

@@ -1,10 +1,12 @@
 import { builder } from '../builder';
-import { ChainEnum } from './enums';
-import { PageInfoRef } from './intent';
+import { ChainEnum, LendingProtocolEnum, describedValues } from './enums';
+import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
+import { NodeRef } from './node';
 import { WalletRef } from './wallet';
 import { IntentRef } from './intent';
 import type { ChainName } from '../../domain/chains';
-import type { PolicyRules } from '../../domain/policy';
+import type { IntentAction } from '../../domain/intent';
+import type { PolicyRules, PolicyScope } from '../../domain/policy';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../app/policies/managePolicies';
 import { effectivePolicy, removeWalletPolicy, setWalletPolicy } from '../../app/policies/walletPolicy';
@@ -13,60 +15,68 @@ import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 
 const ActionEnum = builder.enumType('PolicyAction', {
   description: 'An intent action a policy may allow.',
-  values: { LEND: { value: 'lend' as const }, WITHDRAW: { value: 'withdraw' as const }, BRIDGE: { value: 'bridge' as const } },
+  values: describedValues<IntentAction>({
+    lend: 'Lend intents.',
+    withdraw: 'Withdraw intents.',
+    bridge: 'Bridge intents.',
+  }),
 });
 const ScopeEnum = builder.enumType('PolicyScope', {
-  description: "Whom a policy governs: the wallets it is set on, or every wallet of the account without a policy of its own.",
-  values: { WALLET: { value: 'wallet' as const }, ACCOUNT: { value: 'account' as const } },
-});
-const ProtocolEnum = builder.enumType('LendingProtocol', {
-  description: 'A lending protocol (names as in the yields report).',
-  values: { AAVE_V3: { value: 'aave-v3' as const }, COMPOUND_V3: { value: 'compound-v3' as const } },
+  description: 'Whom a policy governs: the wallets it is set on, or every wallet of the account without a policy of its own.',
+  values: describedValues<PolicyScope>({
+    wallet: 'Governs the wallets it is set on (setWalletPolicy, or policyId at creation).',
+    account: 'Governs every wallet of the account without a policy of its own (one per account).',
+  }),
 });
 
 const PolicyRulesRef = builder.objectRef<PolicyRules>('PolicyRules').implement({
   description: 'What a policy allows; an absent rule allows everything it would govern.',
   fields: (t) => ({
-    actions: t.field({ type: [ActionEnum], nullable: true, description: 'Intent actions allowed.', resolve: (r) => r.actions ?? null }),
-    chains: t.field({ type: [ChainEnum], nullable: true, description: 'Chains an intent may touch: where funds leave, pass and arrive.', resolve: (r) => (r.chains as ChainName[] | undefined) ?? null }),
-    protocols: t.field({ type: [ProtocolEnum], nullable: true, description: 'Lending protocols an intent may use.', resolve: (r) => r.protocols ?? null }),
-    maxUsdPerIntent: t.string({ nullable: true, description: 'Most one intent may move, in USD.', resolve: (r) => r.maxUsdPerIntent ?? null }),
-    maxUsdPerDay: t.string({ nullable: true, description: 'Most one wallet may move in any rolling 24 h, in USD.', resolve: (r) => r.maxUsdPerDay ?? null }),
+    actions: t.field({ type: [ActionEnum], nullable: true, description: 'Intent actions allowed; null: all.', resolve: (r) => r.actions ?? null }),
+    chains: t.field({ type: [ChainEnum], nullable: true, description: 'Chains an intent may touch: where funds leave, pass and arrive; null: all.', resolve: (r) => (r.chains as ChainName[] | undefined) ?? null }),
+    protocols: t.field({ type: [LendingProtocolEnum], nullable: true, description: 'Lending protocols an intent may use; null: all.', resolve: (r) => r.protocols ?? null }),
+    maxUsdPerIntent: t.string({ nullable: true, description: 'Most one intent may move, in USD (decimal string); null: no limit.', resolve: (r) => r.maxUsdPerIntent ?? null }),
+    maxUsdPerDay: t.string({ nullable: true, description: 'Most one wallet may move in any rolling 24 h, in USD (decimal string); null: no limit.', resolve: (r) => r.maxUsdPerDay ?? null }),
   }),
 });
 
 export const PolicyRef = builder.objectRef<PolicyView>('Policy').implement({
-  description: 'A spending policy (svc_policy_…): limits the service enforces before anything is signed.',
+  description: 'A spending policy (svc_policy_…): limits the service enforces before anything is signed (same resource as /v1/policies).',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    scope: t.field({ type: ScopeEnum, resolve: (p) => p.scope }),
-    rules: t.field({ type: PolicyRulesRef, resolve: (p) => p.rules }),
+    name: t.exposeString('name', { description: 'For people: 1-64 characters.' }),
+    scope: t.field({ type: ScopeEnum, description: 'Whom the policy governs.', resolve: (p) => p.scope }),
+    rules: t.field({ type: PolicyRulesRef, description: 'What the policy allows.', resolve: (p) => p.rules }),
     version: t.exposeInt('version', { description: '+1 on every update; intents record the version they were decided under.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the policy was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last replaced.' }),
   }),
 });
 
-const PolicyEdgeRef = builder.objectRef<{ cursor: string; node: PolicyView }>('PolicyEdge').implement({
-  fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: PolicyRef, resolve: (e) => e.node }) }),
+const PolicyEdgeRef = builder.objectRef<Connection<PolicyView>['edges'][number]>('PolicyEdge').implement({
+  description: 'A policy and its cursor.',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', { description: 'The position of this policy in the list: pass as `after` or `before`.' }),
+    node: t.field({ type: PolicyRef, description: 'The policy.', resolve: (e) => e.node }),
+  }),
 });
 
-const PolicyConnectionRef = builder.objectRef<Awaited<ReturnType<typeof listPolicies>>>('PolicyConnection').implement({
+const PolicyConnectionRef = builder.objectRef<Connection<PolicyView>>('PolicyConnection').implement({
+  description: "A page of the account's spending policies, newest first.",
   fields: (t) => ({
-    edges: t.field({ type: [PolicyEdgeRef], resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+    edges: t.field({ type: [PolicyEdgeRef], description: 'The policies of this page, newest first (whichever way one pages).', resolve: (c) => c.edges }),
+    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more policies precede or follow, and the cursors to ask for them.', resolve: (c) => c.pageInfo }),
   }),
 });
 
 const PolicyRulesInput = builder.inputType('PolicyRulesInput', {
   description: 'At least one rule. USD amounts as decimal strings with at most 2 decimals.',
   fields: (t) => ({
-    actions: t.field({ type: [ActionEnum] }),
-    chains: t.field({ type: [ChainEnum] }),
-    protocols: t.field({ type: [ProtocolEnum] }),
-    maxUsdPerIntent: t.string(),
-    maxUsdPerDay: t.string(),
+    actions: t.field({ type: [ActionEnum], description: 'The intent actions allowed, without repeats (absent: all of them).' }),
+    chains: t.field({ type: [ChainEnum], description: 'The chains an intent may touch, without repeats (absent: all of them). The planner uses no other.' }),
+    protocols: t.field({ type: [LendingProtocolEnum], description: 'The lending protocols an intent may supply to or withdraw from, without repeats (absent: all of them).' }),
+    maxUsdPerIntent: t.string({ description: 'The most one intent may move, in USD at the asset\'s price when it is accepted (exactly the limit is allowed), e.g. "100".' }),
+    maxUsdPerDay: t.string({ description: 'The most one wallet may move in any rolling 24 h, in USD, e.g. "500.50".' }),
   }),
 });
 
@@ -75,11 +85,17 @@ const rulesOf = (r: object) => withoutNulls(r);
 builder.queryField('policies', (t) =>
   t.field({
     type: PolicyConnectionRef,
-    description: "The account's spending policies, newest first (same as GET /v1/policies).",
-    args: { first: t.arg.int(), after: t.arg.string() },
+    nullable: true,
+    description: "The account's spending policies, newest first (same as GET /v1/policies), by Relay cursors both ways; null with its error when refused.",
+    args: {
+      first: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.after }),
+      last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
+      before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
+    },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'listPolicies', () => listPolicies(ctx.deps, principal, withoutNulls(args)), ctx.charge);
+      return runOperation(ctx.deps, principal, 'listPolicies', () => paginate(args, (page) => listPolicies(ctx.deps, principal, page)), ctx.charge);
     },
   }),
 );
@@ -87,8 +103,9 @@ builder.queryField('policies', (t) =>
 builder.queryField('policy', (t) =>
   t.field({
     type: PolicyRef,
-    description: 'One of the account\'s policies (same as GET /v1/policies/:policyId).',
-    args: { id: t.arg.id({ required: true }) },
+    nullable: true,
+    description: "One of the account's policies (same as GET /v1/policies/:policyId); null with a POLICY_NOT_FOUND error when there is none (another account's answers the same).",
+    args: { id: t.arg.id({ required: true, description: 'The policy id (svc_policy_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'getPolicy', () => getPolicy(ctx.deps, principal, String(args.id)), ctx.charge);
@@ -99,8 +116,13 @@ builder.queryField('policy', (t) =>
 builder.mutationField('createPolicy', (t) =>
   t.field({
     type: PolicyRef,
-    description: 'Creates a spending policy (same as POST /v1/policies).',
-    args: { name: t.arg.string({ required: true }), scope: t.arg({ type: ScopeEnum }), rules: t.arg({ type: PolicyRulesInput, required: true }) },
+    nullable: true,
+    description: 'Creates a spending policy (same as POST /v1/policies). Null with its error when refused (e.g. POLICY_CONFLICT: a second account-scope policy).',
+    args: {
+      name: t.arg.string({ required: true, description: 'For people: 1-64 characters once surrounding whitespace is trimmed.' }),
+      scope: t.arg({ type: ScopeEnum, description: 'WALLET (default) or ACCOUNT.' }),
+      rules: t.arg({ type: PolicyRulesInput, required: true, description: 'What the policy allows.' }),
+    },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ name: args.name, scope: args.scope, rules: rulesOf(args.rules) });
@@ -112,8 +134,14 @@ builder.mutationField('createPolicy', (t) =>
 builder.mutationField('updatePolicy', (t) =>
   t.field({
     type: PolicyRef,
-    description: 'Replaces a policy\'s name and rules; its version goes up by one and applies to intents accepted afterwards (same as PUT /v1/policies/:policyId).',
-    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }), rules: t.arg({ type: PolicyRulesInput, required: true }) },
+    nullable: true,
+    description:
+      "Replaces a policy's name and rules; its version goes up by one and applies to intents accepted afterwards (same as PUT /v1/policies/:policyId). Null with its error when refused.",
+    args: {
+      id: t.arg.id({ required: true, description: 'The policy to replace (svc_policy_…).' }),
+      name: t.arg.string({ required: true, description: 'The new name: 1-64 characters once trimmed.' }),
+      rules: t.arg({ type: PolicyRulesInput, required: true, description: 'The new rules (they replace the old ones whole).' }),
+    },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = { name: args.name, rules: rulesOf(args.rules) };
@@ -125,8 +153,9 @@ builder.mutationField('updatePolicy', (t) =>
 builder.mutationField('deletePolicy', (t) =>
   t.field({
     type: 'Boolean',
-    description: 'Deletes a policy no wallet uses (same as DELETE /v1/policies/:policyId); POLICY_IN_USE otherwise.',
-    args: { id: t.arg.id({ required: true }) },
+    nullable: true,
+    description: 'Deletes a policy no wallet uses (same as DELETE /v1/policies/:policyId): true when deleted; null with its error when refused (POLICY_IN_USE, POLICY_NOT_FOUND).',
+    args: { id: t.arg.id({ required: true, description: 'The policy to delete (svc_policy_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'deletePolicy', async () => (await deletePolicy(ctx.deps, principal, String(args.id)), true), ctx.charge);
@@ -137,8 +166,12 @@ builder.mutationField('deletePolicy', (t) =>
 builder.mutationField('setWalletPolicy', (t) =>
   t.field({
     type: WalletRef,
-    description: "Sets a wallet's own spending policy (same as PUT /v1/wallets/:walletId/policy).",
-    args: { walletId: t.arg.id({ required: true }), policyId: t.arg.id({ required: true }) },
+    nullable: true,
+    description: "Sets a wallet's own spending policy (same as PUT /v1/wallets/:walletId/policy); answers the wallet. Null with its error when refused.",
+    args: {
+      walletId: t.arg.id({ required: true, description: 'The wallet (svc_wallet_…).' }),
+      policyId: t.arg.id({ required: true, description: 'A wallet-scope policy of your account (svc_policy_…).' }),
+    },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'setWalletPolicy', () => setWalletPolicy(ctx.deps, principal, String(args.walletId), { policyId: String(args.policyId) }), ctx.charge);
@@ -149,8 +182,10 @@ builder.mutationField('setWalletPolicy', (t) =>
 builder.mutationField('removeWalletPolicy', (t) =>
   t.field({
     type: 'Boolean',
-    description: "Removes a wallet's own policy; the account policy, if any, governs it again (same as DELETE /v1/wallets/:walletId/policy).",
-    args: { walletId: t.arg.id({ required: true }) },
+    nullable: true,
+    description:
+      "Removes a wallet's own policy; the account policy, if any, governs it again (same as DELETE /v1/wallets/:walletId/policy): true when done; null with its error when refused.",
+    args: { walletId: t.arg.id({ required: true, description: 'The wallet (svc_wallet_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'removeWalletPolicy', async () => (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true), ctx.charge);
@@ -175,7 +210,10 @@ builder.objectField(WalletRef, 'policy', (t) =>
 
 const IntentPolicyRef = builder.objectRef<{ id: string; version: number }>('IntentPolicy').implement({
   description: 'The spending policy, and its version, an intent was decided under.',
-  fields: (t) => ({ id: t.exposeID('id'), version: t.exposeInt('version') }),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The policy id (svc_policy_…): `node(id:)` or `policy(id:)` reads its current version, if it still exists.' }),
+    version: t.exposeInt('version', { description: 'The version the intent was decided under.' }),
+  }),
 });
 
 builder.objectField(IntentRef, 'policy', (t) =>

@@ -21,14 +21,14 @@ function literal(node: ValueNode): unknown {
 }
 
 builder.scalarType('JSON', {
-  description: 'Any JSON value',
+  description: 'Any JSON value (object, array, string, number, boolean or null).',
   serialize: (v) => v,
   parseValue: (v) => v,
   parseLiteral: literal,
 });
 
 builder.scalarType('DateTime', {
-  description: 'ISO 8601 UTC timestamp',
+  description: 'An instant as an ISO 8601 UTC timestamp, e.g. 2026-01-31T12:00:00.000Z.',
   serialize: (v) => v,
   parseValue: (v) => {
     if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw new GraphQLError('DateTime must be an ISO 8601 string');

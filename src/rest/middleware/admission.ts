@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppDeps } from '../../app/deps';
 import type { RestState, RestContext } from '../context';
 import { PAYABLE_OPERATIONS, type Operation } from '../../domain/plans';
@@ -6,6 +6,9 @@ import { PROOF_HEADERS, admitPaidRead } from '../../app/payments/paidRead';
 import type { PaymentProof, PaymentVerifier } from '../../app/payments/port';
 import { admitRequest, authorizeOperation } from '../../app/accounts/admitRequest';
 import { rateHeaders } from '../../app/accounts/rateLimit';
+import { CREDITS_REMAINING_HEADER, creditHeaders, readCreditHeaders } from '../../app/accounts/credits';
+import { ServiceError } from '../../domain/errors/base';
+import type { Principal } from '../../app/accounts/principal';
 
 /** What the paid-read path reports: a read served whose payment could not be collected. */
 export interface PaidReadEvents {
@@ -47,8 +50,29 @@ async function paidRead(deps: AppDeps & { payments: PaymentVerifier }, ctx: Rest
 }
 
 /**
+ * X-Credits-Remaining on the answer to an admitted key, once the request is
+ * done. The count comes from what the request already saw, with no store
+ * round trip of its own: a charged operation's reservation returns the
+ * counter after its increment (for a 2xx that is the value after this
+ * request's charge; a refused or failed one is refunded, and the refund's
+ * decrement returns the counter again), GET /usage read it, and a
+ * CREDITS_EXHAUSTED refusal carries the header itself. Only an answer that
+ * reached no operation (a body refused before it, a scope refusal, an unknown
+ * route) reads the counter once, and never for an unlimited plan. A read that
+ * fails leaves the header out rather than failing the answer.
+ */
+async function setCreditHeaders(deps: AppDeps, ctx: ParameterizedContext<RestState>, principal: Principal, thrown?: unknown): Promise<void> {
+  if (principal.via !== 'apiKey') return; // a paid read has no credits of its own
+  if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.headers) return;
+  const used = ctx.state.creditsUsed;
+  const headers = used !== undefined ? creditHeaders(principal.account, used) : await readCreditHeaders(deps, principal.account).catch(() => ({}));
+  ctx.set(headers);
+}
+
+/**
  * Authenticates the key and counts the request; the rate headers go on every
- * answer from here on. A payable read (its route is named after one of
+ * answer from here on, and X-Credits-Remaining once the answer is known
+ * (setCreditHeaders). A payable read (its route is named after one of
  * PAYABLE_OPERATIONS) with no Authorization header at all takes the x402 path
  * instead; a bad or revoked key stays 401 and never turns into a payment.
  */
@@ -61,11 +85,18 @@ export function admission(deps: AppDeps, events: PaidReadEvents = {}): Middlewar
     const { principal, rate } = await admitRequest(deps, authorization);
     ctx.state.principal = principal;
     ctx.set(rateHeaders(rate));
-    await next();
+    try {
+      await next();
+    } catch (e) {
+      // (the error handler keeps headers set before it answers)
+      await setCreditHeaders(deps, ctx, principal, e);
+      throw e;
+    }
+    await setCreditHeaders(deps, ctx, principal);
   };
 }
 
-/** Wraps a handler as one billable operation: scope check, credits reserved, refunded unless the answer is 2xx. */
+/** Wraps a handler as one billable operation: scope check, credits reserved, refunded unless the answer is 2xx; the counter they left noted for X-Credits-Remaining. */
 export function operation(deps: AppDeps, op: Operation, handler: (ctx: RestContext) => Promise<void>) {
   return async (ctx: RestContext): Promise<void> => {
     const principal = ctx.state.principal;
@@ -77,6 +108,8 @@ export function operation(deps: AppDeps, op: Operation, handler: (ctx: RestConte
       ok = ctx.status >= 200 && ctx.status < 300;
     } finally {
       if (!ok) await charge.refund();
+      // The counter as the reservation (then the refund) left it: X-Credits-Remaining without a read.
+      if (charge.usedAfter !== null) ctx.state.creditsUsed = charge.usedAfter;
     }
   };
 }

@@ -94,6 +94,7 @@ interface HeaderSchema {
   type: 'string' | 'integer';
   minimum?: number;
   enum?: string[];
+  pattern?: string;
   contentEncoding?: string;
 }
 const integer = (minimum: number): HeaderSchema => ({ type: 'integer', minimum });
@@ -105,6 +106,7 @@ export const RESPONSE_HEADERS: Record<
   | 'X-RateLimit-Limit'
   | 'X-RateLimit-Remaining'
   | 'X-RateLimit-Reset'
+  | 'X-Credits-Remaining'
   | 'Retry-After'
   | 'Idempotent-Replayed'
   | 'WWW-Authenticate'
@@ -117,6 +119,11 @@ export const RESPONSE_HEADERS: Record<
   'X-RateLimit-Limit': { description: "The account's requests per minute. On every answer once the API key is admitted, and on the 401 of a revoked key; not when no account is known (401 for a missing, malformed or unknown key, a failure before admission) nor on paid reads.", schema: integer(1) },
   'X-RateLimit-Remaining': { description: 'Requests left in the current one-minute window.', schema: integer(0) },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: integer(0) },
+  'X-Credits-Remaining': {
+    description:
+      "Credits left this month once this request is counted: after its own charge when it succeeded, with nothing charged when it did not (credits are spent on 2xx only), never below 0; `unlimited` when the account's plan has no monthly limit. On every answer once the API key is admitted (429 RATE_LIMIT_EXCEEDED included); not on a 401 (a revoked key learns nothing of its account's spending) nor on paid reads. GET /usage has the month's full picture.",
+    schema: text({ pattern: '^(0|[1-9][0-9]*|unlimited)$' }),
+  },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: integer(1) },
   'Idempotent-Replayed': { description: 'Present (`true`) when the answer is the stored first answer to this Idempotency-Key.', schema: text({ enum: ['true'] }) },
   'WWW-Authenticate': { description: '`Bearer`: send an API key.', schema: text({ enum: ['Bearer'] }) },

@@ -153,6 +153,12 @@ export const EXAMPLES = {
     ],
     nextCursor: null,
   },
+  usage: {
+    plan: 'free',
+    credits: { used: 12, limit: 100, resetsAt: '2026-02-01T00:00:00.000Z' },
+    rateWindow: { limit: 100, used: 3, remaining: 97, resetsAt: '2026-01-31T12:01:00.000Z' },
+    wallets: { count: 3, limit: 100 },
+  },
   fundDemo: { walletId: WALLET_ID },
   funding: { walletId: WALLET_ID, chain: 'arbitrum-sepolia', asset: 'USDC', amount: '1', txHash: `0x${'cd'.repeat(32)}`, status: 'submitted' },
 } as const;

@@ -15,6 +15,8 @@ import { AUDIT_ACTOR_TYPES, AUDIT_EVENT_TYPES } from '../../domain/audit';
 import { createPolicySchema, policyRulesSchema } from '../../domain/schemas/policy';
 import type { PolicyView } from '../../app/policies/policyView';
 import type { listPolicies } from '../../app/policies/managePolicies';
+import type { UsageView } from '../../app/accounts/getUsage';
+import { PLAN_NAMES } from '../../domain/plans';
 
 /**
  * The bodies the REST routes answer with, as zod schemas: the response
@@ -265,6 +267,36 @@ export const auditPageSchema = z
   })
   .openapi('AuditEventPage', { description: "A page of the account's audit log" });
 
+/** A limit of the plan: a count, or null for unlimited. */
+const planLimit = (description: string) => z.union([z.number().int().min(0), z.null()]).meta({ description: `${description}; null: unlimited` });
+
+export const usageSchema = z
+  .strictObject({
+    plan: z.enum(PLAN_NAMES).meta({ description: "The account's plan" }),
+    credits: z
+      .strictObject({
+        used: z.number().int().min(0).meta({ description: 'Credits spent this calendar month (UTC), charged on 2xx answers only' }),
+        limit: planLimit('Credits the plan allows a month'),
+        resetsAt: timestamp('When the month ends and `used` starts again from 0'),
+      })
+      .meta({ description: 'This month\'s credits: X-Credits-Remaining is `limit - used`' }),
+    rateWindow: z
+      .strictObject({
+        limit: z.number().int().min(1).meta({ description: 'Requests per minute, all the account\'s keys together' }),
+        used: z.number().int().min(0).meta({ description: 'Requests counted in the current window (this one included; at most `limit`)' }),
+        remaining: z.number().int().min(0).meta({ description: 'Requests left in the current window (this one counted)' }),
+        resetsAt: timestamp('When the current one-minute window ends'),
+      })
+      .meta({ description: 'The current one-minute window, as the X-RateLimit-* headers show it' }),
+    wallets: z
+      .strictObject({
+        count: z.number().int().min(0).meta({ description: 'Wallets the account has' }),
+        limit: planLimit('Wallets the plan allows'),
+      })
+      .meta({ description: 'Wallets against the plan limit' }),
+  })
+  .openapi('Usage', { description: "Your account's plan, credits this month, current rate window and wallets" });
+
 // ---- compile-time agreement of the schemas with the view types the use-cases return ----
 
 /**
@@ -297,5 +329,6 @@ const agreements: [
   Agree<z.output<typeof auditEventSchema>, AuditEventView>,
   Agree<z.output<typeof policySchema>, PolicyView>,
   Agree<z.output<typeof policyPageSchema>, { policies: PolicyView[]; pageInfo: Awaited<ReturnType<typeof listPolicies>>['pageInfo'] }>,
-] = [true, true, true, true, true, true, true, true];
+  Agree<z.output<typeof usageSchema>, UsageView>,
+] = [true, true, true, true, true, true, true, true, true];
 void agreements;

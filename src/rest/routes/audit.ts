@@ -15,6 +15,7 @@ export function auditRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
   router.get(
+    'listAuditEvents',
     '/audit-events',
     operation(deps, 'listAuditEvents', async (ctx) => {
       const page = await listAuditEvents(deps, ctx.state.principal!, { ...ctx.query });

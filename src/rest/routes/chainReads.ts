@@ -34,6 +34,7 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.post(
+    'fundDemo',
     '/demo/fund',
     operation(deps, 'fundDemo', async (ctx) => {
       ctx.status = 202;

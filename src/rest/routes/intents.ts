@@ -23,6 +23,7 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
   router.post(
+    'createIntent',
     '/intents',
     operation(deps, 'createIntent', async (ctx) => {
       const result = await submitIntent(deps, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
@@ -44,6 +45,7 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'listIntents',
     '/intents',
     operation(deps, 'listIntents', async (ctx) => {
       const params = Object.fromEntries(

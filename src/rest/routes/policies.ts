@@ -15,6 +15,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
   router.post(
+    'createPolicy',
     '/policies',
     operation(deps, 'createPolicy', async (ctx) => {
       ctx.status = 201;
@@ -23,6 +24,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'listPolicies',
     '/policies',
     operation(deps, 'listPolicies', async (ctx) => {
       const query = Object.fromEntries(Object.keys(ctx.query).map((k) => [k, queryValue(ctx.query[k])]));
@@ -32,6 +34,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.get(
+    'getPolicy',
     '/policies/:policyId',
     operation(deps, 'getPolicy', async (ctx) => {
       ctx.body = await getPolicy(deps, ctx.state.principal!, param(ctx, 'policyId'));
@@ -39,6 +42,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.put(
+    'updatePolicy',
     '/policies/:policyId',
     operation(deps, 'updatePolicy', async (ctx) => {
       ctx.body = await updatePolicy(deps, ctx.state.principal!, param(ctx, 'policyId'), ctx.state.body);
@@ -46,6 +50,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.delete(
+    'deletePolicy',
     '/policies/:policyId',
     operation(deps, 'deletePolicy', async (ctx) => {
       await deletePolicy(deps, ctx.state.principal!, param(ctx, 'policyId'));
@@ -54,6 +59,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.put(
+    'setWalletPolicy',
     '/wallets/:walletId/policy',
     operation(deps, 'setWalletPolicy', async (ctx) => {
       ctx.body = await setWalletPolicy(deps, ctx.state.principal!, param(ctx, 'walletId'), ctx.state.body);
@@ -61,6 +67,7 @@ export function policyRoutes(deps: AppDeps): Router<RestState> {
   );
 
   router.delete(
+    'removeWalletPolicy',
     '/wallets/:walletId/policy',
     operation(deps, 'removeWalletPolicy', async (ctx) => {
       await removeWalletPolicy(deps, ctx.state.principal!, param(ctx, 'walletId'));

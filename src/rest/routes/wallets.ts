@@ -19,6 +19,7 @@ export function walletRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
   router.post(
+    'createWallet',
     '/wallets',
     operation(deps, 'createWallet', async (ctx) => {
       const principal = ctx.state.principal!;

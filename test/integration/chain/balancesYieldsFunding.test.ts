@@ -156,7 +156,7 @@ describe('GraphQL', () => {
     const w = await newWallet('gql-funded');
     const fund = await srv.gql(`mutation($id: ID!) { fundDemoWallet(walletId: $id) { chain asset amount status txHash } }`, { id: w.id }, acct.key);
     expect(fund.body.errors).toBeUndefined();
-    expect(fund.body.data.fundDemoWallet).toMatchObject({ chain: 'ARBITRUM_SEPOLIA', asset: 'USDC', amount: '1', status: 'submitted' });
+    expect(fund.body.data.fundDemoWallet).toMatchObject({ chain: 'ARBITRUM_SEPOLIA', asset: 'USDC', amount: '1', status: 'SUBMITTED' });
     await balancesWhen(w.id, (b) => b.totalValueUsd === 1);
     const q = await srv.gql(
       `query($id: ID!) { balances(walletId: $id) { walletId totalValueUsd chains { chain tokens { asset balance decimals valueUsd } } }

@@ -55,13 +55,13 @@ describe('GraphQL intents (memory store, fake chain)', () => {
         strategy: 'SINGLE_BRIDGE',
         steps: [
           { __typename: 'BridgeStep', index: 0, status: 'COMPLETED', chain: 'ARBITRUM_SEPOLIA', from: 'ARBITRUM_SEPOLIA', to: 'BASE_SEPOLIA', amount: '40', fee: '0.02' },
-          { __typename: 'DepositStep', index: 1, status: 'COMPLETED', chain: 'BASE_SEPOLIA', protocol: 'aave-v3', asset: 'USDC', amount: '39.98' },
+          { __typename: 'DepositStep', index: 1, status: 'COMPLETED', chain: 'BASE_SEPOLIA', protocol: 'AAVE_V3', asset: 'USDC', amount: '39.98' },
         ],
       },
       results: { completedSteps: 2, finalAmount: '39.98', apy: 4.2, failedStep: null },
       error: null,
     });
-    expect(done.results.transactions.map((t: { kind: string }) => t.kind)).toEqual(['approve', 'burn', 'mint', 'approve', 'supply']);
+    expect(done.results.transactions.map((t: { kind: string }) => t.kind)).toEqual(['APPROVE', 'BURN', 'MINT', 'APPROVE', 'SUPPLY']);
   });
 
   test('error: the shared zod schema validates the mutation input (extensions.code as in REST)', async () => {

@@ -23,6 +23,7 @@ describe('OpenAPI document', () => {
         'DELETE /policies/{policyId}',
         'PUT /wallets/{walletId}/policy',
         'DELETE /wallets/{walletId}/policy',
+        'GET /usage',
       ].sort(),
     );
   });

@@ -94,7 +94,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('behavior: the headers: X-Request-Id on every answer, WWW-Authenticate on 401/402, Retry-After on 429, PAYMENT-REQUIRED on 402, rate headers on key-only successes', () => {
+  it('behavior: the headers: X-Request-Id on every answer, WWW-Authenticate on 401/402, Retry-After on 429, PAYMENT-REQUIRED on 402, rate and credit headers on key-only successes', () => {
     for (const { method, path, op } of operations) {
       for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
         const required = Object.entries(response.headers ?? {})
@@ -106,12 +106,18 @@ describe('OpenAPI document', () => {
           ...(status === '401' || status === '402' ? ['WWW-Authenticate'] : []),
           ...(status === '429' ? ['Retry-After'] : []),
           ...(status === '402' ? ['PAYMENT-REQUIRED'] : []),
-          ...(Number(status) < 300 && !PAYABLE_OPERATIONS.has(op.operationId as Operation) ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : []),
+          ...(Number(status) < 300 && !PAYABLE_OPERATIONS.has(op.operationId as Operation) ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Remaining'] : []),
         ];
         expect({ where, missing: must.filter((h) => !required.includes(h)) }).toEqual({ where, missing: [] });
       }
     }
     expect(Object.keys(doc.paths['/intents'].post.responses['201'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'Idempotent-Replayed']));
+    // X-Credits-Remaining on every operation, never on a 401 (a revoked key learns nothing of its account's spending)
+    for (const { method, path, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const statuses = Object.entries(op.responses).filter(([, r]: [string, any]) => 'X-Credits-Remaining' in (r.headers ?? {})).map(([s]) => s);
+      expect({ where, statuses }).toEqual({ where, statuses: Object.keys(op.responses).filter((s) => s !== '401' && s !== '402') });
+    }
     expect(doc.paths['/wallets'].post.parameters.map((p: any) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
   });
 
