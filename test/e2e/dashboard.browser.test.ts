@@ -67,8 +67,9 @@ if (existsSync(CHROMIUM)) {
     // Create a key with the keyboard alone: shown once, in a read-only field that takes the focus.
     await page.getByRole('button', { name: 'Create key' }).focus();
     await page.keyboard.press('Enter');
-    await page.getByLabel('Name').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Name').getAttribute('id'));
+    // The form moves the focus into Name once it has rendered (an effect): wait for it to land there, then type.
+    const nameId = await page.getByLabel('Name').getAttribute('id');
+    await page.waitForFunction((id) => document.activeElement?.id === id, nameId, { timeout: 5_000 });
     await page.keyboard.type('ci-key');
     await page.keyboard.press('Enter');
     const field = page.getByLabel('New API key');
