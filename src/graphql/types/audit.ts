@@ -1,5 +1,5 @@
 import { builder } from '../builder';
-import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
+import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { listAuditEvents, toAuditEventView, type AuditEventView } from '../../app/audit/listAuditEvents';
@@ -74,21 +74,12 @@ const AuditEventRef = builder.objectRef<AuditEventView>('AuditEvent').implement(
   }),
 });
 
-const AuditEventEdgeRef = builder.objectRef<Connection<AuditEvent>['edges'][number]>('AuditEventEdge').implement({
-  description: 'An audit event and its cursor.',
-  fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'The position of this event in the log: pass as `after` or `before`.' }),
-    node: t.field({ type: AuditEventRef, description: 'The event.', resolve: (e) => toAuditEventView(e.node) }),
-  }),
-});
-
-const AuditEventConnectionRef = builder.objectRef<Connection<AuditEvent>>('AuditEventConnection').implement({
-  description: 'A page of audit events, newest first.',
-  fields: (t) => ({
-    edges: t.field({ type: [AuditEventEdgeRef], description: 'The events of this page, newest first (whichever way one pages).', resolve: (p) => p.edges }),
-    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more events precede or follow, and the cursors to ask for them.', resolve: (p) => p.pageInfo }),
-  }),
-});
+const AuditEventConnectionRef = connectionTypes<AuditEvent, ReturnType<typeof toAuditEventView>>(
+  'AuditEvent',
+  AuditEventRef,
+  { edge: 'An audit event', one: 'event', many: 'events', within: 'log', connection: 'A page of audit events, newest first.' },
+  toAuditEventView,
+);
 
 builder.queryField('auditEvents', (t) =>
   t.field({

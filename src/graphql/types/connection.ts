@@ -1,3 +1,4 @@
+import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder';
 import { invalidRequest } from '../../domain/errors/request';
 
@@ -167,4 +168,37 @@ async function backward<T>(last: number, before: string | undefined, read: ReadF
 
 function pageInfo(edges: readonly { cursor: string }[], hasNextPage: boolean, hasPreviousPage: boolean): PageInfoShape {
   return { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges[edges.length - 1]?.cursor ?? null };
+}
+
+/** How a connection's types describe their node, in its own words. */
+export interface ConnectionWords {
+  /** The edge's subject, with its article: 'An intent'. */
+  edge: string;
+  /** The node in short: 'intent'. */
+  one: string;
+  /** 'intents'. */
+  many: string;
+  /** Where the cursor points: 'list' or 'log'. */
+  within: string;
+  /** The connection type's description. */
+  connection: string;
+}
+
+/** The Relay Edge and Connection types of one node type (`<Name>Edge`, `<Name>Connection`), built once for every list. */
+export function connectionTypes<T, N>(name: string, nodeRef: ObjectRef<typeof builder.$inferSchemaTypes, N>, w: ConnectionWords, toNode: (item: T) => N) {
+  const edgeRef = builder.objectRef<Connection<T>['edges'][number]>(`${name}Edge`).implement({
+    description: `${w.edge} and its cursor.`,
+    fields: (t) => ({
+      cursor: t.exposeString('cursor', { description: `The position of this ${w.one} in the ${w.within}: pass as \`after\` or \`before\`.` }),
+      // Pothos cannot relate a generic N to its own resolver result type: the ref's type is what toNode returns.
+      node: t.field({ type: nodeRef, description: `The ${w.one}.`, resolve: (e) => toNode(e.node) as never }),
+    }),
+  });
+  return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
+    description: w.connection,
+    fields: (t) => ({
+      edges: t.field({ type: [edgeRef], description: `The ${w.many} of this page, newest first (whichever way one pages).`, resolve: (c) => c.edges }),
+      pageInfo: t.field({ type: PageInfoRef, description: `Whether more ${w.many} precede or follow, and the cursors to ask for them.`, resolve: (c) => c.pageInfo }),
+    }),
+  });
 }

@@ -1,7 +1,7 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, describedValues, known, type TransactionStatus } from './enums';
 import { NodeRef } from './node';
-import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
+import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { submitIntent } from '../../app/intents/submitIntent';
@@ -223,21 +223,7 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
   }),
 });
 
-const IntentEdgeRef = builder.objectRef<Connection<Intent>['edges'][number]>('IntentEdge').implement({
-  description: 'An intent and its cursor.',
-  fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'The position of this intent in the list: pass as `after` or `before`.' }),
-    node: t.field({ type: IntentRef, description: 'The intent.', resolve: (e) => e.node }),
-  }),
-});
-
-const IntentConnectionRef = builder.objectRef<Connection<Intent>>('IntentConnection').implement({
-  description: "A page of a wallet's intents, newest first.",
-  fields: (t) => ({
-    edges: t.field({ type: [IntentEdgeRef], description: 'The intents of this page, newest first (whichever way one pages).', resolve: (p) => p.edges }),
-    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more intents precede or follow, and the cursors to ask for them.', resolve: (p) => p.pageInfo }),
-  }),
-});
+const IntentConnectionRef = connectionTypes<Intent, Intent>('Intent', IntentRef, { edge: 'An intent', one: 'intent', many: 'intents', within: 'list', connection: "A page of a wallet's intents, newest first." }, (i) => i);
 
 const CreateIntentInput = builder.inputType('CreateIntentInput', {
   description: 'A new intent (the body of POST /v1/intents).',

@@ -1,6 +1,6 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, describedValues } from './enums';
-import { PAGE_ARG_DESCRIPTIONS, PageInfoRef, paginate, type Connection } from './connection';
+import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { NodeRef } from './node';
 import { WalletRef } from './wallet';
 import { IntentRef } from './intent';
@@ -53,21 +53,7 @@ export const PolicyRef = builder.objectRef<PolicyView>('Policy').implement({
   }),
 });
 
-const PolicyEdgeRef = builder.objectRef<Connection<PolicyView>['edges'][number]>('PolicyEdge').implement({
-  description: 'A policy and its cursor.',
-  fields: (t) => ({
-    cursor: t.exposeString('cursor', { description: 'The position of this policy in the list: pass as `after` or `before`.' }),
-    node: t.field({ type: PolicyRef, description: 'The policy.', resolve: (e) => e.node }),
-  }),
-});
-
-const PolicyConnectionRef = builder.objectRef<Connection<PolicyView>>('PolicyConnection').implement({
-  description: "A page of the account's spending policies, newest first.",
-  fields: (t) => ({
-    edges: t.field({ type: [PolicyEdgeRef], description: 'The policies of this page, newest first (whichever way one pages).', resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, description: 'Whether more policies precede or follow, and the cursors to ask for them.', resolve: (c) => c.pageInfo }),
-  }),
-});
+const PolicyConnectionRef = connectionTypes<PolicyView, PolicyView>('Policy', PolicyRef, { edge: 'A policy', one: 'policy', many: 'policies', within: 'list', connection: "A page of the account's spending policies, newest first." }, (p) => p);
 
 const PolicyRulesInput = builder.inputType('PolicyRulesInput', {
   description: 'At least one rule. USD amounts as decimal strings with at most 2 decimals.',
