@@ -1,3 +1,4 @@
+import { API_REFERENCE_ASSETS } from '../../src/rest/routes/apiReference';
 import { PAYABLE_OPERATIONS, type Operation } from '../../src/domain/plans';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 import type { RouteInfo } from '../../src/rest/router';
@@ -15,7 +16,7 @@ let validKey: string;
 let validKeyProd: string;
 
 /** The routes anyone may read: health, metrics and the API documents. Any other unguarded route fails the walk. */
-const PUBLIC = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /docs', 'GET /v1/openapi.json']);
+const PUBLIC = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /docs', 'GET /docs/assets/init.js', ...API_REFERENCE_ASSETS.map((a) => `GET /docs/assets/${a}`), 'GET /v1/openapi.json']);
 
 /**
  * The dashboard's routes are public too (sign-in, sign-out, the app's pages),

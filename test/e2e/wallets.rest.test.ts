@@ -487,7 +487,7 @@ describe('Idempotency-Key', () => {
 });
 
 describe('API documents', () => {
-  test('behavior: /v1/openapi.json and /docs are public and list the routes', async () => {
+  test('behavior: /v1/openapi.json and /docs (Swagger UI, served locally) are public', async () => {
     const doc = await srv.rest('GET', '/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
@@ -495,6 +495,19 @@ describe('API documents', () => {
     const page = await srv.rest('GET', '/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.text).toContain('/v1/intents/{intentId}');
+    // The page loads its renderer and its own start-up script from this service, never from a CDN.
+    const scripts = [...page.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/init.js']);
+    for (const src of [...scripts, '/docs/assets/swagger-ui.css']) {
+      const asset = await srv.rest('GET', src!);
+      expect(asset.status).toBe(200);
+    }
+    expect((await srv.rest('GET', '/docs/assets/init.js')).text).toContain("url: '/v1/openapi.json'");
+    // Only the listed assets: the rest of the package (and any path trick) is the JSON 404.
+    for (const other of ['/docs/assets/package.json', '/docs/assets/..%2Fpackage.json', '/docs/assets/index.html']) {
+      const r = await srv.rest('GET', other);
+      expect(r.status).toBe(404);
+      expect(r.body.error).toBe('NOT_FOUND');
+    }
   });
 });

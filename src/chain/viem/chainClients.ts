@@ -3,6 +3,7 @@ import type { ChainName } from '../../domain/chains';
 import type { ChainDeployment } from '../sandbox/manifest';
 import { viemChainFor } from '../sandbox/viemChains';
 import { observedTransport, type RpcObserver } from './observedTransport';
+import { fetchResendingReadsOnStaleSocket } from './staleSocketFetch';
 
 /** One chain as the adapter sees it: its deployment and a batching public client. */
 export interface ChainClient {
@@ -20,7 +21,8 @@ export function createChainClients(deployments: readonly ChainDeployment[], poll
   const out = new Map<ChainName, ChainClient>();
   for (const d of deployments) {
     const chain = viemChainFor(d.chain, d.rpcUrl);
-    const transport = http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: timeoutMs });
+    // No retries (an outage answers 503 within RPC_TIMEOUT_MS), except a read written on a socket the node had closed.
+    const transport = http(d.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: timeoutMs, fetchFn: fetchResendingReadsOnStaleSocket });
     const client = createPublicClient({
       chain,
       transport: onRpc ? observedTransport(transport, d.chain, onRpc) : transport,
