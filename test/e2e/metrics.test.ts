@@ -235,11 +235,11 @@ test('behavior: every credit-costing REST operation has its route named after it
   expect(restOperations.filter((op) => !named.has(op))).toEqual([]);
 });
 
-test('behavior: README names every metric the service exposes (besides the process defaults), with its type', async () => {
+test('behavior: the operations guide (docs/operations.md) names every metric the service exposes (besides the process defaults), with its type', async () => {
   const { text } = await scrape();
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const guide = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
   const exposed = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => ({ name: m[1]!, type: m[2]! })).filter((m) => !/^(process|nodejs)_/.test(m.name));
   expect(exposed.length).toBeGreaterThanOrEqual(9);
-  const undocumented = exposed.filter((m) => !new RegExp('\\| `' + m.name + '` \\| ' + m.type + ' \\|').test(readme));
+  const undocumented = exposed.filter((m) => !new RegExp('\\| `' + m.name + '` \\| ' + m.type + ' \\|').test(guide));
   expect(undocumented).toEqual([]);
 });
