@@ -42,7 +42,7 @@ const graphqlSchemaRules = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'contracts/artifacts/', '*.js'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'contracts/artifacts/', '*.js', 'sdk/dist/', 'sdk/src/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -51,7 +51,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
-  { files: ['scripts/**', 'bench/**', 'test/**'], rules: { 'no-console': 'off' } },
+  { files: ['scripts/**', 'bench/**', 'test/**', 'sdk/scripts/**'], rules: { 'no-console': 'off' } },
   // Tests read JSON answers freely and assert on them.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   {
