@@ -9,15 +9,16 @@ import type { ReadCaches } from './deps';
  * (stale-while-revalidate). A read that fails reaches its callers as it is.
  * Yields live 15 s; balances 30 s at most, and are dropped whenever the
  * service transacts for the wallet (a drop also cancels a read in flight,
- * so it cannot put older balances back).
+ * so it cannot put older balances back). The lifetimes can be shortened
+ * (benches: bench/cacheExpiry.ts).
  */
-export function createReadCaches(): ReadCaches {
+export function createReadCaches(o: { ratesTtlMs?: number; holdingsTtlMs?: number } = {}): ReadCaches {
   const swr = { allowStale: true } as const;
   return {
-    rates: new LRUCache({ max: 1, ttl: 15_000, ...swr, fetchMethod: (_key, _stale, { context }) => context.rates() }),
+    rates: new LRUCache({ max: 1, ttl: o.ratesTtlMs ?? 15_000, ...swr, fetchMethod: (_key, _stale, { context }) => context.rates() }),
     holdings: new LRUCache({
       max: 10_000,
-      ttl: 30_000,
+      ttl: o.holdingsTtlMs ?? 30_000,
       ...swr,
       fetchMethod: (_key, _stale, { context: { chains, wallet } }) =>
         chains.holdings(

@@ -84,8 +84,25 @@ function refusedField(principal: Principal, fields: readonly string[]): GraphQLE
 
 /** Root fields (aliases included) one operation may select, whatever the plan. */
 export const MAX_ROOT_FIELDS = 20;
-/** The root fields an operation selects (fragments at the root followed), introspection fields left out. */
-export function rootFields(document: DocumentNode, operationName?: string | null): string[] {
+const rootFieldsSeen = new WeakMap<DocumentNode, Map<string | null | undefined, readonly string[]>>();
+
+/**
+ * The root fields an operation selects (fragments at the root followed), introspection fields left out.
+ * Computed once per document and operation name (documents are cached per query text, so every request
+ * of the same operation asks again).
+ */
+export function rootFields(document: DocumentNode, operationName?: string | null): readonly string[] {
+  let byName = rootFieldsSeen.get(document);
+  if (!byName) rootFieldsSeen.set(document, (byName = new Map()));
+  let fields = byName.get(operationName);
+  if (fields) return fields;
+  fields = Object.freeze(walkRootFields(document, operationName));
+  // A document names few operations; names beyond that are not kept (a client cannot grow the map at will).
+  if (byName.size < 16) byName.set(operationName, fields);
+  return fields;
+}
+
+function walkRootFields(document: DocumentNode, operationName?: string | null): string[] {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return [];
   const fragments = new Map<string, FragmentDefinitionNode>();

@@ -6,26 +6,29 @@ import { acceptsAnyOf } from './acceptHeader';
 import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
-import { boundedParse, checkRequestObjects, operationRules, withoutSuggestions } from './operationLimits';
+import { checkRequestObjects } from './operationLimits';
+import { documentCache, type DocumentCache } from './documentCache';
+import { buildSchema } from './schema';
 import { chargeInto } from './operationCost';
 import { startedStream, type StreamObserver } from './streamMetrics';
 
 /**
- * The operation limits of operationLimits.ts inside yoga (GET and SSE
- * requests): bounded parsing, variables nesting and the shared validation
- * rules (depth; no introspection in production). Yoga answers validation
- * errors before any result hook (so before maskError), hence suggestions are
- * stripped here too in production.
+ * The operation limits of operationLimits.ts inside yoga (SSE, multipart,
+ * forms, application/graphql bodies, and what the fast path hands over):
+ * bounded parsing, variables nesting and the shared validation rules (depth;
+ * no introspection in production), through the parse and validation cache
+ * the fast path uses (documentCache; yoga's own cache is off). Yoga answers
+ * validation errors before any result hook (so before maskError), hence the
+ * cache strips suggestions in production.
  */
-export function operationLimits(production: boolean): Plugin {
-  const rules = operationRules(production);
+export function operationLimits(production: boolean, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
     onParams({ params }) {
       const err = checkRequestObjects({ variables: params.variables, extensions: params.extensions });
       if (err) throw err;
     },
     onParse({ setParseFn }) {
-      setParseFn((source) => boundedParse(typeof source === 'string' ? source : source.body));
+      setParseFn((source) => documents.yogaParse(typeof source === 'string' ? source : source.body));
     },
     // Who may call each field checked, cost checked and credits reserved before any resolver runs.
     async onExecute({ args, setResultAndStopExecution }) {
@@ -41,11 +44,8 @@ export function operationLimits(production: boolean): Plugin {
       const refused = await chargeInto(args.contextValue as unknown as GraphQLContext, args.document, args.operationName);
       if (refused) setResultAndStopExecution({ errors: [refused] });
     },
-    onValidate({ setValidationFn, validateFn }) {
-      setValidationFn((schema, document) => {
-        const errors = validateFn(schema, document, rules);
-        return production ? errors.map(withoutSuggestions) : errors;
-      });
+    onValidate({ setValidationFn }) {
+      setValidationFn((_schema, document) => documents.yogaValidate(document));
     },
   };
 }

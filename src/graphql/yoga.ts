@@ -62,6 +62,8 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
     landingPage: false,
     logging: false,
     batching: false,
+    // operationLimits parses and validates through documentCache, the fast path's cache.
+    parserAndValidationCache: false,
     maskedErrors: { maskError: (error) => withHttpStatus(maskError(error, () => undefined, { production: o.production })) },
     context: ({ principal, requestId, request }) => ({
       deps: o.deps,
