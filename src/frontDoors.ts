@@ -8,6 +8,7 @@ import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
 import { createHardening } from './http/hardening';
+import { fastHealthz } from './rest/fastHealthz';
 
 /** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
 function answerDraining(res: ServerResponse): void {
@@ -23,6 +24,8 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
   deps: AppDeps;
   logger: Logger;
   production: boolean;
+  /** Pre-filled in GraphiQL's Headers tab for browsers on this machine (development only). */
+  graphiqlApiKey?: string;
   corsOrigins?: readonly string[];
   /** The embedded development sign-in provider, answering under `/oidc` (sandbox only). */
   oidc?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -46,16 +49,19 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams });
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
+  const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });
   let draining = false;
   const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
     // security headers (and CORS, when configured) on every answer, before either door runs
     harden(req, res, () => {
       // Shutting down: requests already running finish; a new one (on a kept-alive socket) is told to retry elsewhere.
       if (draining) return answerDraining(res);
+      // GET /healthz answers here, as the REST route would (fastHealthz); everything else goes to its door.
+      if (healthz(req, res)) return;
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
       else if (oidc && isOidcPath(req.url)) {
         oidc(req, res).catch((err: unknown) => {

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, flushLogger } from './logger';
 import { startService } from './service';
 import { MissingCapabilityError } from './store/mongo/capabilities';
 import { EnvironmentMismatchError } from './store/mongo/mongoSignIn';
@@ -35,13 +35,19 @@ async function main(): Promise<void> {
   console.error(ready);
   logger.info({ url: service.url, devAccountId: service.devAccountId }, 'ready');
 
+  // Logs are written asynchronously (createLogger): what is still buffered is written before the process exits.
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     service
       .stop()
-      .then(() => process.exit(0))
-      .catch((err) => {
+      .then(async () => {
+        logger.info({ signal }, 'stopped');
+        await flushLogger(logger);
+        process.exit(0);
+      })
+      .catch(async (err) => {
         logger.error({ err }, 'shutdown failed');
+        await flushLogger(logger);
         process.exit(1);
       });
   };

@@ -143,6 +143,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     metrics,
     production: config.production,
+    // GraphiQL's Headers tab holds the development key, so a newcomer's first Run answers data (development only).
+    graphiqlApiKey: config.environment === 'development' ? dev.key : undefined,
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,

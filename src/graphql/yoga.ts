@@ -52,12 +52,42 @@ export const graphiqlScriptHashes = (): string[] => renderedScriptHashes;
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
 
-/** graphql-yoga over the Pothos schema; GraphiQL and introspection outside production only. */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver }): GraphQLServer {
+/** GraphiQL's first tab: a query the development key can run at once (free plan, test networks), so the first Run answers data. */
+export const GRAPHIQL_EXAMPLE_QUERY = `# Welcome! Press Run (Ctrl-Enter). The Headers tab holds the development API key.
+# The best lending market for USDC on the test networks, and every rate:
+{
+  yields(asset: USDC) {
+    best { chain protocol apy reasoning }
+    rates { chain protocol asset apy }
+  }
+  usage { plan credits { used limit } }
+}
+`;
+
+/** Only a browser on this machine gets the development key written into the page. */
+const fromLoopback = (req: IncomingMessage | undefined): boolean => {
+  const ip = req?.socket.remoteAddress ?? '';
+  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+};
+
+/**
+ * graphql-yoga over the Pothos schema; GraphiQL and introspection outside
+ * production only. `graphiqlApiKey` (the development key, in development)
+ * pre-fills GraphiQL's Headers tab, for requests from this machine only.
+ */
+export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string }): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
-    graphiql: o.production ? false : { title: 'Wallet & Intent API', defaultQuery: '{ wallet(userId: "alice") { id address chains } }' },
+    graphiql: o.production
+      ? false
+      : (_request, ctx) => ({
+          title: 'Wallet & Intent API',
+          defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
+          ...(o.graphiqlApiKey && fromLoopback(ctx?.req)
+            ? { headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2), defaultEditorToolsVisibility: 'headers' as const, shouldPersistHeaders: false }
+            : {}),
+        }),
     ...(o.production ? {} : { renderGraphiQL: renderLocalGraphiQL() }),
     landingPage: false,
     logging: false,

@@ -45,20 +45,64 @@ export interface HardeningOptions {
   corsOrigins: readonly string[];
 }
 
-/**
- * Security headers on every answer of both front doors (helmet: CSP,
- * nosniff, frame-ancestors, Referrer-Policy no-referrer, HSTS off on plain
- * http) and, when origins are configured, CORS for exactly those origins:
- * preflights answered 204 before any authentication, the request's origin
- * echoed only when it is on the list, never `*`.
- */
-export function createHardening(o: HardeningOptions): Handler {
-  const headers = helmet({
+/** What a header middleware does to every answer, in order: set a header, or remove one. */
+export type HeaderOp = readonly ['set', string, string] | readonly ['remove', string];
+
+/** The helmet middleware with the service's options. */
+export function securityHeadersMiddleware(): Handler {
+  return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
   }) as unknown as Handler;
+}
+
+/**
+ * What `middleware` does to an answer, recorded once against a stand-in
+ * request and response. Helmet's headers here are constants (no directive
+ * is a function of the request, HSTS is off), so replaying the record gives
+ * every answer the same headers as running helmet's twelve middleware per
+ * request, without the chain. Throws if the middleware does not finish at
+ * once, fails, or reads anything from the request beyond what is given.
+ */
+export function recordHeaderOps(middleware: Handler): HeaderOp[] {
+  const ops: HeaderOp[] = [];
+  const res = {
+    setHeader(name: string, value: unknown) {
+      if (typeof value !== 'string') throw new Error(`recordHeaderOps: ${name} is not a plain string header`);
+      ops.push(['set', name, value]);
+      return res;
+    },
+    removeHeader(name: string) {
+      ops.push(['remove', name]);
+    },
+  };
+  let finished = false;
+  middleware({ method: 'GET', url: '/', headers: {} } as IncomingMessage, res as unknown as ServerResponse, (err) => {
+    if (err) throw err;
+    finished = true;
+  });
+  if (!finished) throw new Error('recordHeaderOps: the middleware did not finish synchronously');
+  return ops;
+}
+
+/**
+ * Security headers on every answer of both front doors (helmet: CSP,
+ * nosniff, frame-ancestors, Referrer-Policy no-referrer, HSTS off on plain
+ * http) and, when origins are configured, CORS for exactly those origins:
+ * preflights answered 204 before any authentication, the request's origin
+ * echoed only when it is on the list, never `*`. Helmet runs once, at
+ * construction (recordHeaderOps); each answer replays what it did.
+ */
+export function createHardening(o: HardeningOptions): Handler {
+  const ops = recordHeaderOps(securityHeadersMiddleware());
+  const sets = ops.filter((op): op is readonly ['set', string, string] => op[0] === 'set').map(([, name, value]) => [name, value] as const);
+  const removes = ops.filter((op) => op[0] === 'remove').map((op) => op[1]);
+  const headers = (res: ServerResponse): void => {
+    for (const [name, value] of sets) res.setHeader(name, value);
+    for (const name of removes) res.removeHeader(name);
+  };
   const allowed = new Set(o.corsOrigins);
   const corsHandler =
     allowed.size === 0
@@ -71,9 +115,9 @@ export function createHardening(o: HardeningOptions): Handler {
           maxAge: 600,
           optionsSuccessStatus: 204,
         }) as unknown as Handler);
-  return (req, res, next) =>
-    headers(req, res, (err) => {
-      if (err || !corsHandler) return next(err);
-      corsHandler(req, res, next);
-    });
+  return (req, res, next) => {
+    headers(res);
+    if (!corsHandler) return next();
+    corsHandler(req, res, next);
+  };
 }

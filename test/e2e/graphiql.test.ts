@@ -21,11 +21,11 @@ async function resultText(page: Page): Promise<string> {
 }
 
 /** Replaces the query editor's text with `query`, runs it with the execute button and waits for a result. */
-async function runQuery(page: Page, query: string): Promise<string> {
-  await page.goto(`${srv.url}/graphql`);
+async function runQuery(page: Page, query: string, o: { reload?: boolean } = {}): Promise<string> {
+  if (o.reload !== false) await page.goto(`${srv.url}/graphql`);
   const editor = page.locator('.graphiql-query-editor');
   // The editor is ready once the default query is drawn in it.
-  await editor.getByText('wallet', { exact: false }).first().waitFor();
+  await editor.getByText('yields', { exact: false }).first().waitFor();
   await editor.click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
@@ -77,9 +77,29 @@ if (existsSync(CHROMIUM)) {
       expect(outside).toEqual([]);
     });
 
+    test('behavior: a newcomer opens GraphiQL and the first Run of the default tab answers data (the development key is in the Headers tab)', async () => {
+      const page = await newPage();
+      await page.goto(`${srv.url}/graphql`);
+      await page.locator('.graphiql-query-editor').getByText('yields', { exact: false }).first().waitFor();
+      await page.locator('.graphiql-execute-button').click();
+      const pane = page.locator('.graphiql-response');
+      await pane.getByText('"data"').or(pane.getByText('"errors"')).first().waitFor();
+      const text = await resultText(page);
+      expect(text).not.toContain('"errors"');
+      // Answered with data at all: the key was sent (without one the pane shows UNAUTHORIZED, below).
+      expect(text).toContain('"best"');
+      expect(text).toMatch(CHAIN);
+    });
+
     test('error: a run without a key shows UNAUTHORIZED in the result pane', async () => {
       const page = await newPage();
-      const text = await runQuery(page, QUERY);
+      // Clear the Headers tab the page pre-fills with the development key.
+      await page.goto(`${srv.url}/graphql`);
+      const headers = page.locator('section.graphiql-editor-tool [aria-label="Headers"], .graphiql-editor-tool .graphiql-editor').last();
+      await headers.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Delete');
+      const text = await runQuery(page, QUERY, { reload: false });
       expect(text).toContain('UNAUTHORIZED');
       expect(text).not.toContain('"best"');
     });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'svc_sk_';
 export const API_KEY_PATTERN = /^svc_sk_[0-9a-f]{64}$/;
@@ -8,9 +8,9 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('hex');
 }
 
-/** Only this digest is stored. */
+/** Only this digest is stored: SHA-256, hex (crypto.hash, the one-shot form: half the cost of a Hash object, once per request). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What may be shown of a key later: its prefix and first 4 hex characters. */

@@ -16,7 +16,8 @@ export async function checkApiKey(deps: Pick<AppDeps, 'store' | 'keyCache'>, aut
   const hash = hashApiKey(token);
   const key = await deps.keyCache.lookup(hash, () => deps.store.apiKeys.findByHash(hash));
   if (!key || !digestsEqual(key.hash, hash)) return { ok: false, reason: 'unknown', account: null };
-  const account = await deps.store.accounts.get(key.accountId);
+  // Cached beside the key (accounts are immutable once stored): a warm request reads nothing from the store here.
+  const account = await deps.keyCache.account(key.accountId, () => deps.store.accounts.get(key.accountId));
   if (!account) return { ok: false, reason: 'unknown', account: null };
   if (key.revokedAt) return { ok: false, reason: 'revoked', account };
   return { ok: true, key, account };

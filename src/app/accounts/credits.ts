@@ -6,8 +6,21 @@ import type { ServiceError } from '../../domain/errors/base';
 
 /** UTC calendar month of `d` as `YYYY-MM`, and the instant the next one starts. */
 export function creditMonth(d: Date): { month: string; resetsAt: Date } {
-  const month = d.toISOString().slice(0, 7);
-  return { month, resetsAt: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) };
+  const m = monthOf(d.getTime());
+  return { month: m.month, resetsAt: new Date(m.end) };
+}
+
+/** The month last asked for: every request of a month asks for the same one, computed once. */
+let lastMonth = { start: 0, end: 0, month: '' };
+function monthOf(ms: number): { start: number; end: number; month: string } {
+  if (ms >= lastMonth.start && ms < lastMonth.end) return lastMonth;
+  const d = new Date(ms);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  const m = { start, end, month: d.toISOString().slice(0, 7) };
+  // (a clock that jumps back, or a request of another month, only recomputes)
+  lastMonth = m;
+  return m;
 }
 
 const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;

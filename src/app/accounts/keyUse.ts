@@ -16,7 +16,8 @@ export interface KeyUseRecorder {
  * tried again with the next one.
  */
 export function createKeyUseRecorder(keys: Pick<ApiKeyRepo, 'recordUse'>, o: { flushMs?: number; onError?: (err: unknown) => void } = {}): KeyUseRecorder {
-  let pending = new Map<string, string>();
+  // Epoch milliseconds per key: a request compares two numbers; the ISO strings are made once per batch.
+  let pending = new Map<string, number>();
   let running: Promise<void> = Promise.resolve();
   const flush = (): Promise<void> => {
     running = running.then(async () => {
@@ -24,7 +25,7 @@ export function createKeyUseRecorder(keys: Pick<ApiKeyRepo, 'recordUse'>, o: { f
       const batch = pending;
       pending = new Map();
       try {
-        await keys.recordUse([...batch].map(([id, at]) => ({ id, at })));
+        await keys.recordUse([...batch].map(([id, at]) => ({ id, at: new Date(at).toISOString() })));
       } catch (err) {
         for (const [id, at] of batch) {
           const cur = pending.get(id);
@@ -39,9 +40,9 @@ export function createKeyUseRecorder(keys: Pick<ApiKeyRepo, 'recordUse'>, o: { f
   timer.unref();
   return {
     record(keyId, at) {
-      const iso = at.toISOString();
+      const ms = at.getTime();
       const cur = pending.get(keyId);
-      if (cur === undefined || cur < iso) pending.set(keyId, iso);
+      if (cur === undefined || cur < ms) pending.set(keyId, ms);
     },
     flush,
     async stop() {

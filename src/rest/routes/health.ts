@@ -11,11 +11,16 @@ export interface HealthChecks {
   environment?: string;
 }
 
+/** What GET /healthz answers: the process is alive (the route here, and the front door's fast path, fastHealthz). */
+export function healthBody(checks: HealthChecks): { status: 'ok'; environment?: string } {
+  return { status: 'ok', ...(checks.environment ? { environment: checks.environment } : {}) };
+}
+
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
 export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
   const router = createRouter();
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok', ...(checks.environment ? { environment: checks.environment } : {}) };
+    ctx.body = healthBody(checks);
   });
   router.get('/readyz', async (ctx) => {
     try {
