@@ -25,9 +25,10 @@ const graphqlSchemaRules = {
       exceptions: {
         suffixes: ['Connection', 'Edge', 'PageInfo', 'Usage', 'Step', 'Window'],
         types: [
-          'AuditActor', 'AuditSubject', 'BalanceReport', 'BestYield', 'ChainBalances', 'CreatedApiKey', 'ExecutionPlan',
+          'AuditActor', 'AuditSubject', 'BalanceReport', 'BestYield', 'ChainBalances', 'CreatedApiKey', 'CreatedWebhookEndpoint', 'ExecutionPlan',
           'FundingReceipt', 'IntentError', 'IntentResults', 'IntentTransaction', 'LendingPosition', 'MinuteCount', 'PolicyRules',
-          'StepError', 'TokenBalance', 'UsageCredits', 'UsageWallets', 'Viewer', 'YieldRate', 'YieldReport',
+          'IntentPreview', 'NetReturnRanking', 'NetReturnRate', 'PreviewAlternative', 'PreviewStepGas', 'PreviewTotals', 'PreviewTransaction',
+          'StepError', 'TokenBalance', 'UsageCredits', 'UsageWallets', 'Viewer', 'YieldHistory', 'YieldHistoryBucket', 'YieldHistorySeries', 'YieldRate', 'YieldReport',
         ],
       },
     },

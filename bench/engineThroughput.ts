@@ -12,7 +12,12 @@
  * once, the chain answering in microtasks.
  *
  * Run: npx ts-node --transpile-only bench/engineThroughput.ts
- * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet.)
+ * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet;
+ * BENCH_CASES=bare,small,full,watched picks the rows, all by default.)
+ *
+ * While the full-size engine row runs, a child process polls GET /healthz of
+ * a tiny HTTP server in this process every 10 ms (HealthProbe): its answer
+ * times are printed in a table of their own after the main one.
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -36,11 +41,20 @@ import { DEFAULT_RETRY } from '../src/engine/executor/retry';
 import { isFinal, transition, type IntentEvent } from '../src/engine/stateMachine';
 import type { UnitContext } from '../src/engine/unitContext';
 import { InstantChain } from './support/instantChain';
-import { forceGc, int, ms, RssSampler, summary } from './support/benchStats';
+import { forceGc, HealthProbe, int, ms, RssSampler, summary, TurnMeter } from './support/benchStats';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 1_000);
 /** Rounds of every case; each row reports the median-throughput round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Which rows to run: bare, small (a tenth of the wallets), full, watched. */
+const CASES = new Set((process.env.BENCH_CASES ?? 'bare,small,full,watched').split(',').map((c) => c.trim()));
+/**
+ * Submissions between two turns of the event loop (BENCH_SUBMIT_BATCH; 0, the
+ * default, submits every intent in one loop, awaiting each insert and submit).
+ */
+const SUBMIT_BATCH = Number(process.env.BENCH_SUBMIT_BATCH ?? 0);
+/** The engine's turn budget (EngineOptions.turnBudgetMs; 0 = never yield); unset: the engine's default. */
+const TURN_BUDGET_MS = process.env.BENCH_TURN_BUDGET_MS === undefined ? undefined : Number(process.env.BENCH_TURN_BUDGET_MS);
 /** No run may take longer than this: the bench fails instead of hanging. */
 const DEADLINE_MS = 300_000;
 const FEE_BPS = 5;
@@ -164,6 +178,16 @@ interface RunResult {
   loopDelayMaxMs: number;
   unexpected: string[];
   failures: Map<string, number>;
+  /** GET /healthz answer times (ms) while the run went on, when probed. */
+  healthz?: number[];
+  /** How long the submission loop took (ms): every insert + submit, with whatever engine work ran in between. */
+  submitMs?: number;
+  /** Longest event-loop stall once the submission loop was over (the engine alone), ms. */
+  loopDelayAfterSubmitMaxMs?: number;
+  /** Longest turn after the submission loop, CPU-bound part (TurnMeter), ms; probed runs only. */
+  turnCpuBoundMaxMs?: number;
+  /** CPU time of this process (user + system, every thread) over the run, ms: what the run cost whatever else the machine ran. */
+  cpuMs: number;
 }
 
 /** Checks every final intent against the plan it was meant to get; returns the mismatches (first few kept). */
@@ -211,13 +235,23 @@ interface EngineRunOptions {
    * GraphQL intentUpdated subscription and SSE).
    */
   watchers: boolean;
+  /** Poll GET /healthz from a child process during the run. */
+  healthz?: boolean;
 }
 
 /** The real engine: submit everything, wait for every intent to be final on the bus. */
 async function runEngine(name: string, walletCount: number, o: EngineRunOptions): Promise<RunResult> {
   const env = await setup(walletCount, 'immediate');
   const clock = createSystemClock();
-  const engine = createEngine({ store: env.store, chains: env.chain, keyVault: env.keyVault, clock, logger: silentLogger, onWalletActivity: () => undefined });
+  const engine = createEngine({
+    store: env.store,
+    chains: env.chain,
+    keyVault: env.keyVault,
+    clock,
+    logger: silentLogger,
+    onWalletActivity: () => undefined,
+    ...(TURN_BUDGET_MS !== undefined && { turnBudgetMs: TURN_BUDGET_MS }),
+  });
   await engine.start();
   const work = workload(env);
   const index = new Map<string, number>();
@@ -238,12 +272,15 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
   });
 
   const heapBefore = heapAfterGc();
+  const probe = o.healthz ? await HealthProbe.start() : undefined;
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const rss = new RssSampler(50);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const ids: string[] = [];
   for (const [n, { walletId, req }] of work.entries()) {
+    if (SUBMIT_BATCH > 0 && n % SUBMIT_BATCH === 0 && n > 0) await new Promise((resolve) => setImmediate(resolve));
     const intent = pendingIntent(walletId, req, clock.now().toISOString());
     index.set(intent.id, n);
     ids.push(intent.id);
@@ -256,13 +293,21 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
     await env.store.intents.insert(intent);
     await engine.submit(intent);
   }
+  const submitMs = performance.now() - t0;
+  const loopAfter = monitorEventLoopDelay({ resolution: 10 });
+  loopAfter.enable();
+  const turns = probe ? new TurnMeter() : undefined;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), DEADLINE_MS)));
   const outcome = await Promise.race([finished.then(() => 'done' as const), timedOut]);
   clearTimeout(timer);
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const mem = rss.stop();
   loop.disable();
+  loopAfter.disable();
+  const turnMax = turns?.stop();
+  const healthz = await probe?.stop();
   const retained = heapAfterGc() - heapBefore;
   off();
   await engine.stop();
@@ -283,6 +328,11 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
     loopDelayMaxMs: loop.max / 1e6,
     unexpected: [],
     failures: new Map(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    healthz,
+    submitMs,
+    loopDelayAfterSubmitMaxMs: loopAfter.max / 1e6,
+    turnCpuBoundMaxMs: turnMax?.maxCpuBoundMs,
   };
   const stored = await Promise.all(ids.map((id) => env.store.intents.get(id)));
   check(
@@ -316,6 +366,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const rss = new RssSampler(50);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const [n, { walletId, req }] of work.entries()) {
     // the pipeline never leaves the microtask queue: let the RSS sampler in now and then
@@ -342,6 +393,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     final.push({ ...current, results: undefined, executionPlan: current.executionPlan && { ...current.executionPlan, steps: [], reasoning: '' } });
   }
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const mem = rss.stop();
   loop.disable();
   const retained = heapAfterGc() - heapBefore;
@@ -360,6 +412,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     loopDelayMaxMs: loop.max / 1e6,
     unexpected: [],
     failures: new Map(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
   };
   check(final, work.map((w) => w.req), result);
   checkLedger(env);
@@ -379,12 +432,12 @@ async function main(): Promise<void> {
   await runEngine('warm-up', 50, { watchers: true });
 
   const small = Math.max(1, Math.round(WALLETS / 10));
-  const cases: { name: string; run: () => Promise<RunResult> }[] = [
-    { name: 'bare pipeline (baseline)', run: () => runBare('bare pipeline (baseline)', WALLETS) },
-    { name: 'engine', run: () => runEngine('engine', small, { watchers: false }) },
-    { name: 'engine', run: () => runEngine('engine', WALLETS, { watchers: false }) },
-    { name: 'engine + 1 watcher per intent', run: () => runEngine('engine + 1 watcher per intent', WALLETS, { watchers: true }) },
-  ];
+  const cases: { key: string; name: string; run: () => Promise<RunResult> }[] = [
+    { key: 'bare', name: 'bare pipeline (baseline)', run: () => runBare('bare pipeline (baseline)', WALLETS) },
+    { key: 'small', name: 'engine', run: () => runEngine('engine', small, { watchers: false }) },
+    { key: 'full', name: 'engine', run: () => runEngine('engine', WALLETS, { watchers: false, healthz: true }) },
+    { key: 'watched', name: 'engine + 1 watcher per intent', run: () => runEngine('engine + 1 watcher per intent', WALLETS, { watchers: true }) },
+  ].filter((c) => CASES.has(c.key));
   const results: RunResult[][] = cases.map(() => []);
   // rounds interleave the cases, so a burst of load from elsewhere does not land on one case only
   for (let round = 0; round < ROUNDS; round++) {
@@ -393,11 +446,15 @@ async function main(): Promise<void> {
       const r = await k.run();
       if (r.completed + r.failed !== r.intents) throw new Error(`${r.name}: ${r.completed} completed + ${r.failed} failed ≠ ${r.intents}`);
       results[c]!.push(r);
-      console.error(`round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s`);
+      console.error(`round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s, ${(r.cpuMs / r.intents).toFixed(3)} CPU ms/intent, max loop stall ${ms(r.loopDelayMaxMs)} ms, load ${loadavg()[0]!.toFixed(2)}`);
     }
   }
   const runs = results.map(median);
-  const [bare, oneTenth, full, watched] = runs as [RunResult, RunResult, RunResult, RunResult];
+  const byKey = new Map(cases.map((c, n) => [c.key, runs[n]!]));
+  const bare = byKey.get('bare');
+  const oneTenth = byKey.get('small');
+  const full = byKey.get('full');
+  const watched = byKey.get('watched');
 
   console.log(`intents per wallet: ${SEQUENCE.length} (5 no-bridge lends, 2 single-bridge lends, 2 withdraws, 1 bridge); route fee ${FEE_BPS} bps`);
   console.log(`median of ${ROUNDS} rounds per row; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -408,13 +465,37 @@ async function main(): Promise<void> {
   for (const r of runs) {
     const lat = summary(r.latency);
     const svc = summary(r.service);
+    const vs = bare ? `${(perSec(r) / perSec(bare)).toFixed(3)}×` : '-';
     console.log(
-      `| ${r.name} | ${int(r.intents)} / ${int(r.wallets)} | ${int(perSec(r))} | ${(perSec(r) / perSec(bare)).toFixed(3)}× | ${ms(lat.p50)} / ${ms(lat.p99)} | ${ms(svc.p50)} / ${ms(svc.p99)} | ${int(r.rss.peakMiB)} (${int(r.rss.startMiB)}) | ${r.retainedKiBPerIntent.toFixed(1)} | ${ms(r.loopDelayMaxMs)} | ${int(r.completed)} / ${int(r.failed)} |`,
+      `| ${r.name} | ${int(r.intents)} / ${int(r.wallets)} | ${int(perSec(r))} | ${vs} | ${ms(lat.p50)} / ${ms(lat.p99)} | ${ms(svc.p50)} / ${ms(svc.p99)} | ${int(r.rss.peakMiB)} (${int(r.rss.startMiB)}) | ${r.retainedKiBPerIntent.toFixed(1)} | ${ms(r.loopDelayMaxMs)} | ${int(r.completed)} / ${int(r.failed)} |`,
     );
   }
-  console.log(`scaling: engine at ${int(full.intents)} vs ${int(oneTenth.intents)} intents: ${(perSec(full) / perSec(oneTenth)).toFixed(3)}× the throughput (1.0 = linear)`);
-  console.log(`watchers: ${(perSec(watched) / perSec(full)).toFixed(3)}× the throughput of the engine without them`);
-  console.log(`engine / baseline: ${((full.seconds * 1000) / full.intents).toFixed(3)} ms vs ${((bare.seconds * 1000) / bare.intents).toFixed(3)} ms of wall time per intent`);
+  if (full && oneTenth) console.log(`scaling: engine at ${int(full.intents)} vs ${int(oneTenth.intents)} intents: ${(perSec(full) / perSec(oneTenth)).toFixed(3)}× the throughput (1.0 = linear)`);
+  if (full && watched) console.log(`watchers: ${(perSec(watched) / perSec(full)).toFixed(3)}× the throughput of the engine without them`);
+  if (full && bare) console.log(`engine / baseline: ${((full.seconds * 1000) / full.intents).toFixed(3)} ms vs ${((bare.seconds * 1000) / bare.intents).toFixed(3)} ms of wall time per intent`);
+  console.log('');
+  console.log('CPU time of the process per intent (load-independent; the throughput one core would give):');
+  console.log('| run | intents / wallets | CPU ms / intent | intents per CPU-second | vs baseline |');
+  console.log('|---|---|---|---|---|');
+  for (const r of runs) {
+    const per = r.cpuMs / r.intents;
+    const vs = bare ? `${(bare.cpuMs / bare.intents / per).toFixed(3)}×` : '-';
+    console.log(`| ${r.name} | ${int(r.intents)} / ${int(r.wallets)} | ${per.toFixed(3)} | ${int(1000 / per)} | ${vs} |`);
+  }
+  const probed = results[cases.findIndex((c) => c.key === 'full')] ?? [];
+  if (probed.length > 0) {
+    console.log('');
+    console.log(`GET /healthz polled every 10 ms from a child process during the engine run of ${int(probed[0]!.intents)} intents (new connection per request):`);
+    console.log('| round | answers | p50 ms | p99 ms | max ms | max loop stall ms | max loop stall after submission ms | longest turn after submission, CPU-bound ms | submission loop ms | intents/s |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const [n, r] of probed.entries()) {
+      const h = summary(r.healthz ?? []);
+      const mark = r === full ? ' (median)' : '';
+      console.log(`| ${n + 1}${mark} | ${int(r.healthz?.length ?? 0)} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${ms(r.loopDelayMaxMs)} | ${ms(r.loopDelayAfterSubmitMaxMs ?? NaN)} | ${ms(r.turnCpuBoundMaxMs ?? NaN)} | ${ms(r.submitMs ?? NaN)} | ${int(perSec(r))} |`);
+    }
+    const every = summary(probed.flatMap((r) => r.healthz ?? []));
+    console.log(`| all rounds | ${int(probed.reduce((k, r) => k + (r.healthz?.length ?? 0), 0))} | ${ms(every.p50)} | ${ms(every.p99)} | ${ms(every.max)} | ${ms(Math.max(...probed.map((r) => r.loopDelayMaxMs)))} | ${ms(Math.max(...probed.map((r) => r.loopDelayAfterSubmitMaxMs ?? 0)))} | ${ms(Math.max(...probed.map((r) => r.turnCpuBoundMaxMs ?? 0)))} | - | - |`);
+  }
   for (const r of runs) {
     for (const line of r.unexpected) console.log(`unexpected (${r.name}): ${line}`);
     for (const [code, n] of r.failures) console.log(`failed (${r.name}): ${code} × ${n}`);

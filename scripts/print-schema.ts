@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { printSchema } from 'graphql';
 import { buildSchema } from '../src/graphql/schema';
 
-/** Where the printed schema is committed (DESIGN §2: a test fails when it is stale). */
+/** Where the printed schema is committed (docs/architecture.md: a test fails when it is stale). */
 export const SCHEMA_PATH = join(__dirname, '..', 'schema.graphql');
 
 /** The SDL of the Pothos schema as committed in schema.graphql. */

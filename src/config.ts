@@ -8,7 +8,7 @@ import { SERVICE_ENVIRONMENTS, type ServiceEnvironment } from './domain/environm
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
 
-/** Environment of DESIGN §3, validated once at start. */
+/** Environment of docs/operations.md, validated once at start. */
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -43,6 +43,8 @@ const envSchema = z
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
+    YIELD_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
     SERVICE_ENV: z.enum(SERVICE_ENVIRONMENTS).default('development'),
     PUBLIC_URL: z
@@ -93,7 +95,7 @@ export type DashboardSignIn = { kind: 'hosted'; issuer: string; clientId: string
 
 export interface Config {
   port: number;
-  /** development (default), staging or production (DESIGN §4 "staging"). */
+  /** development (default), staging or production (docs/decisions.md, "staging"). */
   environment: ServiceEnvironment;
   /** The origin people reach the service at; by default the address it listens on. */
   publicUrl?: string;
@@ -130,6 +132,13 @@ export interface Config {
   rpcTimeoutMs: number;
   /** Cap on one wait between tries while a transaction is in flight (or a burn awaits its mint). */
   txRetryMaxMs: number;
+  /**
+   * Webhook deliveries: the first retry delay (the schedule 5 s, 30 s, 2 min, … and its 24 h window scale with it),
+   * and whether endpoints may be on loopback (a sandbox outside production; private and link-local addresses never).
+   */
+  webhooks: { retryBaseMs: number; allowLoopback: boolean };
+  /** How often every market's APY is sampled into the yield history (one sample per market and minute is kept). */
+  yieldSampleIntervalMs: number;
 }
 
 const hexBytes = (k: string): Buffer => Buffer.from(k.replace(/^0x/, ''), 'hex');
@@ -199,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
+    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, allowLoopback: e.CHAIN_MODE === 'sandbox' && e.NODE_ENV !== 'production' && e.SERVICE_ENV !== 'production' },
+    yieldSampleIntervalMs: e.YIELD_SAMPLE_INTERVAL_MS,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     payments: paymentsConfig(e),
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],

@@ -24,6 +24,8 @@ import { intentRoutes } from './rest/routes/intents';
 import { auditRoutes } from './rest/routes/audit';
 import { policyRoutes } from './rest/routes/policies';
 import { usageRoutes } from './rest/routes/usage';
+import { yieldHistoryRoutes } from './rest/routes/yieldHistory';
+import { intentCancelRoutes } from './rest/routes/intentCancel';
 import { releaseReservation } from './app/policies/decideIntent';
 import { hasSignedTransaction } from './domain/intent';
 import { startChains, type RunningChains } from './chain/startChains';
@@ -31,6 +33,10 @@ import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 import { createKeyUseRecorder } from './app/accounts/keyUse';
 import { createDashboard } from './dashboard/createDashboard';
+import { createWebhookDispatcher } from './app/webhooks/dispatcher';
+import { createSecretBox } from './app/webhooks/secrets';
+import { webhookRoutes } from './rest/routes/webhooks';
+import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 
 export interface RunningService {
   server: Server;
@@ -44,6 +50,8 @@ export interface RunningService {
   chains: RunningChains;
   /** The REST routes served (read from the routers; GraphQL is `/graphql`). */
   routes: RouteInfo[];
+  /** Samples every market's APY into the yield history (started with the service, stopped by stop()). */
+  rateSampler: RateSampler;
   stop(): Promise<void>;
 }
 
@@ -60,7 +68,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
   }
   const chains = chainsResult.value;
-  // DESIGN §4 "staging": a database serves one environment; another environment's database is refused before anything runs.
+  // docs/decisions.md, "staging": a database serves one environment; another environment's database is refused before anything runs.
   try {
     await storeResult.value.claimEnvironment?.(config.environment);
   } catch (e) {
@@ -84,6 +92,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           onError: (err, what) => logger.warn({ err, what }, 'intent event log'),
         })
       : undefined;
+  // Webhooks: every intent transition becomes persisted deliveries, sent (signed, retried) by a worker.
+  const webhooks = createWebhookDispatcher({
+    store,
+    clock,
+    secrets: createSecretBox(masterKey, config.keyVaultPreviousKeys),
+    egress: { allowLoopback: config.webhooks.allowLoopback },
+    retry: { baseMs: config.webhooks.retryBaseMs },
+    logger,
+  });
   const engine = createEngine({
     bus,
     store,
@@ -99,8 +116,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
     // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
-    onFinal: (intent) => (intent.status === 'failed' && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
-    onTransition: metrics.intentTransition,
+    onFinal: (intent) => ((intent.status === 'failed' || intent.status === 'cancelled') && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
+    onTransition: (intent) => {
+      metrics.intentTransition(intent);
+      webhooks.onTransition(intent);
+    },
   });
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
@@ -131,10 +151,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     limits: { gasBudgetPerAccountWei: config.gasBudgetPerAccountWei },
     engine,
     onCreditsCharged: metrics.creditsChargedFor,
+    webhooks,
+    // A pending intent cancelled by the use-case (not the engine) reaches the same hooks as the engine's transitions.
+    onIntentTransition: (intent) => {
+      metrics.intentTransition(intent);
+      webhooks.onTransition(intent);
+    },
   };
   const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
+  webhooks.start();
   let listeningUrl = '';
   const publicUrl = () => config.publicUrl ?? listeningUrl;
   const dashboard = config.dashboard ? createDashboard({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
@@ -148,7 +175,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps)],
+    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps), webhookRoutes(deps), yieldHistoryRoutes(deps), intentCancelRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,
@@ -168,6 +195,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     });
   } catch (e) {
     await engine.stop();
+    await webhooks.stop();
     bus?.stop();
     await Promise.all([store.close(), chains.stop()]);
     throw e;
@@ -175,6 +203,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   listeningUrl = url;
+  // The yield history: every market's on-chain APY, sampled on an interval (one sample per market and minute across instances).
+  const rateSampler = createRateSampler({
+    readRates: chains.port.rates.bind(chains.port),
+    rateHistory: store.rateHistory,
+    clock: createSystemClock(),
+    intervalMs: config.yieldSampleIntervalMs,
+    onError: (err) => logger.warn({ err }, 'yield sample not taken; the next one is tried on time'),
+  });
+  rateSampler.start();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -187,6 +224,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     dashboardUrl: dashboard ? `${publicUrl()}/dashboard/` : undefined,
     chains,
     routes,
+    rateSampler,
     stop() {
       stopping ??= (async () => {
         // New requests get 503 from here; those already running finish before the server closes.
@@ -198,6 +236,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           server.closeIdleConnections();
         });
         await engine.stop();
+        await webhooks.stop();
+        await rateSampler.stop();
         bus?.stop();
         await keyUse.stop();
         await Promise.all([store.close(), chains.stop()]);

@@ -14,7 +14,8 @@ import { toHex, type Address, type Hex } from 'viem';
 import type { Asset, ChainName, TokenAsset } from '../../src/domain/chains';
 import { STABLECOINS } from '../../src/domain/chains';
 import { ServiceError } from '../../src/domain/errors/base';
-import type { Attested, ChainHoldings, ChainPort, MarketRate, Protocol, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/chain/port';
+import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/chain/port';
+import { TYPICAL_GAS } from '../../src/chain/typicalGas';
 
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
@@ -123,6 +124,14 @@ export class InstantChain implements ChainPort {
   async routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>> {
     await this.pause();
     return this.routeFees;
+  }
+
+  async gasQuote(chain: ChainName): Promise<GasQuote> {
+    return { chain, gasPriceWei: 1_000_000_000n, ethUsd: 3000 };
+  }
+
+  async estimateGas(_from: Address, tx: TxRequest): Promise<GasEstimate> {
+    return { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
   }
 
   async priceUsd(asset: Asset): Promise<number> {

@@ -7,7 +7,7 @@ import { gql } from '@urql/core';
 
 export type Scope = 'READ' | 'WRITE';
 export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';
-export type IntentStatus = 'COMPLETED' | 'EXECUTING' | 'FAILED' | 'PENDING' | 'PLANNING';
+export type IntentStatus = 'CANCELLED' | 'COMPLETED' | 'EXECUTING' | 'FAILED' | 'PENDING' | 'PLANNING';
 export type StepStatus = 'COMPLETED' | 'EXECUTING' | 'FAILED' | 'PENDING';
 
 export interface Viewer {

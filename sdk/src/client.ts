@@ -73,7 +73,7 @@ export interface ServiceClient {
     get(intentId: string, o?: CallOptions): Promise<Intent>;
     /** GET /v1/intents?walletId=…: a wallet's intents, newest first, by cursor. */
     list(query: ListIntentsQuery, o?: CallOptions): Promise<IntentPage>;
-    /** Polls until the intent is completed or failed (see waitForIntent). */
+    /** Polls until the intent is completed, failed or cancelled (see waitForIntent). */
     wait(intentId: string, o?: WaitForIntentOptions): Promise<Intent>;
     /** Follows the intent over the `intentUpdated` subscription until it is final (see watchIntent). */
     watch(intentId: string, o?: WatchIntentOptions): AsyncGenerator<WatchedIntent, void, undefined>;

@@ -10,10 +10,10 @@ export type Intent = components['schemas']['Intent'];
 /** An intent as the `intentUpdated` subscription sends it (GraphQL spelling: enums in upper case, e.g. `COMPLETED`, `BASE_SEPOLIA`). */
 export type WatchedIntent = IntentUpdatedSubscription['intentUpdated'];
 
-/** True for `completed` and `failed` (REST) or `COMPLETED` and `FAILED` (GraphQL). */
+/** True for `completed`, `failed` and `cancelled` (REST) or `COMPLETED`, `FAILED` and `CANCELLED` (GraphQL). */
 export function isFinalStatus(status: string): boolean {
   const s = status.toLowerCase();
-  return s === 'completed' || s === 'failed';
+  return s === 'completed' || s === 'failed' || s === 'cancelled';
 }
 
 /** Raised by waitForIntent when `timeoutMs` passed before the intent was final. */
@@ -109,8 +109,8 @@ export interface WatchIntentOptions {
 /**
  * Follows an intent over the graphql-ws subscription `intentUpdated`: an
  * async iterator of its snapshots (the current one first, then every
- * persisted change in order) that ends after the final status (`COMPLETED` or
- * `FAILED`). Breaking out of the loop, or aborting `signal`, unsubscribes.
+ * persisted change in order) that ends after the final status (`COMPLETED`,
+ * `FAILED` or `CANCELLED`). Breaking out of the loop, or aborting `signal`, unsubscribes.
  * Errors (INTENT_NOT_FOUND, UNAUTHORIZED, a closed socket) are thrown as
  * ServiceApiError.
  *

@@ -12,7 +12,7 @@ export interface NamedChain {
 }
 
 /**
- * DESIGN §4, for every route and field, reads included: staging refuses every
+ * docs/decisions.md, for every route and field, reads included: staging refuses every
  * main network (403 PLAN_RESTRICTED, whatever the plan); naming an upcoming
  * main network is 403 PLAN_RESTRICTED on the free plan, and 400 INVALID_CHAIN
  * (`details.status = "upcoming"`) on the others until the chain is active.

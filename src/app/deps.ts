@@ -1,6 +1,7 @@
 import type { LRUCache } from 'lru-cache';
 import type { Store } from '../store/port';
 import type { Wallet } from '../domain/types';
+import type { Intent } from '../domain/intent';
 import type { KeyVault } from '../chain/keyVault';
 import type { KeyCache } from './accounts/keyCache';
 import type { KeyRevocations } from './accounts/keyRevocations';
@@ -12,6 +13,7 @@ import type { ServiceEnvironment } from '../domain/environment';
 import type { KeyUseRecorder } from './accounts/keyUse';
 import type { AuditWarnLogger } from './audit/recordAudit';
 import type { Operation } from '../domain/plans';
+import type { WebhookServices } from './webhooks/dispatcher';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -24,7 +26,7 @@ export interface AppDeps {
   revocations: KeyRevocations;
   chains: ChainPort;
   caches: ReadCaches;
-  /** Per-account budgets on what the service pays for (DESIGN §4 "shared gas"). */
+  /** Per-account budgets on what the service pays for (docs/decisions.md, "shared gas"). */
   limits: { gasBudgetPerAccountWei: bigint };
   /** Checks and collects x402 payments for paid reads; absent when no payment network is configured. */
   payments?: PaymentVerifier;
@@ -40,6 +42,10 @@ export interface AppDeps {
   engine: IntentSubmitter & { bus: IntentBus };
   /** Told of credits an API key's operation was charged for good (its answer was a success), by either door (metrics); absent: not reported. */
   onCreditsCharged?: (operation: Operation, credits: number) => void;
+  /** Told of a change of an intent's status made by a use-case rather than the engine (a pending intent cancelled), like the engine's onTransition; must not throw. */
+  onIntentTransition?: (intent: Intent) => void;
+  /** Webhook secrets, the egress rule and the delivery worker's wake-up (absent: webhook operations answer 503). */
+  webhooks?: WebhookServices;
 }
 
 /** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */

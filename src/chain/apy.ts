@@ -1,4 +1,4 @@
-/** Rate conversions of DOMAIN.md, in float percent at the edges (display values, not money). */
+/** Rate conversions of the protocols (Aave ray APR, Comet per-second rate), in float percent at the edges (display values, not money). */
 export const SECONDS_PER_YEAR = 31_536_000;
 const RAY = 1e27;
 

@@ -2,7 +2,7 @@ import type { ChainName } from '../domain/chains';
 import { networkError, timeoutError } from '../domain/errors/chain';
 
 /**
- * Sandbox fault kinds of DESIGN §3: transport faults of a chain's node,
+ * Sandbox fault kinds of docs/operations.md: transport faults of a chain's node,
  * mined reverts, failing attestation requests for burns on a chain, and
  * failing intent writes of the store (`store-error` ignores the chain).
  */

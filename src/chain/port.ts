@@ -90,6 +90,34 @@ export interface Attested {
   attestation: Hex;
 }
 
+/** What gas costs on one chain now: the price per gas a transaction pays (eth_gasPrice) and ETH in USD at the chain's own feed. */
+export interface GasQuote {
+  chain: ChainName;
+  gasPriceWei: bigint;
+  ethUsd: number;
+}
+
+/**
+ * How a gas figure was obtained: `estimated` by eth_estimateGas on the chain
+ * as it stands; `simulated` by eth_call under a state override that gives the
+ * sender the funds and allowance an earlier transaction brings (the least gas
+ * that succeeds); `typical` a per-kind figure measured on the sandbox devnets,
+ * when neither can run (a CCTP mint needs the attestation of its burn).
+ */
+export type GasEstimateMethod = 'estimated' | 'simulated' | 'typical';
+
+export interface GasEstimate {
+  gas: bigint;
+  method: GasEstimateMethod;
+}
+
+/** Funds a simulated transaction assumes its sender holds, with `spender` allowed to take them (granted by a state override). */
+export interface AssumedFunds {
+  asset: TokenAsset;
+  amount: bigint;
+  spender: Spender;
+}
+
 export interface ChainPort {
   /** Active chains this deployment serves. */
   readonly chains: readonly ChainName[];
@@ -134,6 +162,17 @@ export interface ChainPort {
   messageReceived(chain: ChainName, message: Hex): Promise<Hex | null>;
   /** Reads the MessageSent of a mined burn and signs it with the attester key. */
   attest(chain: ChainName, burnTxHash: Hex): Promise<Attested>;
+  /** The gas price and the ETH/USD price of `chain` now (what a transaction sent now would pay per gas, in wei and in USD). */
+  gasQuote(chain: ChainName): Promise<GasQuote>;
+  /**
+   * Gas `tx` would use if `from` sent it now; nothing is signed or sent.
+   * Without `assume`: eth_estimateGas (`estimated`). With `assume` (funds an
+   * earlier transaction of the plan brings, and the allowance its approve
+   * gives): eth_call under a state override granting them (`simulated`). A
+   * mint, or a transaction neither can run, gets the typical figure of its
+   * kind (`typical`).
+   */
+  estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate>;
   /** Releases clients and timers. */
   close(): Promise<void>;
 }

@@ -17,6 +17,7 @@ export const AUDIT_EVENT_TYPES = [
   'intent.denied',
   'intent.completed',
   'intent.failed',
+  'intent.cancelled',
   'apikey.created',
   'apikey.revoked',
 ] as const;

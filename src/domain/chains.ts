@@ -1,4 +1,4 @@
-/** The chain registry of SPEC "Chains" and "Assets". */
+/** The chain registry of the API's "Chains" and "Assets". */
 export const CHAIN_NAMES = [
   'ethereum',
   'arbitrum',

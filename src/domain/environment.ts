@@ -1,6 +1,6 @@
 import { PLANS, type PlanName } from './plans';
 
-/** DESIGN §4 "staging": one deployment per environment, each with its own database. */
+/** docs/decisions.md, "staging": one deployment per environment, each with its own database. */
 export const SERVICE_ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
 

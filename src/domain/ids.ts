@@ -10,6 +10,8 @@ export const ID_PREFIX = {
   user: 'user_',
   audit: 'svc_audit_',
   policy: 'svc_policy_',
+  webhook: 'svc_webhook_',
+  webhookMessage: 'msg_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -3,19 +3,19 @@ import type { ChainName, TokenAsset } from './chains';
 import type { ErrorCode, ErrorDetails } from './errors/base';
 
 /**
- * The persisted intent (SPEC "Intent" + DESIGN §4). Every amount in a record is
+ * The persisted intent (the API's "Intent" + docs/decisions.md). Every amount in a record is
  * a decimal string in token units (bigint-safe); the planner works in bigint
  * smallest units and converts with src/domain/money.ts.
  */
-export const INTENT_STATUSES = ['pending', 'planning', 'executing', 'completed', 'failed'] as const;
+export const INTENT_STATUSES = ['pending', 'planning', 'executing', 'completed', 'failed', 'cancelled'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
 /** States no event leaves. */
-export const FINAL_STATUSES: readonly IntentStatus[] = ['completed', 'failed'];
+export const FINAL_STATUSES: readonly IntentStatus[] = ['completed', 'failed', 'cancelled'];
 /** States the engine still owes work on (recovery resumes them). */
 export const NON_FINAL_STATUSES: readonly IntentStatus[] = ['pending', 'planning', 'executing'];
 
-/** Whether `status` is final (completed or failed). */
+/** Whether `status` is final (completed, failed or cancelled). */
 export function isFinal(status: IntentStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
@@ -30,7 +30,7 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 export const STRATEGIES = ['no-bridge', 'direct-deposit', 'single-bridge', 'multi-bridge', 'direct-withdraw'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-/** Fields every step record carries while it is planned and executed (DESIGN §4 "step records"). */
+/** Fields every step record carries while it is planned and executed (docs/decisions.md, "step records"). */
 export interface StepProgress {
   /** Position of the step in `executionPlan.steps`, from 0. */
   index: number;
@@ -96,7 +96,7 @@ export interface TransactionRecord {
   gasCostUsd?: number;
 }
 
-/** Execution results (SPEC "results"); present once execution has started. */
+/** Execution results (the API's "results"); present once execution has started. */
 export interface IntentResults {
   completedSteps: number;
   transactions: TransactionRecord[];
@@ -116,7 +116,7 @@ export interface IntentError {
   details: ErrorDetails;
 }
 
-/** An intent as stored and returned (SPEC "Intent" + DESIGN §4). */
+/** An intent as stored and returned (the API's "Intent" + docs/decisions.md). */
 export interface Intent {
   id: string;
   accountId: string;
@@ -138,6 +138,12 @@ export interface Intent {
   completedAt?: string;
   /** Optimistic-concurrency version, +1 on every transition. */
   version: number;
+  /**
+   * When the client asked to cancel the intent while it was planning or
+   * executing (POST /v1/intents/:id/cancel): the engine ends it `cancelled`
+   * before the next step that has nothing signed yet.
+   */
+  cancelRequestedAt?: string;
   /** The spending policy the intent was decided under, and what it reserved of the wallet's daily cap. */
   policy?: IntentPolicy;
 }

@@ -1,4 +1,4 @@
-/** Deepest nesting accepted in a JSON body or in GraphQL variables (DESIGN §4: request bounds). */
+/** Deepest nesting accepted in a JSON body or in GraphQL variables (docs/decisions.md: request bounds). */
 export const MAX_JSON_DEPTH = 32;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Plans of SPEC "Limits". `null` means unlimited. Enterprise's rate is
+ * Plans of docs/api-guide.md, "Limits, plans and credits". `null` means unlimited. Enterprise's rate is
  * "custom": 10,000/min unless the account sets its own.
  */
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
@@ -35,7 +35,7 @@ export const PLANS: Record<PlanName, Plan> = {
 };
 
 /**
- * Credits per operation (SPEC endpoint table; DESIGN §4: demo fund costs 1).
+ * Credits per operation (the API endpoint table; docs/decisions.md: demo fund costs 1).
  * getUsage is free: reading how many credits are left must not spend them
  * (it still counts in the rate window, like every request).
  */
@@ -44,7 +44,10 @@ export const CREDIT_COST = {
   getWallet: 1,
   getBalances: 1,
   getYields: 1,
+  getYieldHistory: 1,
   createIntent: 5,
+  cancelIntent: 1,
+  previewIntent: 1,
   getIntent: 1,
   listIntents: 1,
   watchIntent: 1,
@@ -58,14 +61,20 @@ export const CREDIT_COST = {
   setWalletPolicy: 1,
   removeWalletPolicy: 1,
   getUsage: 0,
+  createWebhook: 1,
+  listWebhooks: 1,
+  getWebhook: 1,
+  deleteWebhook: 1,
+  listWebhookDeliveries: 1,
+  sendTestWebhook: 1,
 } as const;
 export type Operation = keyof typeof CREDIT_COST;
 
 /** Operations that write: need the `write` scope and are never payable by proof. */
-export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'fundDemo', 'createPolicy', 'updatePolicy', 'deletePolicy', 'setWalletPolicy', 'removeWalletPolicy']);
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'cancelIntent', 'fundDemo', 'createPolicy', 'updatePolicy', 'deletePolicy', 'setWalletPolicy', 'removeWalletPolicy', 'createWebhook', 'deleteWebhook', 'sendTestWebhook']);
 
 /**
- * SPEC "Authentication" 2: the reads a client without an account may pay for
+ * docs/api-guide.md, "Paying per request": the reads a client without an account may pay for
  * per request (x402). Their REST routes carry these names, so the front door
  * decides by the route that matched, never by a path string.
  */

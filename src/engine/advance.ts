@@ -11,9 +11,14 @@ import type { UnitContext } from './unitContext';
 export async function advance(intent: Intent, ctx: UnitContext): Promise<void> {
   switch (intent.status) {
     case 'pending':
-      await ctx.commit({ type: 'plan' });
+      await ctx.commit(intent.cancelRequestedAt ? { type: 'cancel' } : { type: 'plan' });
       return;
     case 'planning':
+      // Cancelled before a plan: nothing was signed, nothing to undo.
+      if (intent.cancelRequestedAt) {
+        await ctx.commit({ type: 'cancel' });
+        return;
+      }
       await ctx.commit(await planIntent(intent, ctx));
       return;
     case 'executing':
@@ -21,6 +26,7 @@ export async function advance(intent: Intent, ctx: UnitContext): Promise<void> {
       return;
     case 'completed':
     case 'failed':
+    case 'cancelled':
       return;
   }
 }

@@ -4,6 +4,8 @@ import type { ChainPort } from '../chain/port';
 import type { KeyVault } from '../chain/keyVault';
 import type { AuditLog, IntentRepo, WalletRepo } from '../store/port';
 import { createActorSystem } from './actors/runtime';
+import { createScheduler } from './actors/scheduler';
+import { scheduledChains } from './scheduledChains';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus, type IntentBus } from './eventBus';
@@ -13,6 +15,7 @@ import { sleep } from './abort';
 import { recoverIntents } from './recovery';
 import { isFinal } from './stateMachine';
 import type { EngineEffects } from './unitContext';
+import { walletSigner } from './walletSigner';
 import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';
 
 /** What `createEngine` needs. */
@@ -41,8 +44,18 @@ export interface EngineOptions {
    * one), then every change of status. Must not throw.
    */
   onTransition?: (intent: Intent) => void;
-  /** Stop a wallet actor after this long without intents; default 60 s, 0 = never. */
+  /**
+   * Stop a wallet actor after this long without intents; default 60 s, 0 =
+   * never. The wallet's decrypted signer is held while its actor is awake
+   * (from its first signature) and dropped when the actor stops.
+   */
   walletIdleMs?: number;
+  /**
+   * How long one turn of the event loop may run intent work before the
+   * engine's actors wait for a later turn (FIFO across actors); default 4 ms,
+   * 0 = never yield (a turn runs every ready continuation).
+   */
+  turnBudgetMs?: number;
   /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 30 s, never giving up. */
   resume?: { baseMs: number; maxMs: number };
 }
@@ -58,35 +71,14 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-/**
- * The vault's signer, asked once per intent: `signer()` decrypts the key and
- * derives the account (a secp256k1 multiplication) on every call, which was
- * most of the engine's CPU when asked per sub-transaction. Held only while the
- * intent runs; a failed call is not kept, so a retry asks the vault again.
- */
-function signerPerIntent(vault: Pick<KeyVault, 'signer'>): Pick<KeyVault, 'signer'> {
-  let held: { walletId: string; account: ReturnType<KeyVault['signer']> } | undefined;
-  return {
-    signer(walletId) {
-      if (held?.walletId !== walletId) {
-        const account = vault.signer(walletId);
-        const entry = { walletId, account };
-        held = entry;
-        account.catch(() => {
-          if (held === entry) held = undefined;
-        });
-      }
-      return held.account;
-    },
-  };
-}
-
-/** Builds the engine (DESIGN §6) over the store, the chain port and the key vault. */
+/** Builds the engine (docs/architecture.md) over the store, the chain port and the key vault. */
 export function createEngine(options: EngineOptions): Engine {
   const { store, clock, logger } = options;
   const bus = options.bus ?? createIntentBus();
+  const budgetMs = options.turnBudgetMs ?? 4;
+  const scheduler = budgetMs > 0 ? createScheduler({ budgetMs }) : undefined;
   const effects: EngineEffects = {
-    chains: options.chains,
+    chains: scheduler ? scheduledChains(options.chains, scheduler) : options.chains,
     keyVault: options.keyVault,
     wallets: store.wallets,
     intents: store.intents,
@@ -97,14 +89,13 @@ export function createEngine(options: EngineOptions): Engine {
     onGasSpent: options.onGasSpent,
   };
   const onError = (err: unknown, info: { actorId: string }): void => logger.error({ actorId: info.actorId, err }, 'actor failed');
-  const intentActors = createActorSystem<IntentMsg>({ clock, onError });
-  const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000 });
+  const intentActors = createActorSystem<IntentMsg>({ clock, onError, gate: scheduler });
+  const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000, gate: scheduler });
   let stopping = false;
   const resume = options.resume ?? { baseMs: 1_000, maxMs: 30_000 };
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
-  function runOnce(intent: Intent): Promise<HaltReason> {
-    const keyVault = signerPerIntent(effects.keyVault);
+  function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         repo: store.intents,
@@ -131,14 +122,14 @@ export function createEngine(options: EngineOptions): Engine {
    * store's copy, for as long as it takes: the wallet's later intents wait
    * behind it, as they would behind any executing intent.
    */
-  async function runIntent(intentId: string, signal: AbortSignal): Promise<void> {
+  async function runIntent(intentId: string, signal: AbortSignal, keys: Pick<KeyVault, 'signer'> = effects.keyVault): Promise<void> {
     for (let attempt = 1; !stopping && !signal.aborted; attempt++) {
       let reason: HaltReason;
       try {
         const intent = await store.intents.get(intentId);
         if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
         if (stopping || signal.aborted) return;
-        reason = await runOnce(intent);
+        reason = await runOnce(intent, keys);
         await intentActors.stop(intentId); // let this run's actor wind down before any next run
       } catch (err) {
         logger.error({ intentId, err }, 'could not run the intent; it stays open and will be retried');
@@ -162,7 +153,9 @@ export function createEngine(options: EngineOptions): Engine {
     while (!stopping) {
       if (walletActors.tell(id, message)) return;
       if (!walletActors.has(id)) {
-        walletActors.spawn<WalletActorState>(id, behavior, { walletId: intent.walletId, ran: 0 }, { supervise });
+        // The wallet's signer is derived at its first signature and dropped when this actor stops (idle, or the engine stopping).
+        const keys = walletSigner(effects.keyVault, intent.walletId);
+        walletActors.spawn<WalletActorState>(id, behavior, { walletId: intent.walletId, ran: 0, keys }, { supervise, onStop: (state) => state.keys?.drop() });
         continue;
       }
       // the wallet's actor is stopping (idle): let it go, then start a fresh one

@@ -17,7 +17,7 @@ export interface SubscribeOptions {
 }
 
 /**
- * In-process publish/subscribe of intent snapshots (DESIGN §6: published only
+ * In-process publish/subscribe of intent snapshots (docs/architecture.md: published only
  * after they are persisted). Bounded: a reader that falls behind keeps only
  * the latest unread snapshot per intent, never a growing queue.
  */

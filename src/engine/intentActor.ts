@@ -8,6 +8,7 @@ import type { IntentBus } from './eventBus';
 import { isFinal, transition, type IntentEvent } from './stateMachine';
 import type { Commit } from './unitContext';
 import { recordFinalIntent } from './intentAudit';
+import { adoptCancelRequest } from './cancelRequest';
 
 /** The one message of an intent actor: do the next unit of work. */
 export interface IntentMsg {
@@ -29,7 +30,8 @@ export interface IntentActorState {
 
 /** What an intent actor needs. */
 export interface IntentActorDeps {
-  repo: Pick<IntentRepo, 'update'>;
+  /** `get`: read back a newer version after a conflict (a client's cancel request is adopted; absent: the actor lets go). */
+  repo: Pick<IntentRepo, 'update'> & Partial<Pick<IntentRepo, 'get'>>;
   bus: IntentBus;
   clock: Clock;
   logger: EngineLogger;
@@ -52,7 +54,7 @@ const internalFailure = (intent: Intent): ServiceError =>
   new ServiceError('INTERNAL_ERROR', 'The intent failed on an internal error', { details: { intentId: intent.id, stage: intent.status } });
 
 /**
- * Spawns the actor of one intent (DESIGN §6): it applies the state machine's
+ * Spawns the actor of one intent (docs/architecture.md): it applies the state machine's
  * transitions, persisting each (optimistic version) before publishing it on
  * the bus, one unit of work per message until the intent is final.
  *
@@ -67,8 +69,17 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
   const commitFor =
     (state: IntentActorState): Commit =>
     async (event: IntentEvent) => {
-      const next = transition(state.intent, event, deps.clock.now());
-      await deps.repo.update(next, state.intent.version);
+      let next = transition(state.intent, event, deps.clock.now());
+      try {
+        await deps.repo.update(next, state.intent.version);
+      } catch (err) {
+        // A client's cancel request (app/intents/cancelIntent.ts) bumped the version: keep it and commit on top of it, never lose it.
+        const adopted = isServiceError(err) && err.code === 'VERSION_CONFLICT' && deps.repo.get ? adoptCancelRequest(state.intent, await deps.repo.get(state.intent.id)) : null;
+        if (!adopted) throw err;
+        state.intent = adopted;
+        next = transition(state.intent, event, deps.clock.now());
+        await deps.repo.update(next, state.intent.version);
+      }
       const changed = next.status !== state.intent.status;
       state.intent = next;
       if (changed) deps.onTransition?.(next);

@@ -27,6 +27,9 @@ export function finalIntentEvent(intent: Intent): AuditEvent | null {
       details: { action: intent.action, asset: intent.asset, finalAmount: intent.results?.finalAmount ?? intent.amount, apy: intent.results?.apy ?? 0 },
     };
   }
+  if (intent.status === 'cancelled') {
+    return { ...common, type: 'intent.cancelled', details: { action: intent.action, asset: intent.asset, completedSteps: intent.results?.completedSteps ?? 0 } };
+  }
   const failedStep = intent.results?.failedStep;
   return {
     ...common,

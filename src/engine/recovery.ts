@@ -16,7 +16,7 @@ export function resumeOrder(intents: readonly Intent[]): Intent[] {
 }
 
 /**
- * Recovery at engine start (DESIGN §6): every non-final intent is handed back
+ * Recovery at engine start (docs/architecture.md): every non-final intent is handed back
  * to the engine. pending and planning intents (re)plan; executing ones carry
  * on at their first unfinished sub-transaction, resuming a persisted hash
  * from its receipt (rebroadcast when unknown), never signing it again.

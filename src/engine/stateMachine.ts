@@ -2,13 +2,15 @@ import { ServiceError } from '../domain/errors/base';
 import type { ExecutionPlan, Intent, IntentError, IntentResults, IntentStatus, Step } from '../domain/intent';
 import { emptyResults } from '../domain/intent';
 
-/** What moves an intent (SPEC "States and transitions"); each event has exactly one target state. */
+/** What moves an intent (docs/architecture.md, "The intent engine"); each event has exactly one target state. */
 export type IntentEvent =
   | { type: 'plan' }
   | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number }
   | { type: 'progress'; step?: Step; results?: IntentResults }
   | { type: 'complete'; results: IntentResults; step?: Step }
-  | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step };
+  | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step }
+  /** Ends the intent where it stands: nothing more is signed; `step` puts back a step that had started but signed nothing. */
+  | { type: 'cancel'; step?: Step };
 
 export type IntentEventType = IntentEvent['type'];
 
@@ -19,6 +21,7 @@ export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly I
   progress: { from: ['executing'], to: 'executing' },
   complete: { from: ['executing'], to: 'completed' },
   fail: { from: ['planning', 'executing'], to: 'failed' },
+  cancel: { from: ['pending', 'planning', 'executing'], to: 'cancelled' },
 };
 
 export { FINAL_STATUSES, isFinal } from '../domain/intent';
@@ -67,6 +70,9 @@ function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent>
         results: event.failedStep === undefined ? results : { ...results, failedStep: event.failedStep },
       };
     }
+    case 'cancel':
+      // `results` (when execution had started) say what completed: funds stay where the last completed step left them.
+      return { executionPlan: withStep(intent, event.step, event.type), completedAt: now, cancelRequestedAt: intent.cancelRequestedAt ?? now };
   }
 }
 

@@ -9,7 +9,7 @@ import type { RetryPolicy } from './executor/retry';
 /** Applies `event` through the intent actor: transition, persist (optimistic version), then publish; resolves the new intent. */
 export type Commit = (event: IntentEvent) => Promise<Intent>;
 
-/** The engine's injected effects (DESIGN §6: machines pure, chain calls injected). */
+/** The engine's injected effects (docs/architecture.md: machines pure, chain calls injected). */
 export interface EngineEffects {
   chains: ChainPort;
   keyVault: Pick<KeyVault, 'signer'>;

@@ -24,6 +24,8 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   intents: 'listIntents',
   createWallet: 'createWallet',
   createIntent: 'createIntent',
+  previewIntent: 'previewIntent',
+  cancelIntent: 'cancelIntent',
   fundDemoWallet: 'fundDemo',
   intentUpdated: 'watchIntent',
   auditEvents: 'listAuditEvents',
@@ -35,10 +37,17 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   setWalletPolicy: 'setWalletPolicy',
   removeWalletPolicy: 'removeWalletPolicy',
   usage: 'getUsage',
+  webhookEndpoints: 'listWebhooks',
+  webhookEndpoint: 'getWebhook',
+  webhookDeliveries: 'listWebhookDeliveries',
+  createWebhookEndpoint: 'createWebhook',
+  deleteWebhookEndpoint: 'deleteWebhook',
+  sendTestWebhook: 'sendTestWebhook',
+  yieldHistory: 'getYieldHistory',
 };
 
 /**
- * Who may call each root field (DESIGN §4 "dashboard"): the SPEC's API is
+ * Who may call each root field (docs/decisions.md, "dashboard"): the API's API is
  * for API keys (and paid proofs); the dashboard's fields are for a signed-in
  * session only, which may also read yields. Decided here, once, for every
  * transport, before any resolver runs. A unit test checks every root field
@@ -54,6 +63,8 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   intents: ['apiKey', 'payment'],
   createWallet: ['apiKey'],
   createIntent: ['apiKey'],
+  previewIntent: ['apiKey'],
+  cancelIntent: ['apiKey'],
   fundDemoWallet: ['apiKey'],
   intentUpdated: ['apiKey'],
   viewer: ['session'],
@@ -69,6 +80,13 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   setWalletPolicy: ['apiKey'],
   removeWalletPolicy: ['apiKey'],
   usage: ['apiKey'],
+  webhookEndpoints: ['apiKey'],
+  webhookEndpoint: ['apiKey'],
+  webhookDeliveries: ['apiKey'],
+  createWebhookEndpoint: ['apiKey'],
+  deleteWebhookEndpoint: ['apiKey'],
+  sendTestWebhook: ['apiKey'],
+  yieldHistory: ['apiKey'],
 };
 
 /** FORBIDDEN naming the first root field this caller may not use, or null. */

@@ -7,11 +7,15 @@ import './types/balances';
 import './types/yields';
 import './types/funding';
 import './types/intent';
+import './types/intentPreview';
+import './types/intentPreview';
 import './types/intentSubscription';
 import './types/viewer';
 import './types/policies';
 import './types/audit';
 import './types/usage';
+import './types/webhooks';
+import './types/yieldHistory';
 
 let schema: GraphQLSchema | undefined;
 

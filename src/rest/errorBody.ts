@@ -1,6 +1,6 @@
 import type { ServiceError } from '../domain/errors/base';
 
-/** SPEC "Errors": `{error, message, details}`; 500s are masked and carry the request id instead. */
+/** docs/api-guide.md, "Errors": `{error, message, details}`; 500s are masked and carry the request id instead. */
 export function errorBody(e: ServiceError, requestId: string): { error: string; message: string; details: Record<string, unknown> } {
   if (!e.expose) {
     return { error: e.code, message: 'An internal error occurred', details: { requestId } };

@@ -8,13 +8,19 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
 import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
 import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
 import { listAuditEventsSchema } from '../domain/schemas/audit';
 import { listPoliciesSchema } from '../app/policies/managePolicies';
 import { createIntentBodySchema } from './openapi/intentBody';
+import { YIELD_HISTORY_EXAMPLE, yieldHistorySchema } from './openapi/yieldHistory';
+import { CANCEL_EXAMPLES, CANCELLED_MIDWAY_EXAMPLE } from './openapi/intentCancel';
+import { yieldHistoryQuerySchema } from '../domain/schemas/yieldHistory';
+import { MAX_HISTORY_BUCKETS } from '../app/yields/getYieldHistory';
 import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './openapi/errors';
 import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi/examples';
+import { WEBHOOK_EXAMPLES, createWebhookBodySchema, createdWebhookSchema, deliveryPageSchema, deliverySchema, webhookIdParam, webhookListSchema, webhookSchema } from './openapi/webhooks';
+import { listDeliveriesSchema } from '../domain/schemas/webhooks';
 
 /**
  * The OpenAPI 3.1 document of `/v1` (served at /v1/openapi.json), generated
@@ -30,7 +36,7 @@ import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExam
  * entry in OPERATIONS.
  */
 
-type Status = 200 | 201 | 202 | 204 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+type Status = 200 | 201 | 202 | 204 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 interface OperationSpec {
   operationId: Operation;
@@ -152,11 +158,25 @@ const OPERATIONS: OperationSpec[] = [
     path: '/yields',
     tag: 'Chain reads',
     summary: 'Lending rates and the best market',
-    description: `Supply APYs of every market, filtered by asset and chain, and the best market for the asset. ${cost('getYields')}.`,
+    description: `Supply APYs of every market, filtered by asset and chain, and the best market for the asset. ${cost('getYields')}.
+
+By default \`best\` is the highest APY. Opt-in, \`optimize=netReturn&walletId=…&amount=…\` (and \`horizonDays\`, default 30) ranks the markets the wallet's funds reach by what lending \`amount\` there nets over the horizon: earnings at the APY on what arrives, less route fees and the typical gas of every step at each chain's gas price now; \`best\` is the first and its reasoning names the runner-up and the numbers, \`netReturn.ranking\` lists them all. It is the ranking a lend intent with \`optimize: netReturn\` plans with. walletId, amount and horizonDays without optimize are 400 INVALID_REQUEST.`,
     request: { query: yieldsQuerySchema },
     unknownQuery: 'refused',
     success: { status: 200, description: 'The yield report', schema: yieldReportSchema, examples: { report: { summary: 'USDC markets', value: EXAMPLES.yields } } },
-    errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
+    errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'], 404: ['WALLET_NOT_FOUND'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
+  },
+  {
+    operationId: 'getYieldHistory',
+    method: 'get',
+    path: '/yields/history',
+    tag: 'Chain reads',
+    summary: 'APY history of the lending markets',
+    description: `Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window \`from\` → \`to\` defaults to the last 24 h and spans 30 days at most; \`bucket\` defaults to the smallest width making at most 500 buckets, and one asked for may make at most ${MAX_HISTORY_BUCKETS}. ${cost('getYieldHistory')}. Every bad parameter is named in \`details.issues\`.`,
+    request: { query: yieldHistoryQuerySchema },
+    unknownQuery: 'refused',
+    success: { status: 200, description: 'The APY history', schema: yieldHistorySchema, examples: { history: { summary: 'One market over the last hour, 5-minute buckets', value: YIELD_HISTORY_EXAMPLE } } },
+    errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'] },
   },
   {
     operationId: 'createIntent',
@@ -187,6 +207,34 @@ The spending policy governing the wallet (its own, else the account's account-sc
     },
   },
   {
+    operationId: 'previewIntent',
+    method: 'post',
+    path: '/intents/preview',
+    tag: 'Intents',
+    summary: 'Preview an intent: its plan, fees, gas and earnings',
+    description: `Takes the body of POST /intents and answers the plan the engine would run now (the same reads, reservations of the wallet's executing intents, spending policy and planner), priced step by step: the route fee, the gas of each transaction in units and USD (at each chain's gas price and ETH/USD feed), what arrives, and for a deposit the yearly earnings at the market's APY; totals; the strategy. Nothing is stored, signed or sent. ${cost('previewIntent')}.
+
+Gas: an approve (or a withdraw) is estimated with eth_estimateGas; a supply or burn, which needs the funds and allowance of the transactions before it, is simulated with eth_call under a state override granting them; a CCTP mint, which needs the attestation of its burn, gets the typical figure measured on the sandbox (\`estimate\` says which). The gas tank's native top-up of the wallet is counted neither here nor in results.totalGasUsed.
+
+A lend without \`chain\` shows which rule chose the market (\`choice\`) and, when the highest APY and the best net return over \`horizonDays\` (default 30) differ, both (\`alternatives\`); \`optimize: netReturn\` in the body makes the net return the choice, as it would for the intent. A body the intent would fail planning with answers the error it would record: 422 INSUFFICIENT_FUNDS (details.required, available, perChain), or 403 POLICY_VIOLATION when only the policy stands in the way.`,
+    body: {
+      schema: createIntentBodySchema,
+      examples: {
+        lend: { summary: 'Lend USDC where the APY is best', value: EXAMPLES.lend },
+        netReturn: { summary: 'Lend where it nets the most over 30 days', value: EXAMPLES.lendNetReturn },
+      },
+    },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The plan, priced', schema: intentPreviewSchema, examples: { preview: { summary: 'A single-bridge lend', value: EXAMPLES.preview } } },
+    errors: {
+      400: ['INVALID_CHAIN'],
+      403: ['PLAN_RESTRICTED', 'POLICY_VIOLATION'],
+      404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'],
+      422: ['INSUFFICIENT_FUNDS'],
+      503: ['NETWORK_ERROR', 'TIMEOUT'],
+    },
+  },
+  {
     operationId: 'getIntent',
     method: 'get',
     path: '/intents/{intentId}',
@@ -203,6 +251,28 @@ The spending policy governing the wallet (its own, else the account's account-sc
       headers: { 'Retry-After': false },
     },
     errors: { 404: ['INTENT_NOT_FOUND'] },
+  },
+  {
+    operationId: 'cancelIntent',
+    method: 'post',
+    path: '/intents/{intentId}/cancel',
+    tag: 'Intents',
+    summary: 'Cancel an intent',
+    description: `A \`pending\` intent is cancelled at once. A \`planning\` or \`executing\` one records the request (\`cancelRequestedAt\`) and stops before its next step that has nothing signed yet, ending \`cancelled\` with \`results\` saying what completed: funds stay where the last completed step left them (e.g. bridged to the destination, not deposited). A step with a signed transaction is never abandoned: it runs to its end first. Poll GET /intents/{intentId} (Retry-After while it is not final) or follow intentUpdated over GraphQL. A \`cancelled\` intent is answered as it is; a \`completed\` or \`failed\` one is 409 INTENT_NOT_CANCELLABLE. ${cost('cancelIntent')}. No body.`,
+    request: { params: intentIdParam },
+    unknownQuery: 'ignored',
+    success: {
+      status: 200,
+      description: 'The intent after the request: cancelled, or still running with cancelRequestedAt',
+      schema: intentSchema,
+      examples: {
+        pending: { summary: 'A pending intent, cancelled at once', value: CANCEL_EXAMPLES.pending },
+        requested: { summary: 'A bridge in flight: the cancel is recorded, the bridge runs to its end', value: CANCEL_EXAMPLES.requested },
+        cancelled: { summary: 'Asked again once it stopped: bridged, not deposited', value: CANCELLED_MIDWAY_EXAMPLE },
+      },
+      headers: { 'Retry-After': false },
+    },
+    errors: { 404: ['INTENT_NOT_FOUND'], 409: ['INTENT_NOT_CANCELLABLE', 'VERSION_CONFLICT'] },
   },
   {
     operationId: 'listIntents',
@@ -343,6 +413,77 @@ The spending policy governing the wallet (its own, else the account's account-sc
     success: { status: 200, description: 'The usage of your account', schema: usageSchema, examples: { usage: { summary: 'A free account early in the month', value: EXAMPLES.usage } } },
     errors: {},
   },
+  {
+    operationId: 'createWebhook',
+    method: 'post',
+    path: '/webhooks',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description: `An endpoint the service POSTs intent events to: \`intent.updated\` (every status an intent enters), \`intent.completed\`, \`intent.failed\`, \`intent.cancelled\`. ${cost('createWebhook')}. The answer carries the signing secret (\`whsec_…\`) this once. Deliveries are signed as Standard Webhooks specifies (headers webhook-id, webhook-timestamp, webhook-signature: \`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`), retried with back-off for 24 h until a 2xx, at least once (drop repeats by webhook-id). The URL must be http or https, without credentials, at most 2048 characters; its host must resolve to public addresses only (a sandbox outside production also allows loopback): otherwise 400 INVALID_REQUEST naming \`url\`. At most 20 endpoints per account.`,
+    body: { schema: createWebhookBodySchema, examples: { create: { summary: 'Completed and failed intents', value: WEBHOOK_EXAMPLES.create } } },
+    unknownQuery: 'ignored',
+    success: { status: 201, description: 'The endpoint and its signing secret (shown once)', schema: createdWebhookSchema, examples: { created: { summary: 'Created', value: WEBHOOK_EXAMPLES.created } } },
+    errors: {},
+  },
+  {
+    operationId: 'listWebhooks',
+    method: 'get',
+    path: '/webhooks',
+    tag: 'Webhooks',
+    summary: "List the account's webhook endpoints",
+    description: `Every endpoint of the account, newest first (without their secrets). ${cost('listWebhooks')}.`,
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The endpoints', schema: webhookListSchema, examples: { list: { summary: 'One endpoint', value: WEBHOOK_EXAMPLES.list } } },
+    errors: {},
+  },
+  {
+    operationId: 'getWebhook',
+    method: 'get',
+    path: '/webhooks/{webhookId}',
+    tag: 'Webhooks',
+    summary: 'Get a webhook endpoint',
+    description: `The endpoint (without its secret). ${cost('getWebhook')}.`,
+    request: { params: webhookIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 200, description: 'The endpoint', schema: webhookSchema, examples: { webhook: { summary: 'An endpoint', value: WEBHOOK_EXAMPLES.webhook } } },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  {
+    operationId: 'deleteWebhook',
+    method: 'delete',
+    path: '/webhooks/{webhookId}',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook endpoint',
+    description: `Deletes the endpoint; deliveries still owed to it are dropped. ${cost('deleteWebhook')}.`,
+    request: { params: webhookIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 204, description: 'Deleted' },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'get',
+    path: '/webhooks/{webhookId}/deliveries',
+    tag: 'Webhooks',
+    summary: "An endpoint's delivery log",
+    description: `The deliveries owed to the endpoint, newest first, by cursor (pass pageInfo.endCursor as \`after\`): each with its status (pending, delivered, failed), attempts, the endpoint's last status code or error, when the next attempt is due, and the payload sent. ${cost('listWebhookDeliveries')}. Kept 30 days on MongoDB.`,
+    request: { params: webhookIdParam, query: listDeliveriesSchema },
+    unknownQuery: 'refused',
+    success: { status: 200, description: 'A page of deliveries', schema: deliveryPageSchema, examples: { page: { summary: 'One delivery', value: { deliveries: [WEBHOOK_EXAMPLES.delivery], pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjA1LjAwMFoiLCJtc2dfMDEyMyJd' } } } } },
+    errors: { 400: ['INVALID_REQUEST'], 404: ['WEBHOOK_NOT_FOUND'] },
+  },
+  {
+    operationId: 'sendTestWebhook',
+    method: 'post',
+    path: '/webhooks/{webhookId}/test',
+    tag: 'Webhooks',
+    summary: 'Send a test event',
+    description: `Queues a \`webhook.test\` event to the endpoint, whatever it subscribes to, signed and retried like any delivery; follow it in the delivery log. ${cost('sendTestWebhook')}. No body.`,
+    request: { params: webhookIdParam },
+    unknownQuery: 'ignored',
+    success: { status: 202, description: 'The delivery, pending', schema: deliverySchema, examples: { delivery: { summary: 'Queued', value: WEBHOOK_EXAMPLES.testDelivery } } },
+    errors: { 404: ['WEBHOOK_NOT_FOUND'] },
+  },
 ];
 
 /** What every `/v1` operation can answer, whatever it does. */
@@ -371,13 +512,14 @@ const STATUS_TEXT: Record<Status, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  422: 'Unprocessable content',
   429: 'Too many requests',
   500: 'Internal error',
   503: 'Service unavailable',
 };
 
 /** Statuses whose answers always carry the rate headers on a key-only operation (the key was admitted before they arise). */
-const AFTER_ADMISSION = new Set<number>([200, 201, 202, 204, 400, 403, 404, 409, 413, 415, 429]);
+const AFTER_ADMISSION = new Set<number>([200, 201, 202, 204, 400, 403, 404, 409, 413, 415, 422, 429]);
 
 /** The response headers of one answer: name → always present? */
 function headersOf(op: OperationSpec, status: number): Partial<Record<ResponseHeaderName, boolean>> {
@@ -560,6 +702,7 @@ export function openApiDocument(): object {
       { name: 'Demo', description: 'Test funds for trying the API' },
       { name: 'Audit', description: 'The account\'s audit log' },
       { name: 'Account', description: 'Your plan, credits and limits' },
+      { name: 'Webhooks', description: 'Intent events POSTed to your endpoints, signed (Standard Webhooks) and retried for 24 h' },
     ],
   });
   return document;

@@ -4,7 +4,7 @@ import type { RestState } from './context';
 
 /**
  * Every REST router is built here: case-sensitive and strict, so `/V1/…`,
- * `/Admin/…` and `/v1/yields/` are 404s, as the SPEC's paths are written.
+ * `/Admin/…` and `/v1/yields/` are 404s, as the API's paths are written.
  *
  * Why this matters (@koa/router 15.7): a route's regexp is compiled with
  * the router's `sensitive` option (default false, so `/i`), but the regexp of

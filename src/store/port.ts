@@ -2,6 +2,8 @@ import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wal
 import type { Intent, IntentStatus } from '../domain/intent';
 import type { AuditEvent, AuditEventType } from '../domain/audit';
 import type { Policy } from '../domain/policy';
+import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhooks';
+import type { RateSample } from '../domain/rateHistory';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -230,6 +232,80 @@ export interface AuditLog {
   list(accountId: string, query: AuditListQuery): Promise<AuditEvent[]>;
 }
 
+/** Which samples `RateHistoryRepo.list` returns: the market filters (all optional) and the window [from, to). */
+export interface RateHistoryQuery {
+  chain?: RateSample['chain'];
+  protocol?: RateSample['protocol'];
+  asset?: RateSample['asset'];
+  /** Samples at or after this instant (ISO 8601 UTC). */
+  from: string;
+  /** Samples strictly before this instant (ISO 8601 UTC). */
+  to: string;
+}
+
+/**
+ * APY samples, one per (chain, protocol, asset, sample minute): recording a
+ * sample of a market and minute already stored replaces its APY (so several
+ * instances sampling the same minute keep one sample). Samples older than
+ * RATE_HISTORY_RETENTION_DAYS are gone (a TTL index on MongoDB; the memory
+ * adapter drops them) and never listed.
+ */
+export interface RateHistoryRepo {
+  /** Upserts each sample by (chain, protocol, asset, at). */
+  record(samples: readonly RateSample[]): Promise<void>;
+  /** The samples in the query's window, ordered by chain, protocol, asset, then `at` ascending. */
+  list(query: RateHistoryQuery): Promise<RateSample[]>;
+}
+
+/** Position in an endpoint's delivery log (newest first): the last delivery seen. */
+export interface DeliveryCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** What one attempt decided: written only while the worker still holds the delivery's lease. */
+export interface DeliveryOutcome {
+  status: WebhookDelivery['status'];
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+/**
+ * Webhook endpoints and the deliveries owed to them (persisted, so they
+ * survive a restart). A worker takes a due delivery with `claimDue`, one
+ * conditional update that leases it until `leaseUntil`: two workers (or two
+ * instances) never hold the same attempt; a worker that dies lets the lease
+ * run out and another takes the delivery again (at-least-once).
+ */
+export interface WebhookRepo {
+  /** Inserts; throws DuplicateError('webhookEndpoints.id') when the id exists. */
+  insertEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  getEndpoint(id: string): Promise<WebhookEndpoint | null>;
+  /** An account's endpoints, newest first (createdAt, then id, descending). */
+  listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
+  countEndpoints(accountId: string): Promise<number>;
+  /** Removes the endpoint and every delivery owed to it; false when there was none. */
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** Inserts; false (nothing written) when a delivery with that id exists already. */
+  insertDelivery(delivery: WebhookDelivery): Promise<boolean>;
+  getDelivery(id: string): Promise<WebhookDelivery | null>;
+  /** An endpoint's deliveries, newest first (createdAt, then id, descending). */
+  listDeliveries(endpointId: string, query: { limit: number; after?: DeliveryCursor }): Promise<WebhookDelivery[]>;
+  /**
+   * Leases the pending delivery due soonest (nextAttemptAt ≤ now, not leased
+   * or its lease run out) to `owner` until `leaseUntil`, in one conditional
+   * update; null when none is due.
+   */
+  claimDue(now: string, leaseUntil: string, owner: string): Promise<WebhookDelivery | null>;
+  /** Records an attempt's outcome and ends the lease, if `owner` still holds it; false otherwise (nothing written). */
+  finishAttempt(id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Gives the lease back without an attempt counted (a worker stopping); false when `owner` no longer holds it. */
+  release(id: string, owner: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
   /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
@@ -249,8 +325,10 @@ export interface Store {
   sessions: SessionRepo;
   auditLog: AuditLog;
   policies: PolicyRepo;
+  webhooks: WebhookRepo;
+  rateHistory: RateHistoryRepo;
   /**
-   * The deployment environment this database belongs to (DESIGN §4 "staging"):
+   * The deployment environment this database belongs to (docs/decisions.md, "staging"):
    * recorded on first start; a database recorded for another environment
    * refuses to serve this one. Absent on the memory store (nothing shared).
    */

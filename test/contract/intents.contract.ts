@@ -104,6 +104,46 @@ export function describeIntentRepoContract(name: string, makeStore: () => Promis
       expect(Object.keys(loaded ?? {}).sort()).toEqual(Object.keys(i).sort());
     });
 
+    test('behavior: a caller cannot change what the store holds through a record it was given or gave (a write is refused or stays its own)', async () => {
+      const i = midExecution();
+      const expected = structuredClone(i);
+      await store.intents.insert(i);
+      // the object handed to insert stays the caller's: changing it afterwards changes nothing stored
+      i.status = 'failed';
+      i.executionPlan!.steps[0]!.status = 'failed';
+      expect(await store.intents.get(i.id)).toEqual(expected);
+
+      /** Tries to write through every level of a returned record; a frozen record throws (strict mode), a copy just changes. */
+      const tamper = (r: Intent): void => {
+        const attempts = [
+          () => ((r as { status: string }).status = 'completed'),
+          () => (r.executionPlan!.steps[0]!.status = 'completed'),
+          () => r.executionPlan!.steps.push({ ...r.executionPlan!.steps[0]! }),
+          () => (r.results!.transactions[0]!.txHash = '0xdead'),
+          () => r.results!.transactions.splice(0, 1),
+          () => ((r.executionPlan as { reasoning: string }).reasoning = 'tampered'),
+        ];
+        for (const attempt of attempts) {
+          try {
+            attempt();
+          } catch (e) {
+            expect((e as Error).name).toBe('TypeError');
+          }
+        }
+      };
+      tamper((await store.intents.get(i.id))!);
+      for (const r of await store.intents.listByWallet(i.walletId, { limit: 10 })) tamper(r);
+      for (const r of await store.intents.listNonFinal()) if (r.id === i.id) tamper(r);
+      expect(await store.intents.get(i.id)).toEqual(expected);
+
+      // a record passed to update: the store's copy is not reachable through it either
+      const next: Intent = { ...expected, version: expected.version + 1, updatedAt: at(20), executionPlan: structuredClone(expected.executionPlan) };
+      await store.intents.update(next, expected.version);
+      const stored = structuredClone(next);
+      tamper(next);
+      expect(await store.intents.get(i.id)).toEqual(stored);
+    });
+
     test('behavior: save → load round-trips an intent mid-execution (plan, step progress, sub-transaction records)', async () => {
       const i = midExecution();
       await store.intents.insert(i);

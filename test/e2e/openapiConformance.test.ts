@@ -357,11 +357,32 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await valid('GET /yields', '/yields', { key }, 200);
   await valid('GET /yields filtered', '/yields?asset=USDC&chain=base-sepolia', { key }, 200);
   await valid('GET /yields no market', '/yields?asset=DAI&chain=base-sepolia', { key }, 200);
+  await valid('GET /yields optimize=netReturn', `/yields?asset=USDC&optimize=netReturn&walletId=${walletId}&amount=0.5&horizonDays=30`, { key }, 200);
+  await invalid('GET /yields optimize without amount', `/yields?optimize=netReturn&walletId=${walletId}`, { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /yields walletId without optimize', `/yields?walletId=${walletId}`, { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /yields horizonDays out of range', `/yields?optimize=netReturn&walletId=${walletId}&amount=1&horizonDays=0`, { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /yields optimize unknown wallet', '/yields?optimize=netReturn&walletId=svc_wallet_nope&amount=1', { key }, 404, 'WALLET_NOT_FOUND', false);
+
+  // ---- intent previews (before the intents below commit the wallet's funds) ----
+  await valid('POST /intents/preview', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '0.5' } }, 200);
+  await valid('POST /intents/preview netReturn', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '0.5', optimize: 'netReturn', horizonDays: 30 } }, 200);
+  await invalid('POST /intents/preview insufficient funds', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '1000' } }, 422, 'INSUFFICIENT_FUNDS', false);
+  await invalid('POST /intents/preview horizonDays without optimize', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '1', horizonDays: 30 } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents/preview optimize on a withdraw', '/intents/preview', { key, body: { walletId, action: 'withdraw', amount: '1', chain: 'base-sepolia', optimize: 'netReturn' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /intents/preview unknown wallet', '/intents/preview', { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } }, 404, 'WALLET_NOT_FOUND', false);
   await invalid('GET /yields unknown query parameter', '/yields?sort=apy', { key }, 400, 'INVALID_REQUEST', false);
   await invalid('GET /yields unknown asset', '/yields?asset=DOGE', { key }, 400, 'INVALID_REQUEST', true);
   await invalid('GET /yields upcoming chain (pro)', '/yields?chain=ethereum', { key }, 400, 'INVALID_CHAIN', false);
   await invalid('GET /yields upcoming chain (free)', '/yields?chain=ethereum', { key: free.key }, 403, 'PLAN_RESTRICTED', false);
   await invalid('GET /yields no credentials', '/yields', {}, 402, 'PAYMENT_REQUIRED', true);
+  await valid('GET /yields/history', '/yields/history', { key }, 200);
+  await valid('GET /yields/history filtered', '/yields/history?chain=base-sepolia&protocol=aave-v3&asset=USDC&from=2026-01-30&to=2026-01-31T00:00:00Z&bucket=1h', { key }, 200);
+  await invalid('GET /yields/history unknown query parameter', '/yields/history?sort=asc', { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /yields/history bad bucket', '/yields/history?bucket=2m', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /yields/history bad protocol', '/yields/history?protocol=maker', { key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /yields/history from after to', '/yields/history?from=2026-02-01&to=2026-01-01', { key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /yields/history upcoming chain (free)', '/yields/history?chain=ethereum', { key: free.key }, 403, 'PLAN_RESTRICTED', false);
+  await invalid('GET /yields/history no key', '/yields/history', {}, 401, 'UNAUTHORIZED', true);
 
   // ---- intents ----
   const lend = await valid('POST /intents lend', '/intents', { key, body: { walletId, action: 'lend', amount: '0.5', chain: 'arbitrum-sepolia' } }, 201);
@@ -402,6 +423,14 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('GET /intents/{intentId} no credentials', `/intents/${intentId}`, {}, 402, 'PAYMENT_REQUIRED', true);
   await invalid('GET /intents/{intentId} v1 proof', `/intents/${intentId}`, { headers: { 'X-PAYMENT': 'e30=' } }, 402, 'PAYMENT_INVALID', false);
 
+  const toCancel = await srv.rest('POST', '/v1/intents', { key, body: { walletId, action: 'lend', amount: '0.2' } });
+  const cancelled = await valid('POST /intents/{intentId}/cancel', `/intents/${toCancel.body.id}/cancel`, { key, method: 'POST' }, 200);
+  check('POST /intents/{intentId}/cancel: cancel recorded', typeof cancelled.body?.cancelRequestedAt, 'string');
+  await valid('POST /intents/{intentId}/cancel again', `/intents/${toCancel.body.id}/cancel`, { key, method: 'POST' }, 200);
+  await invalid('POST /intents/{intentId}/cancel unknown', '/intents/intent_nope/cancel', { key, method: 'POST' }, 404, 'INTENT_NOT_FOUND', false);
+  await invalid('POST /intents/{intentId}/cancel read-only key', `/intents/${toCancel.body.id}/cancel`, { key: readOnly.key, method: 'POST' }, 403, 'FORBIDDEN', false);
+  await invalid('POST /intents/{intentId}/cancel no key', `/intents/${toCancel.body.id}/cancel`, { method: 'POST' }, 401, 'UNAUTHORIZED', true);
+
   const page = await valid('GET /intents', `/intents?walletId=${walletId}&first=2`, { key }, 200);
   check('GET /intents first=2: hasNextPage', page.body?.pageInfo?.hasNextPage, true);
   await valid('GET /intents next page', `/intents?walletId=${walletId}&first=2&after=${page.body?.pageInfo?.endCursor}`, { key }, 200);
@@ -426,6 +455,9 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     check(`GET /intents/{intentId} ${status}: Retry-After`, a.headers.get('retry-after'), '5');
     if (!status) break;
     await new Promise((r) => setTimeout(r, 500));
+  }
+  if (status === 'completed' || status === 'failed') {
+    await invalid('POST /intents/{intentId}/cancel final', `/intents/${intentId}/cancel`, { key, method: 'POST' }, 409, 'INTENT_NOT_CANCELLABLE', false);
   }
   const all = await valid('GET /intents all', `/intents?walletId=${walletId}&first=100`, { key }, 200);
   for (const i of all.body?.intents ?? []) await valid(`GET /intents/{intentId} ${i.action} ${i.status}`, `/intents/${i.id}`, { key }, 200);
@@ -578,6 +610,65 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await srv.service.deps.store.wallets.setPolicy(governed, 'svc_policy_gone');
   await invalid('POST /intents own policy gone', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.1' } }, 404, 'POLICY_NOT_FOUND', false);
   await srv.service.deps.store.wallets.setPolicy(governed, null);
+
+  // ---- webhooks (an account of their own; loopback URLs are allowed in a sandbox) ----
+  const hooks = await srv.admin.createAccount({ plan: 'pro' });
+  const hooksReader = await srv.admin.issueKey(hooks.accountId, { scopes: ['read'] });
+  const hook = await valid('POST /webhooks', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.completed', 'intent.failed'], description: 'orders' } }, 201);
+  const webhookId: string = hook.body?.id;
+  check('POST /webhooks: the secret once', typeof hook.body?.secret === 'string' && hook.body.secret.startsWith('whsec_'), true);
+  await valid('POST /webhooks no description', '/webhooks', { key: hooks.key, body: { url: 'https://127.0.0.1:9/other', events: ['intent.updated'] } }, 201);
+  await invalid('POST /webhooks private address', '/webhooks', { key: hooks.key, body: { url: 'http://10.0.0.1/hooks', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', false);
+  await invalid('POST /webhooks link-local address', '/webhooks', { key: hooks.key, body: { url: 'http://169.254.169.254/latest', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', false);
+  await invalid('POST /webhooks not a URL', '/webhooks', { key: hooks.key, body: { url: 'hooks', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /webhooks no events', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: [] } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /webhooks unknown event', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['wallet.created'] } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /webhooks unknown field', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], secret: 'mine' } }, 400, 'INVALID_REQUEST', true);
+  await invalid('POST /webhooks text/plain', '/webhooks', { key: hooks.key, raw: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid('POST /webhooks oversized', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
+  await invalid('POST /webhooks read-only key', '/webhooks', { key: hooksReader.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] } }, 403, 'FORBIDDEN', false);
+  await invalid('POST /webhooks no key', '/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] } }, 401, 'UNAUTHORIZED', true);
+  const hookList = await valid('GET /webhooks', '/webhooks', { key: hooks.key }, 200);
+  check('GET /webhooks: newest first, no secret', [hookList.body?.webhooks?.length, hookList.body?.webhooks?.[1]?.id, hookList.body?.webhooks?.[1]?.secret], [2, webhookId, undefined]);
+  await valid('GET /webhooks none', '/webhooks', { key: free.key }, 200);
+  await invalid('GET /webhooks no key', '/webhooks', {}, 401, 'UNAUTHORIZED', true);
+  await valid('GET /webhooks/{webhookId}', `/webhooks/${webhookId}`, { key: hooks.key }, 200);
+  await valid('GET /webhooks/{webhookId} read-only key', `/webhooks/${webhookId}`, { key: hooksReader.key }, 200);
+  await invalid('GET /webhooks/{webhookId} unknown', '/webhooks/svc_webhook_nope', { key: hooks.key }, 404, 'WEBHOOK_NOT_FOUND', false);
+  await invalid('GET /webhooks/{webhookId} other account', `/webhooks/${webhookId}`, { key: free.key }, 404, 'WEBHOOK_NOT_FOUND', false);
+  const sent = await valid('POST /webhooks/{webhookId}/test', `/webhooks/${webhookId}/test`, { key: hooks.key, method: 'POST' }, 202);
+  check('POST /webhooks/{webhookId}/test: pending webhook.test', [sent.body?.eventType, sent.body?.status, sent.body?.attempts], ['webhook.test', 'pending', 0]);
+  await invalid('POST /webhooks/{webhookId}/test read-only key', `/webhooks/${webhookId}/test`, { key: hooksReader.key, method: 'POST' }, 403, 'FORBIDDEN', false);
+  await invalid('POST /webhooks/{webhookId}/test unknown', '/webhooks/svc_webhook_nope/test', { key: hooks.key, method: 'POST' }, 404, 'WEBHOOK_NOT_FOUND', false);
+  // a delivery with its intent as data (a real one of the first account, recorded as the engine would)
+  await srv.service.deps.store.webhooks.insertDelivery({
+    id: `msg_${'ab'.repeat(16)}`,
+    endpointId: webhookId,
+    accountId: hooks.accountId,
+    eventType: 'intent.completed',
+    body: JSON.stringify({ type: 'intent.completed', timestamp: new Date().toISOString(), data: (await srv.rest('GET', `/v1/intents/${intentId}`, { key })).body }),
+    status: 'failed',
+    attempts: 9,
+    nextAttemptAt: null,
+    lastStatusCode: 500,
+    lastError: 'the endpoint answered 500',
+    createdAt: new Date(Date.now() - 1000).toISOString(),
+    deliveredAt: null,
+    claimedUntil: null,
+    claimedBy: null,
+  });
+  const deliveries = await valid('GET /webhooks/{webhookId}/deliveries', `/webhooks/${webhookId}/deliveries`, { key: hooks.key }, 200);
+  check('GET /webhooks/{webhookId}/deliveries: newest first', deliveries.body?.deliveries?.map((d: { eventType: string }) => d.eventType), ['webhook.test', 'intent.completed']);
+  const firstDelivery = await valid('GET /webhooks/{webhookId}/deliveries first=1', `/webhooks/${webhookId}/deliveries?first=1`, { key: hooks.key }, 200);
+  await valid('GET /webhooks/{webhookId}/deliveries next page', `/webhooks/${webhookId}/deliveries?first=1&after=${firstDelivery.body?.pageInfo?.endCursor}`, { key: hooks.key }, 200);
+  await invalid('GET /webhooks/{webhookId}/deliveries first 0', `/webhooks/${webhookId}/deliveries?first=0`, { key: hooks.key }, 400, 'INVALID_REQUEST', true);
+  await invalid('GET /webhooks/{webhookId}/deliveries bad cursor', `/webhooks/${webhookId}/deliveries?after=zzz`, { key: hooks.key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /webhooks/{webhookId}/deliveries unknown query parameter', `/webhooks/${webhookId}/deliveries?status=failed`, { key: hooks.key }, 400, 'INVALID_REQUEST', false);
+  await invalid('GET /webhooks/{webhookId}/deliveries unknown', '/webhooks/svc_webhook_nope/deliveries', { key: hooks.key }, 404, 'WEBHOOK_NOT_FOUND', false);
+  await invalid('DELETE /webhooks/{webhookId} read-only key', `/webhooks/${webhookId}`, { key: hooksReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
+  await invalid('DELETE /webhooks/{webhookId} other account', `/webhooks/${webhookId}`, { key: free.key, method: 'DELETE' }, 404, 'WEBHOOK_NOT_FOUND', false);
+  await valid('DELETE /webhooks/{webhookId}', `/webhooks/${webhookId}`, { key: hooks.key, method: 'DELETE' }, 204);
+  await invalid('DELETE /webhooks/{webhookId} deleted', `/webhooks/${webhookId}`, { key: hooks.key, method: 'DELETE' }, 404, 'WEBHOOK_NOT_FOUND', false);
 
   // ---- usage (free), and X-Credits-Remaining against the body ----
   const usage = await valid('GET /usage', '/usage', { key }, 200);

@@ -7,7 +7,7 @@ import { hashApiKey } from '../../src/app/accounts/apiKeyFormat';
 import { revokeApiKey } from '../../src/app/accounts/revokeApiKey';
 
 /**
- * A revoked key ends the streams opened with it (SPEC: revocation takes
+ * A revoked key ends the streams opened with it (the API: revocation takes
  * effect immediately): graphql-ws closes with 4403, an SSE subscription gets
  * UNAUTHORIZED and ends, both within 1 s. Intents are held mid-execution
  * (receipts withheld) so the streams would otherwise stay open.

@@ -81,7 +81,7 @@ async function call(srv: TestServer, method: string, path: string, headers: Reco
   return { status: res.status, text: await res.text() };
 }
 
-test('behavior: the routers list the SPEC routes, and every route outside the public set is guarded', () => {
+test('behavior: the routers list the API routes, and every route outside the public set is guarded', () => {
   const routes = dev.service.routes;
   const names = routes.map((r) => `${r.method} ${r.path}`);
   for (const r of ['POST /v1/wallets', 'GET /v1/wallets/:userId', 'GET /v1/balances/:walletId', 'GET /v1/yields', 'POST /v1/intents', 'POST /admin/accounts', 'DELETE /admin/keys/:keyId']) {
@@ -100,7 +100,7 @@ test('error: every guarded route × spelling × credentials: without valid crede
       for (const creds of ['none', 'wrong', 'valid'] as const) {
         const a = await call(dev, route.method, v.path, headersFor(route, creds));
         const label = `${route.method} ${v.path} (${v.how}, ${creds} credentials) → ${a.status} ${a.text.slice(0, 120)}`;
-        // SPEC "Authentication" 2: a payable read asked with no credentials at all offers payment; no handler ran.
+        // docs/api-guide.md, "Paying per request": a payable read asked with no credentials at all offers payment; no handler ran.
         const offersPayment = v.how === 'as written' && creds === 'none' && PAYABLE_OPERATIONS.has(route.name as Operation);
         if (a.status >= 500) failures.push(label);
         else if (offersPayment) {

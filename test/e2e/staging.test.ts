@@ -6,7 +6,7 @@ import { claimEnvironment, EnvironmentMismatchError } from '../../src/store/mong
 import { TEST_CHAINS } from '../../src/domain/chains';
 
 /**
- * DESIGN §4 "staging": a staging deployment says so (/healthz, /readyz, the
+ * docs/decisions.md, "staging": a staging deployment says so (/healthz, /readyz, the
  * dashboard), serves test networks only whatever the plan, and needs a
  * database of its own.
  */

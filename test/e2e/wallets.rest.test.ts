@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
-/** SPEC "Errors": `{error, message, details}` with the given status and code. */
+/** docs/api-guide.md, "Errors": `{error, message, details}` with the given status and code. */
 function expectError(a: HttpAnswer, status: number, code: string): void {
   expect({ status: a.status, error: a.body?.error }).toEqual({ status, error: code });
   expect(typeof a.body.message).toBe('string');

@@ -99,7 +99,7 @@ describe('paying per read with the real x402 clients', () => {
     expect(await usdcOf(account.address)).toBe(before - 1000n);
   });
 
-  test('behavior: the same proof in X-Payment-Proof (the SPEC\'s header) reads an intent-free route too; a paid wallet read needs X-Account-Id and shows no email or metadata', async () => {
+  test('behavior: the same proof in X-Payment-Proof (the API\'s header) reads an intent-free route too; a paid wallet read needs X-Account-Id and shows no email or metadata', async () => {
     const account = await payer();
     const r = await fetch(`${srv.url}/v1/wallets/x402-reader`, { headers: { 'X-Payment-Proof': await proof(account, '/v1/wallets/x402-reader'), 'X-Account-Id': accountId } });
     expect(r.status).toBe(200);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/chain/sandbox/sandbox';
 import { startTestServer, type TestServer } from './server';
 
-/** A test server on devnets of its own (no route fees), for suites that change rates or kill nodes. */
+/** A test server on devnets of its own (no route fees unless `options.feeBps`), for suites that change rates or kill nodes. */
 export interface OwnSandboxServer {
   sandbox: Sandbox;
   srv: TestServer;
@@ -16,8 +16,8 @@ export interface OwnSandboxServer {
  * file, so what a suite does to its chains (rates, faults, killed nodes)
  * reaches no other suite. `stop` tolerates a start that failed half-way.
  */
-export async function startOwnSandboxServer(env: Record<string, string> = {}): Promise<OwnSandboxServer> {
-  const sandbox = await startSandbox({ feeBps: 0 });
+export async function startOwnSandboxServer(env: Record<string, string> = {}, options: { feeBps?: number } = {}): Promise<OwnSandboxServer> {
+  const sandbox = await startSandbox({ feeBps: options.feeBps ?? 0 });
   const dir = mkdtempSync(join(tmpdir(), 'own-sandbox-'));
   const stopAll = async (srv?: TestServer) => {
     await srv?.stop();

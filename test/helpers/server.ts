@@ -142,7 +142,7 @@ export async function fitInRateWindow(needMs: number): Promise<void> {
   if (left < needMs) await new Promise((r) => setTimeout(r, left + 50));
 }
 
-/** The three X-RateLimit-* headers of SPEC "Limits", parsed (NaN when absent). */
+/** The three X-RateLimit-* headers of docs/api-guide.md, "Limits, plans and credits", parsed (NaN when absent). */
 export function rateHeadersOf(h: Headers): { limit: number; remaining: number; reset: number } {
   return {
     limit: Number(h.get('x-ratelimit-limit') ?? NaN),

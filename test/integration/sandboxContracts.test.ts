@@ -100,7 +100,7 @@ async function blockTime(e: Env, blockNumber: bigint): Promise<bigint> {
 }
 
 describe('sandbox tokens', () => {
-  it('behavior: every chain has its SPEC tokens with the right decimals, and base-sepolia has no DAI or USDT', async () => {
+  it('behavior: every chain has its the API tokens with the right decimals, and base-sepolia has no DAI or USDT', async () => {
     expect([...CHAIN_LIST].sort()).toEqual(['arbitrum-sepolia', 'base-sepolia', 'ethereum-sepolia']);
     for (const name of CHAIN_LIST) {
       const e = env(name);

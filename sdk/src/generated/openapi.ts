@@ -80,9 +80,33 @@ export interface paths {
          * Lending rates and the best market
          * @description Supply APYs of every market, filtered by asset and chain, and the best market for the asset. 1 credit, or 0.001 USDC over x402 without a key.
          *
+         *     By default `best` is the highest APY. Opt-in, `optimize=netReturn&walletId=…&amount=…` (and `horizonDays`, default 30) ranks the markets the wallet's funds reach by what lending `amount` there nets over the horizon: earnings at the APY on what arrives, less route fees and the typical gas of every step at each chain's gas price now; `best` is the first and its reasoning names the runner-up and the numbers, `netReturn.ranking` lists them all. It is the ranking a lend intent with `optimize: netReturn` plans with. walletId, amount and horizonDays without optimize are 400 INVALID_REQUEST.
+         *
          *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
          */
         get: operations["getYields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/yields/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * APY history of the lending markets
+         * @description Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window `from` → `to` defaults to the last 24 h and spans 30 days at most; `bucket` defaults to the smallest width making at most 500 buckets, and one asked for may make at most 1440. 1 credit. Every bad parameter is named in `details.issues`.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
+         */
+        get: operations["getYieldHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -121,6 +145,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/intents/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an intent: its plan, fees, gas and earnings
+         * @description Takes the body of POST /intents and answers the plan the engine would run now (the same reads, reservations of the wallet's executing intents, spending policy and planner), priced step by step: the route fee, the gas of each transaction in units and USD (at each chain's gas price and ETH/USD feed), what arrives, and for a deposit the yearly earnings at the market's APY; totals; the strategy. Nothing is stored, signed or sent. 1 credit.
+         *
+         *     Gas: an approve (or a withdraw) is estimated with eth_estimateGas; a supply or burn, which needs the funds and allowance of the transactions before it, is simulated with eth_call under a state override granting them; a CCTP mint, which needs the attestation of its burn, gets the typical figure measured on the sandbox (`estimate` says which). The gas tank's native top-up of the wallet is counted neither here nor in results.totalGasUsed.
+         *
+         *     A lend without `chain` shows which rule chose the market (`choice`) and, when the highest APY and the best net return over `horizonDays` (default 30) differ, both (`alternatives`); `optimize: netReturn` in the body makes the net return the choice, as it would for the intent. A body the intent would fail planning with answers the error it would record: 422 INSUFFICIENT_FUNDS (details.required, available, perChain), or 403 POLICY_VIOLATION when only the policy stands in the way.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["previewIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/intents/{intentId}": {
         parameters: {
             query?: never;
@@ -137,6 +187,28 @@ export interface paths {
         get: operations["getIntent"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/intents/{intentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an intent
+         * @description A `pending` intent is cancelled at once. A `planning` or `executing` one records the request (`cancelRequestedAt`) and stops before its next step that has nothing signed yet, ending `cancelled` with `results` saying what completed: funds stay where the last completed step left them (e.g. bridged to the destination, not deposited). A step with a signed transaction is never abandoned: it runs to its end first. Poll GET /intents/{intentId} (Retry-After while it is not final) or follow intentUpdated over GraphQL. A `cancelled` intent is answered as it is; a `completed` or `failed` one is 409 INTENT_NOT_CANCELLABLE. 1 credit. No body.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["cancelIntent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,6 +371,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhook endpoints
+         * @description Every endpoint of the account, newest first (without their secrets). 1 credit.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description An endpoint the service POSTs intent events to: `intent.updated` (every status an intent enters), `intent.completed`, `intent.failed`, `intent.cancelled`. 1 credit. The answer carries the signing secret (`whsec_…`) this once. Deliveries are signed as Standard Webhooks specifies (headers webhook-id, webhook-timestamp, webhook-signature: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`), retried with back-off for 24 h until a 2xx, at least once (drop repeats by webhook-id). The URL must be http or https, without credentials, at most 2048 characters; its host must resolve to public addresses only (a sandbox outside production also allows loopback): otherwise 400 INVALID_REQUEST naming `url`. At most 20 endpoints per account.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description The endpoint (without its secret). 1 credit.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint; deliveries still owed to it are dropped. 1 credit.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description The deliveries owed to the endpoint, newest first, by cursor (pass pageInfo.endCursor as `after`): each with its status (pending, delivered, failed), attempts, the endpoint's last status code or error, when the next attempt is due, and the payload sent. 1 credit. Kept 30 days on MongoDB.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event to the endpoint, whatever it subscribes to, signed and retried like any delivery; follow it in the delivery log. 1 credit. No body.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -309,7 +481,7 @@ export interface components {
              * @description Machine-readable code; each status lists the codes it carries
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             /** @description For people; 500s say only that an internal error occurred */
             message: string;
             /** @description Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed */
@@ -474,7 +646,7 @@ export interface components {
                 /** @description Supply APY in percent, 2 decimals */
                 apy: number;
             }[];
-            /** @description The best market for `asset` (USDC when absent); null when none matches the filters */
+            /** @description The best market for `asset` (USDC when absent): the highest APY, or with optimize=netReturn the best net return; null when none matches the filters (or the funds reach none) */
             best: {
                 /** @enum {string} */
                 chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
@@ -490,6 +662,99 @@ export interface components {
                 /** @description Why, naming every market compared */
                 reasoning: string;
             } | null;
+            /** @description With optimize=netReturn only: the ranking `best` was chosen by */
+            netReturn?: {
+                /** @description Days the earnings are counted over */
+                horizonDays: number;
+                /**
+                 * @description The amount ranked for, token units
+                 * @example 100
+                 */
+                amount: string;
+                /** @description The wallet whose funds are lent */
+                walletId: string;
+                /** @description Every market the wallet's funds reach, best net return first */
+                ranking: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /**
+                     * @description Lending protocol
+                     * @enum {string}
+                     */
+                    protocol: "aave-v3" | "compound-v3";
+                    /** @enum {string} */
+                    asset: "USDC" | "USDT" | "DAI" | "WETH";
+                    /** @description Supply APY in percent, 2 decimals */
+                    apy: number;
+                    /** @description Bridges needed to gather the amount there */
+                    bridges: number;
+                    /** @description What would be deposited after route fees, token units */
+                    amount: string;
+                    /** @description amount × APY × horizonDays / 365, in USD */
+                    earningsUsd: number;
+                    /** @description Route fees of the bridges, in USD */
+                    routeFeesUsd: number;
+                    /** @description Typical gas of every step at each chain's gas price and ETH/USD now, in USD */
+                    gasUsd: number;
+                    /** @description earningsUsd − routeFeesUsd − gasUsd */
+                    netReturnUsd: number;
+                }[];
+            };
+        };
+        /** @description Sampled supply APYs of the lending markets, bucketed with min, max and mean */
+        YieldHistory: {
+            /**
+             * Format: date-time
+             * @description Start of the window (inclusive)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window (exclusive)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            to: string;
+            /**
+             * @description Width of each bucket (the one asked for, or the default for the window)
+             * @enum {string}
+             */
+            bucket: "1m" | "5m" | "1h" | "1d";
+            /** @description One series per market with samples in the window, by chain, protocol and asset */
+            series: {
+                /** @enum {string} */
+                chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /**
+                 * @description Lending protocol
+                 * @enum {string}
+                 */
+                protocol: "aave-v3" | "compound-v3";
+                /** @enum {string} */
+                asset: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description Oldest first; buckets without samples are left out */
+                buckets: {
+                    /**
+                     * Format: date-time
+                     * @description Start of the bucket (inclusive), on a UTC multiple of its width
+                     * @example 2026-01-31T12:00:00.000Z
+                     */
+                    start: string;
+                    /**
+                     * Format: date-time
+                     * @description End of the bucket (exclusive)
+                     * @example 2026-01-31T12:00:00.000Z
+                     */
+                    end: string;
+                    /** @description Lowest sample, supply APY in percent (4 decimals) */
+                    min: number;
+                    /** @description Highest sample, supply APY in percent (4 decimals) */
+                    max: number;
+                    /** @description Mean of the samples, supply APY in percent (4 decimals) */
+                    mean: number;
+                    /** @description Samples in the bucket (one per minute at most) */
+                    samples: number;
+                }[];
+            }[];
         };
         /** @description A lend, withdraw or bridge intent and its progress */
         Intent: {
@@ -497,10 +762,10 @@ export interface components {
             id: string;
             walletId: string;
             /**
-             * @description pending → planning → executing → completed | failed
+             * @description pending → planning → executing → completed | failed; cancelled when a cancel stopped it (POST /intents/{intentId}/cancel)
              * @enum {string}
              */
-            status: "pending" | "planning" | "executing" | "completed" | "failed";
+            status: "pending" | "planning" | "executing" | "completed" | "failed" | "cancelled";
             /** @enum {string} */
             action: "lend" | "withdraw" | "bridge";
             /** @description Token units the plan moves once planned (after route fees); the requested amount before */
@@ -568,10 +833,16 @@ export interface components {
             updatedAt: string;
             /**
              * Format: date-time
-             * @description When it completed or failed
+             * @description When it completed, failed or was cancelled
              * @example 2026-01-31T12:00:00.000Z
              */
             completedAt?: string;
+            /**
+             * Format: date-time
+             * @description When a cancel was asked for; absent when none was
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            cancelRequestedAt?: string;
             /** @description The spending policy (and its version) the intent was decided under; absent when none governed the wallet */
             policy?: {
                 /** @example svc_policy_0123456789abcdef0123456789abcdef */
@@ -818,7 +1089,7 @@ export interface components {
         /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …) */
         IntentError: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             message: string;
             details: {
                 [key: string]: unknown;
@@ -855,7 +1126,17 @@ export interface components {
              * @enum {string}
              */
             chain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
-        } & (unknown & unknown & unknown & unknown & {
+            /**
+             * @description lend only, opt-in: `netReturn` chooses the market (when `chain` is absent) by what the amount nets over `horizonDays` (earnings at the APY less route fees and gas, from the wallet's funds) instead of the highest APY
+             * @enum {string}
+             */
+            optimize?: "netReturn";
+            /**
+             * @description with optimize only: the days earnings are counted over (default 30)
+             * @example 30
+             */
+            horizonDays?: number;
+        } & (unknown & unknown & unknown & unknown & unknown & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -939,6 +1220,118 @@ export interface components {
              */
             action: "bridge";
         });
+        /** @description The plan the engine would run now for this body, priced; nothing stored or sent */
+        IntentPreview: {
+            walletId: string;
+            /** @enum {string} */
+            action: "lend" | "withdraw" | "bridge";
+            /** @enum {string} */
+            asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /** @description Token units, decimal string */
+            requestedAmount: string;
+            /** @description Integer string, smallest units */
+            requestedAmountUnits: string;
+            /** @description What the plan finally deposits, withdraws or delivers (after route fees), token units */
+            amount: string;
+            /** @description Integer string, smallest units */
+            amountUnits: string;
+            /** @enum {string} */
+            strategy: "no-bridge" | "direct-deposit" | "single-bridge" | "multi-bridge" | "direct-withdraw";
+            /** @description The plan explained, as the intent would record it */
+            reasoning: string;
+            /**
+             * @description lend without chain: which rule chose the market
+             * @enum {string}
+             */
+            choice?: "bestApy" | "netReturn";
+            /** @description lend without chain: the days the net return is counted over */
+            horizonDays?: number;
+            /** @description APY of the market lent to (or withdrawn from), percent; null for a bridge */
+            apy: number | null;
+            /** @description The steps the engine would run, in order, priced */
+            steps: {
+                index: number;
+                /** @enum {string} */
+                type: "deposit" | "withdraw" | "bridge";
+                /**
+                 * @description The step's chain (a bridge's source)
+                 * @enum {string}
+                 */
+                chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @enum {string} */
+                from?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @enum {string} */
+                to?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                protocol?: string;
+                /** @description Token units, decimal string */
+                amount: string;
+                /** @description Integer string, smallest units */
+                amountUnits: string;
+                /** @description Route fee of a bridge (0 otherwise) */
+                routeFee: string;
+                /** @description Integer string, smallest units */
+                routeFeeUnits: string;
+                /** @description amount − routeFee */
+                arrives: string;
+                /** @description Integer string, smallest units */
+                arrivesUnits: string;
+                /** @description Deposit: the market APY, percent */
+                apy?: number;
+                /** @description Deposit: what it earns in a year at the APY, token units */
+                expectedYearlyEarnings?: string;
+                gas: {
+                    /** @description Gas of the step, every transaction */
+                    units: string;
+                    /** @description At each chain's gas price and ETH/USD feed now */
+                    usd: number;
+                    transactions: {
+                        /** @enum {string} */
+                        kind: "approve" | "revoke" | "supply" | "withdraw" | "burn" | "mint" | "transfer";
+                        /** @enum {string} */
+                        chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                        /** @description Integer string, smallest units */
+                        gas: string;
+                        gasUsd: number;
+                        /**
+                         * @description estimated: eth_estimateGas now; simulated: eth_call under a state override giving the wallet the funds and allowance earlier transactions bring; typical: the measured figure of the kind (a mint needs its attestation)
+                         * @enum {string}
+                         */
+                        estimate: "estimated" | "simulated" | "typical";
+                    }[];
+                };
+            }[];
+            totals: {
+                /** @description Token units, decimal string */
+                routeFees: string;
+                /** @description Integer string, smallest units */
+                routeFeesUnits: string;
+                /** @description As results.totalGasUsed counts it (the gas tank's native top-up of the wallet is counted in neither) */
+                gasUnits: string;
+                gasUsd: number;
+                /** @description lend: what the deposit earns in a year at the APY */
+                expectedYearlyEarnings?: string;
+            };
+            /** @description lend without chain, when the highest APY and the best net return choose different markets: both */
+            alternatives?: {
+                /**
+                 * @description bestApy: the highest APY (the default); netReturn: the best net return over horizonDays (optimize: netReturn)
+                 * @enum {string}
+                 */
+                choice: "bestApy" | "netReturn";
+                /** @enum {string} */
+                chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                protocol: string;
+                apy: number;
+                bridges: number;
+                /** @description What would be deposited */
+                amount: string;
+                earningsUsd: number;
+                routeFeesUsd: number;
+                /** @description Typical gas, as the ranking counts it */
+                gasUsd: number;
+                netReturnUsd: number;
+            }[];
+        };
         /** @description A page of a wallet's intents */
         IntentPage: {
             /** @description Newest first, at most `first` (≤ 100) */
@@ -1001,7 +1394,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "apikey.created" | "apikey.revoked";
+            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
             /** @description Who acted */
             actor: {
                 /** @enum {string} */
@@ -1206,6 +1599,156 @@ export interface components {
                 count: number;
                 /** @description Wallets the plan allows; null: unlimited */
                 limit: number | null;
+            };
+        };
+        /** @description A new webhook endpoint and its signing secret, which is never shown again */
+        CreatedWebhook: {
+            /**
+             * @description The endpoint id (svc_webhook_ and 32 hex characters)
+             * @example svc_webhook_0123456789abcdef0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description Where deliveries are POSTed
+             * @example https://example.com/hooks/intents
+             */
+            url: string;
+            /** @description The events delivered to it */
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            /** @description For people; null when none was given */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The signing secret (whsec_ and base64 of 32 bytes), shown this once: verify deliveries with it (any Standard Webhooks library)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description Unknown fields are refused */
+        CreateWebhookRequest: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: http or https; in production its host must resolve to public addresses only
+             * @example https://example.com/hooks/intents
+             */
+            url: string;
+            /**
+             * @description The events to deliver: intent.updated (every status an intent enters), intent.completed, intent.failed, intent.cancelled (an intent ended at your request)
+             * @example [
+             *       "intent.completed",
+             *       "intent.failed"
+             *     ]
+             */
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            /**
+             * @description For people, at most 256 characters
+             * @example Order service
+             */
+            description?: string;
+        };
+        /** @description The account's webhook endpoints */
+        WebhookList: {
+            /** @description Newest first (at most 20 per account) */
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /** @description A webhook endpoint (its signing secret is shown only when it is created) */
+        Webhook: {
+            /**
+             * @description The endpoint id (svc_webhook_ and 32 hex characters)
+             * @example svc_webhook_0123456789abcdef0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description Where deliveries are POSTed
+             * @example https://example.com/hooks/intents
+             */
+            url: string;
+            /** @description The events delivered to it */
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            /** @description For people; null when none was given */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A page of an endpoint's delivery log */
+        WebhookDeliveryPage: {
+            /** @description Newest first, at most `first` (≤ 100) */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Where this page ends */
+            pageInfo: {
+                /** @description Whether older deliveries follow */
+                hasNextPage: boolean;
+                /** @description Pass as `after` for the next page; null when the page is empty */
+                endCursor: string | null;
+            };
+        };
+        /** @description One entry of an endpoint's delivery log */
+        WebhookDelivery: {
+            /**
+             * @description The message id: the webhook-id header of every attempt (msg_…); use it to drop repeats (delivery is at-least-once)
+             * @example msg_0123456789abcdef0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description The endpoint it is owed to
+             * @example svc_webhook_0123456789abcdef0123456789abcdef
+             */
+            webhookId: string;
+            /**
+             * @description The event
+             * @enum {string}
+             */
+            eventType: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "webhook.test";
+            /**
+             * @description pending (not delivered yet: retried), delivered (a 2xx answer), failed (no 2xx within 24 h)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts so far */
+            attempts: number;
+            /** @description When the next attempt is due; null unless pending */
+            nextAttemptAt: string | null;
+            /** @description The endpoint's last HTTP status; null before the first attempt or when it did not answer */
+            lastStatusCode: number | null;
+            /** @description Why the last attempt failed; null when none did */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the event happened
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /** @description When the endpoint answered 2xx; null until then */
+            deliveredAt: string | null;
+            /** @description The JSON body every attempt POSTs (signed: webhook-id, webhook-timestamp, webhook-signature) */
+            payload: {
+                /**
+                 * @description The event
+                 * @enum {string}
+                 */
+                type: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "webhook.test";
+                /**
+                 * Format: date-time
+                 * @description When the event happened
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                timestamp: string;
+                /** @description The intent as GET /intents/{intentId} answers it (intent events), or the test event */
+                data: components["schemas"]["Intent"] | {
+                    /** @description The endpoint tested */
+                    webhookId: string;
+                    /** @description For people */
+                    message: string;
+                };
             };
         };
     };
@@ -1896,6 +2439,14 @@ export interface operations {
                 asset?: "USDC" | "USDT" | "DAI" | "WETH";
                 /** @description Only this chain (an upcoming main network: 403 PLAN_RESTRICTED on the free plan, else 400 INVALID_CHAIN) */
                 chain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @description Opt-in: `netReturn` ranks the markets by what lending `amount` from the wallet `walletId` nets over `horizonDays` (earnings at the APY less route fees and gas) and picks `best` by it; needs walletId and amount. Without it `best` is the highest APY */
+                optimize?: "netReturn";
+                /** @description With optimize: the wallet whose funds (less what its executing intents hold) are lent */
+                walletId?: string;
+                /** @description With optimize: the amount to lend, token units (at least 0.01) */
+                amount?: string;
+                /** @description With optimize: the days earnings are counted over, 1-3650 (default 30) */
+                horizonDays?: string;
             };
             header?: {
                 /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
@@ -2009,6 +2560,26 @@ export interface operations {
                 };
             };
             /**
+             * @description Not found:
+             *     - `WALLET_NOT_FOUND`: no such wallet in your account
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /**
              * @description Too many requests:
              *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
              */
@@ -2076,13 +2647,185 @@ export interface operations {
             };
         };
     };
+    getYieldHistory: {
+        parameters: {
+            query?: {
+                /** @description Only markets on this chain */
+                chain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @description Only markets of this lending protocol */
+                protocol?: "aave-v3" | "compound-v3";
+                /** @description Only markets of this asset */
+                asset?: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description Start of the window (inclusive), ISO 8601; default 24 h before `to`; at most 30 days before `to` */
+                from?: string;
+                /** @description End of the window (exclusive), ISO 8601; default now */
+                to?: string;
+                /** @description Bucket width; by default the smallest that makes at most 500 buckets of the window (24 h: 5m) */
+                bucket?: "1m" | "5m" | "1h" | "1d";
+            };
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The APY history */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YieldHistory"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *     - `INVALID_CHAIN`: a chain is unknown, not yet active, or not one the wallet acts on (details.chain, details.field)
+             *
+             *     Unknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST" | "INVALID_CHAIN";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             *     - `PLAN_RESTRICTED`: the plan (or a staging deployment) cannot use this main network (details.plan, details.chain)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED" | "PLAN_RESTRICTED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listIntents: {
         parameters: {
             query: {
                 /** @description The wallet whose intents to list (one of yours) */
                 walletId: string;
                 /** @description Only intents in this status */
-                status?: "pending" | "planning" | "executing" | "completed" | "failed";
+                status?: "pending" | "planning" | "executing" | "completed" | "failed" | "cancelled";
                 /** @description Page size, 1-100 (default 20) */
                 first?: number;
                 /** @description `pageInfo.endCursor` of the previous page */
@@ -2511,6 +3254,251 @@ export interface operations {
             };
         };
     };
+    previewIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan, priced */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntentPreview"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *     - `INVALID_CHAIN`: a chain is unknown, not yet active, or not one the wallet acts on (details.chain, details.field)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST" | "INVALID_CHAIN";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             *     - `PLAN_RESTRICTED`: the plan (or a staging deployment) cannot use this main network (details.plan, details.chain)
+             *     - `POLICY_VIOLATION`: the wallet's spending policy does not allow it (details.policyId, details.version, details.rule, details.limit, details.requested)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED" | "PLAN_RESTRICTED" | "POLICY_VIOLATION";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WALLET_NOT_FOUND`: no such wallet in your account
+             *     - `POLICY_NOT_FOUND`: no such policy in your account, or the wallet's own policy is gone: the wallet fails closed (details.policyId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WALLET_NOT_FOUND" | "POLICY_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Unprocessable content:
+             *     - `INSUFFICIENT_FUNDS`: not enough funds across the chains
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INSUFFICIENT_FUNDS";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *     - `NETWORK_ERROR`: a chain did not answer (details.chain)
+             *     - `TIMEOUT`: a chain answered too slowly (details.chain)
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE" | "NETWORK_ERROR" | "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
     getIntent: {
         parameters: {
             query?: never;
@@ -2636,6 +3624,246 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    cancelIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description An intent id (any other value, or another account's intent, is 404 INTENT_NOT_FOUND) */
+                intentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The intent after the request: cancelled, or still running with cancelRequestedAt */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Intent"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `INTENT_NOT_FOUND`: no such intent in your account
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTENT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `INTENT_NOT_CANCELLABLE`: the intent is completed or failed already: nothing is left to cancel (details.intentId, details.status)
+             *     - `VERSION_CONFLICT`: concurrent updates kept winning: read it again and retry (details.policyId)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTENT_NOT_CANCELLABLE" | "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2918,7 +4146,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "apikey.created" | "apikey.revoked";
+                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
                 /** @description Only events about this wallet */
                 walletId?: string;
                 /** @description Only events about this intent */
@@ -4486,6 +5714,1057 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing secret (shown once) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no such webhook endpoint in your account (details.webhookId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no such webhook endpoint in your account (details.webhookId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                first?: number;
+                /** @description `pageInfo.endCursor` of the previous page */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *
+             *     Unknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no such webhook endpoint in your account (details.webhookId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no such webhook endpoint in your account (details.webhookId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

@@ -25,7 +25,7 @@ export function credentialOf(principal: Principal): string | null {
 
 /**
  * Whether `principal` may read a record of `accountId`: its own account's, or
- * any when it paid for this read (SPEC "Authentication" 2: a paid read names
+ * any when it paid for this read (docs/api-guide.md, "Paying per request": a paid read names
  * the wallet or intent by its unguessable id; it sees no email or metadata).
  */
 export function mayRead(principal: Principal, accountId: string): boolean {

@@ -61,7 +61,7 @@ export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, w
 }
 
 /**
- * SPEC balance report: every chain of the wallet listed (`tokens: []` when
+ * the API balance report: every chain of the wallet listed (`tokens: []` when
  * empty, upcoming chains included), balances as integer strings and decimals,
  * USD values, and the wallet's lending positions per chain.
  */

@@ -9,7 +9,7 @@ import { countInWindow, rateHeaders, retryAfterSeconds } from '../accounts/rateL
 import type { Admission } from '../accounts/admitRequest';
 import { SESSION_CREDENTIAL_PREFIX } from '../accounts/principal';
 
-/** A dashboard session lasts 12 hours (DESIGN §4 "dashboard"). */
+/** A dashboard session lasts 12 hours (docs/decisions.md, "dashboard"). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** Dashboard operations one signed-in person may run per minute (they cost the account no credits and no API rate). */
 export const SESSION_OPERATIONS_PER_MINUTE = 300;

@@ -9,9 +9,9 @@ import { getWalletById } from '../wallets/getWallet';
 import { invalidateWalletHoldings } from '../caches';
 import { takeFromBudget, type RollingBudget } from '../budgets/rollingWindow';
 
-/** SPEC: always 1 USDC on arbitrum-sepolia. */
+/** the API: always 1 USDC on arbitrum-sepolia. */
 export const DEMO_FUND = { chain: 'arbitrum-sepolia', asset: 'USDC', amount: '1' } as const;
-/** DESIGN §4: at most 10 per wallet and 50 per account in any rolling 24 h (counted in hourly buckets). */
+/** docs/decisions.md: at most 10 per wallet and 50 per account in any rolling 24 h (counted in hourly buckets). */
 export const FUNDING_LIMIT = { perWallet: 10, perAccount: 50, windowHours: 24 } as const;
 
 const fundingBudget = (scope: 'wallet' | 'account', id: string, limit: number): RollingBudget => ({

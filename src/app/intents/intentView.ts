@@ -22,17 +22,17 @@ export interface ResultsView extends Omit<IntentResults, 'transactions'> {
   transactions: TransactionView[];
 }
 
-/** The SPEC "Intent" resource both front doors return. */
+/** The API\'s "Intent" resource both front doors return. */
 export interface IntentView {
   id: string;
   walletId: string;
   status: IntentStatus;
   action: IntentAction;
-  /** Token units the plan moves once planned (after route fees); the requested amount before. SPEC: a number. */
+  /** Token units the plan moves once planned (after route fees); the requested amount before. the API: a number. */
   amount: number;
   /** `amount` exactly, as an integer string in the asset's smallest units (a JSON number cannot carry 18 decimals). */
   amountUnits: string;
-  /** What the client asked for (DESIGN §4). */
+  /** What the client asked for (docs/decisions.md). */
   requestedAmount: number;
   /** `requestedAmount` exactly, in smallest units. */
   requestedAmountUnits: string;
@@ -49,11 +49,13 @@ export interface IntentView {
   completedAt?: string;
   /** The spending policy (and its version) the intent was decided under; absent when none governed its wallet. */
   policy?: { id: string; version: number };
+  /** When a cancel was asked for (POST /intents/:id/cancel); absent when none was. */
+  cancelRequestedAt?: string;
 }
 
-/** DESIGN §4 polling: seconds a client should wait before asking again; null once the intent is final. */
+/** docs/decisions.md polling: seconds a client should wait before asking again; null once the intent is final. */
 export function pollAfterSeconds(intent: Pick<Intent, 'status'>): number | null {
-  return intent.status === 'completed' || intent.status === 'failed' ? null : 5;
+  return intent.status === 'completed' || intent.status === 'failed' || intent.status === 'cancelled' ? null : 5;
 }
 
 function transactionView(t: TransactionRecord): TransactionView {
@@ -74,7 +76,7 @@ export type StepView = Step & { amountUnits: string };
 /** Copied so callers never share the record; the asset is the step's own, or the intent's (bridges move USDC). */
 const stepView = (s: Step, asset: TokenAsset): StepView => ({ ...s, amountUnits: toUnits(s.amount, 'asset' in s ? s.asset : asset).toString() });
 
-/** The intent resource of SPEC "Intent": amounts as numbers (the SPEC's type) with their exact `…Units` beside them; step amounts stay exact decimal strings. */
+/** The intent resource of the API's "Intent": amounts as numbers (the API's type) with their exact `…Units` beside them; step amounts stay exact decimal strings. */
 export function toIntentView(i: Intent): IntentView {
   const view: IntentView = {
     id: i.id,
@@ -97,5 +99,6 @@ export function toIntentView(i: Intent): IntentView {
   if (i.error !== undefined) view.error = i.error;
   if (i.completedAt !== undefined) view.completedAt = i.completedAt;
   if (i.policy !== undefined) view.policy = { id: i.policy.id, version: i.policy.version };
+  if (i.cancelRequestedAt !== undefined) view.cancelRequestedAt = i.cancelRequestedAt;
   return view;
 }

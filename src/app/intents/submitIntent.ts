@@ -8,6 +8,7 @@ import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
 import { newId } from '../../domain/ids';
 import type { Intent } from '../../domain/intent';
+import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
@@ -27,7 +28,7 @@ export type SubmitIntentResult = Replayable<IntentView>;
 export type SubmitIntentError = ServiceError;
 
 /** The chains a request names, with the field naming each. */
-function namedChains(params: CreateIntentParams): NamedChain[] {
+export function namedChains(params: CreateIntentParams): NamedChain[] {
   return INTENT_CHAIN_FIELDS.flatMap((field) => {
     const chain = params[field];
     return chain === undefined ? [] : [{ field, chain }];
@@ -35,7 +36,7 @@ function namedChains(params: CreateIntentParams): NamedChain[] {
 }
 
 /** Tron wallets have no supported network yet; EVM wallets only act on their own chains. */
-function checkWalletChains(wallet: Wallet, params: CreateIntentParams): void {
+export function checkWalletChains(wallet: Wallet, params: CreateIntentParams): void {
   if (wallet.chainType === 'tron') {
     throw invalidChain('tron', { walletId: wallet.id, chainType: 'tron', reason: 'intents are not supported on Tron wallets yet' });
   }
@@ -80,7 +81,7 @@ export async function submitIntent(
       recordAudit(deps, { accountId: principal.account.id, type: 'intent.denied', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: String(error.details.policyId) }, details: { action: params.action, amount: params.amount, asset: params.asset, version: error.details.version, ...refusal } }).then(() => undefined),
     );
     const now = deps.clock.now().toISOString();
-    const intent: Intent = {
+    const intent: Intent & LendOptimization = {
       id: newId('intent'),
       accountId: principal.account.id,
       walletId: wallet.id,
@@ -92,6 +93,8 @@ export async function submitIntent(
       ...(params.chain !== undefined && { chain: params.chain }),
       ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
       ...(params.toChain !== undefined && { toChain: params.toChain }),
+      ...(params.optimize !== undefined && { optimize: params.optimize }),
+      ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
       executionPlan: null,
       createdAt: now,
       updatedAt: now,

@@ -13,7 +13,7 @@ export const INVALID_PROOFS_PER_MINUTE = 20;
 /** Paid reads one payer may make per minute. */
 export const PAID_READS_PER_MINUTE = 120;
 
-/** Where the proof may come in, in order (v2, v1, the SPEC's own header). */
+/** Where the proof may come in, in order (v2, v1, the API's own header). */
 export const PROOF_HEADERS: readonly PaymentProof['header'][] = ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof'];
 
 export interface PaidReadRequest {
@@ -45,7 +45,7 @@ async function withinLimit(deps: Pick<AppDeps, 'store' | 'clock'>, name: string,
 }
 
 /**
- * SPEC "Authentication" 2 as a use-case: a read without an account, paid for
+ * docs/api-guide.md, "Paying per request" as a use-case: a read without an account, paid for
  * per request over x402. No proof: 402 PAYMENT_REQUIRED with the offer. A
  * proof: decoded and verified by the payment port, the authorization's nonce
  * claimed in the store (one proof is served once, however often it is sent at

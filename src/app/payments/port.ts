@@ -1,5 +1,5 @@
 /**
- * The payment port (x402, DESIGN "payment proof"): what a paid read needs from
+ * The payment port (x402, docs/api-guide.md, paid reads): what a paid read needs from
  * whoever checks and collects payments. The adapter wraps the x402 project's
  * own packages (src/chain/x402); the front door only reads and writes headers.
  */

@@ -12,7 +12,7 @@ import { ownPolicy } from './managePolicies';
 import { actorOf, recordAudit } from '../audit/recordAudit';
 
 /**
- * The policy that governs a wallet (DESIGN §4): its own, else its account's
+ * The policy that governs a wallet (docs/decisions.md): its own, else its account's
  * one account-scope policy, else none. A wallet whose own policy cannot be
  * found is governed by nothing it could be allowed under: it fails closed.
  */

@@ -7,7 +7,7 @@ import type { Protocol } from '../../chain/port';
 import { toUnits } from '../../domain/money';
 
 /**
- * The sandbox admin use-cases (DESIGN §3). Each control also drops the read
+ * The sandbox admin use-cases (docs/operations.md). Each control also drops the read
  * caches it makes stale, so the next /v1 read sees its effect at once.
  */
 export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls: SandboxControls) {

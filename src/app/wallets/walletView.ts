@@ -1,6 +1,6 @@
 import type { Wallet } from '../../domain/types';
 
-/** The wallet resource of SPEC "Wallet" as both front doors return it. */
+/** The wallet resource of the API's "Wallet" as both front doors return it. */
 export interface WalletView {
   id: string;
   userId: string;
@@ -14,7 +14,7 @@ export interface WalletView {
   createdAt: string;
 }
 
-/** Paid (proof) readers never see `email` or `metadata` (DESIGN §4). */
+/** Paid (proof) readers never see `email` or `metadata` (docs/decisions.md). */
 export function toWalletView(w: Wallet, audience: 'owner' | 'paid' = 'owner'): WalletView {
   const view: WalletView = {
     id: w.id,

@@ -5,6 +5,17 @@ import type { MarketRate } from '../../chain/port';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { fetchFresh } from '../caches';
+import { getWalletById } from '../wallets/getWallet';
+import { effectivePolicy } from '../policies/walletPolicy';
+import { planningEffects } from '../intents/previewIntent';
+import { ASSET_DECIMALS } from '../../domain/chains';
+import { invalidChain } from '../../domain/errors/chain';
+import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
+import type { Intent } from '../../domain/intent';
+import { decimalPlaces, fromUnits } from '../../domain/money';
+import { DEFAULT_HORIZON_DAYS, type LendOptimization, type OptimizeGoal } from '../../domain/optimize';
+import { rankNetReturns, readPlanning } from '../../engine/planning';
+import { netReturnReasoning } from '../../engine/planner/netReturn';
 
 export interface YieldRate {
   chain: ChainName;
@@ -14,14 +25,36 @@ export interface YieldRate {
   apy: number;
 }
 
+/** One market as the net-return ranking sees it (GET /yields?optimize=netReturn). */
+export interface NetReturnRate extends YieldRate {
+  /** Bridges needed to gather the amount there from the wallet's funds. */
+  bridges: number;
+  /** What would be deposited after route fees, token units. */
+  amount: string;
+  /** amount × APY × horizonDays / 365, in USD. */
+  earningsUsd: number;
+  routeFeesUsd: number;
+  /** Typical gas of every step (approve, supply; approve, burn, mint per bridge) at each chain's gas price and ETH/USD now. */
+  gasUsd: number;
+  /** earningsUsd − routeFeesUsd − gasUsd. */
+  netReturnUsd: number;
+}
+
 export interface YieldReport {
   rates: YieldRate[];
   best: { chain: ChainName; protocol: string; asset: TokenAsset; apy: number; reasoning: string } | null;
+  /** With optimize=netReturn only: every market the wallet's funds reach, best net return first (`best` is the first). */
+  netReturn?: { horizonDays: number; amount: string; walletId: string; ranking: NetReturnRate[] };
 }
 
 export interface GetYieldsParams {
   asset?: TokenAsset;
   chain?: ChainName;
+  /** Opt-in cost-aware ranking: with walletId and amount (token units), over horizonDays (default 30). */
+  optimize?: OptimizeGoal;
+  walletId?: string;
+  amount?: string;
+  horizonDays?: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -43,12 +76,14 @@ function reasoningFor(best: MarketRate, others: MarketRate[]): string {
 }
 
 /**
- * The yield report of SPEC: every (chain, protocol, asset) rate, filtered by
+ * The yield report of the API: every (chain, protocol, asset) rate, filtered by
  * asset/chain when given, and the best market for the asset (USDC by default).
  * Naming an upcoming main network follows the plan rule of assertChainsUsable.
  */
-export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
+export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
+  checkOptimizeParams(params);
   if (params.chain) assertChainsUsable(principal, [{ field: 'chain', chain: params.chain }], deps.environment);
+  if (params.optimize !== undefined) return netReturnYields(deps, principal, params);
   const all = await currentRates(deps);
   const rates = all.filter((r) => (!params.asset || r.asset === params.asset) && (!params.chain || r.chain === params.chain));
   const bestAsset = params.asset ?? 'USDC';
@@ -61,4 +96,86 @@ export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'envir
       ? { chain: top.chain, protocol: top.protocol, asset: top.asset, apy: round2(top.apy), reasoning: reasoningFor(top, candidates.slice(1)) }
       : null,
   };
+}
+
+/** optimize needs walletId and amount; they (and horizonDays) mean nothing without it. */
+function checkOptimizeParams(params: GetYieldsParams): void {
+  const issues: FieldIssue[] = [];
+  if (params.optimize !== undefined) {
+    if (params.walletId === undefined) issues.push({ path: 'walletId', message: 'walletId is required with optimize' });
+    if (params.amount === undefined) issues.push({ path: 'amount', message: 'amount is required with optimize' });
+    const asset = params.asset ?? 'USDC';
+    if (params.amount !== undefined && decimalPlaces(params.amount) > ASSET_DECIMALS[asset]) issues.push({ path: 'amount', message: `amount has more than ${ASSET_DECIMALS[asset]} decimals, the precision of ${asset}` });
+  } else {
+    for (const field of ['walletId', 'amount', 'horizonDays'] as const) if (params[field] !== undefined) issues.push({ path: field, message: `${field} is only used with optimize=netReturn` });
+  }
+  if (issues.length > 0) throw invalidRequest(issues);
+}
+
+/**
+ * The yields report ranked by net return: the wallet's funds (less what its
+ * executing intents hold, on the chains and protocols its policy allows),
+ * route fees and each chain's gas price read as the engine's planning reads
+ * them, and the same ranking a lend intent with optimize: netReturn plans
+ * with. `best` is the first of the ranking (null when the funds reach no
+ * market), its reasoning naming the runner-up and the numbers.
+ */
+async function netReturnYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>, principal: Principal, params: GetYieldsParams): Promise<YieldReport> {
+  const asset = params.asset ?? 'USDC';
+  const horizonDays = params.horizonDays ?? DEFAULT_HORIZON_DAYS;
+  const wallet = await getWalletById(deps, principal, params.walletId!);
+  if (wallet.chainType === 'tron') throw invalidChain('tron', { walletId: wallet.id, chainType: 'tron', reason: 'no Tron network is supported yet' });
+  const policy = await effectivePolicy(deps, wallet);
+  const now = new Date().toISOString();
+  const intent: Intent & LendOptimization = {
+    id: 'yields',
+    accountId: wallet.accountId,
+    walletId: wallet.id,
+    status: 'planning',
+    action: 'lend',
+    amount: params.amount!,
+    requestedAmount: params.amount!,
+    asset,
+    ...(params.chain !== undefined && { chain: params.chain }),
+    optimize: 'netReturn',
+    horizonDays,
+    executionPlan: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+    ...(policy && { policy: { id: policy.id, version: policy.version, rules: policy.rules } }),
+  };
+  const read = await readPlanning(intent, planningEffects(deps));
+  if (!read.ok) throw read.error;
+  const all = read.snapshot.market.rates;
+  const rates = all.filter((r) => r.asset === asset && (!params.chain || r.chain === params.chain));
+  const ranking = rankNetReturns(intent, read.snapshot, horizonDays);
+  const top = ranking[0];
+  return {
+    rates: rates.map((r) => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, apy: round2(r.apy) })),
+    best: top ? { chain: top.chain, protocol: top.protocol, asset, apy: round2(top.apy), reasoning: `${netReturnReasoning(ranking, horizonDays)} Ranked by net return for ${params.amount} ${asset} from wallet ${wallet.id}; the highest APY alone would be ${describeApyBest(rates)}.` } : null,
+    netReturn: {
+      horizonDays,
+      amount: params.amount!,
+      walletId: wallet.id,
+      ranking: ranking.map((r) => ({
+        chain: r.chain,
+        protocol: r.protocol,
+        asset,
+        apy: round2(r.apy),
+        bridges: r.bridges,
+        amount: fromUnits(r.deposited, asset),
+        earningsUsd: r.earningsUsd,
+        routeFeesUsd: r.routeFeesUsd,
+        gasUsd: r.gasUsd,
+        netReturnUsd: r.netReturnUsd,
+      })),
+    },
+  };
+}
+
+/** "base-sepolia/aave-v3 at 4.29%" (the APY rule's pick), or "none" when no market matches. */
+function describeApyBest(rates: readonly MarketRate[]): string {
+  const top = [...rates].sort((a, b) => b.apy - a.apy)[0];
+  return top ? `${top.chain}/${top.protocol} at ${pct(top.apy)}` : 'none';
 }

@@ -6,7 +6,7 @@ export interface ChainDeployment {
   chain: ChainName;
   chainId: number;
   rpcUrl: string;
-  /** ERC-20 token per asset present on this chain (SPEC "Assets"). */
+  /** ERC-20 token per asset present on this chain (the API's "Assets"). */
   tokens: Partial<Record<TokenAsset, Address>>;
   /** Aave-V3-like pool and its aToken per listed asset. */
   aavePool: Address;

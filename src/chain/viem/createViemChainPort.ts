@@ -2,10 +2,15 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   EstimateGasExecutionError,
+  HttpRequestError,
+  TimeoutError,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   concat,
   decodeEventLog,
+  encodeAbiParameters,
+  pad,
+  toHex,
   keccak256,
   parseEther,
   hexToBigInt,
@@ -23,14 +28,15 @@ import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { networkError } from '../../domain/errors/chain';
-import { NonceConsumedError, WouldRevertError, type ChainPort, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
+import { NonceConsumedError, WouldRevertError, type AssumedFunds, type ChainPort, type GasEstimate, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
+import { TYPICAL_GAS } from '../typicalGas';
 import type { SandboxManifest } from '../sandbox/manifest';
 import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
 import { FaultRegistry } from '../faults';
 import { createChainClients, type ChainClient } from './chainClients';
 import { readHoldings } from './readHoldings';
 import { readRates } from './readRates';
-import { encodeTx } from './encodeTx';
+import { encodeTx, spenderAddress, token } from './encodeTx';
 import { onChain } from './translateError';
 import { KeyedMutex } from './keyedMutex';
 import type { RpcObserver } from './observedTransport';
@@ -119,6 +125,24 @@ function revertReason(e: unknown): string {
   const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
   return reverted?.reason ?? e.details ?? e.shortMessage;
 }
+
+/**
+ * Storage slots of SandboxToken (contracts/SandboxToken.sol): `balanceOf` is
+ * slot 4 and `allowance` slot 5. A simulation overrides them; against a token
+ * laid out otherwise (rpc mode) the simulated call reverts and the typical
+ * figure is used instead.
+ */
+const TOKEN_BALANCE_SLOT = 4n;
+const TOKEN_ALLOWANCE_SLOT = 5n;
+/** Gas a simulation may try at most (far above any transaction of the service). */
+const SIMULATION_GAS_CAP = 3_000_000n;
+
+/** The storage slot of `mapping(address => …)` at `slot`, for `key`. */
+const mappingSlot = (key: Address, slot: bigint | Hex): Hex =>
+  keccak256(typeof slot === 'bigint' ? encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, slot]) : encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [key, slot]));
+
+/** Node trouble (the node did not answer) as opposed to the call failing in the EVM. */
+const isTransportError = (e: unknown): boolean => e instanceof BaseError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
 
 /** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
 export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
@@ -254,6 +278,50 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
       gasCostUsd: Math.round((Number(gasCostWei) / 1e18) * usd * 1e6) / 1e6,
       blockNumber: r.blockNumber,
     };
+  }
+
+  /**
+   * The least gas with which `to`/`data` succeeds when `from` holds `assume`
+   * (eth_call under a state override; Hardhat's eth_estimateGas takes none):
+   * a search between 21,000 and the cap, to 0.5 %. Null when it fails even
+   * with the cap (it would revert, or the token is laid out otherwise).
+   */
+  async function simulateGas(chain: ChainName, from: Address, to: Address, data: Hex, assume: AssumedFunds, typical: bigint): Promise<bigint | null> {
+    const d = clientOf(chain).deployment;
+    const tokenAddress = token(d, assume.asset);
+    const amount = pad(toHex(assume.amount));
+    const stateOverride = [
+      {
+        address: tokenAddress,
+        stateDiff: [
+          { slot: mappingSlot(from, TOKEN_BALANCE_SLOT), value: amount },
+          { slot: mappingSlot(spenderAddress(d, assume.spender), mappingSlot(from, TOKEN_ALLOWANCE_SLOT)), value: amount },
+        ],
+      },
+      { address: from, balance: parseEther('1') },
+    ];
+    const succeeds = (gas: bigint): Promise<boolean> =>
+      call(chain, (c) =>
+        c.client.call({ account: from, to, data, gas, stateOverride }).then(
+          () => true,
+          (e: unknown) => {
+            if (isTransportError(e)) throw e;
+            return false;
+          },
+        ),
+      );
+    let hi = typical * 2n;
+    if (!(await succeeds(hi))) {
+      hi = SIMULATION_GAS_CAP;
+      if (!(await succeeds(hi))) return null;
+    }
+    let lo = 21_000n;
+    while (hi - lo > hi / 200n) {
+      const mid = (lo + hi) / 2n;
+      if (await succeeds(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
   }
 
   const port: ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } = {
@@ -419,6 +487,31 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
         }
       }
       throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction', { details: { chain, txHash: burnTxHash } });
+    },
+
+    async gasQuote(chain) {
+      const [gasPriceWei, usd] = await Promise.all([call(chain, (c) => c.client.getGasPrice()), ethUsd(chain)]);
+      return { chain, gasPriceWei, ethUsd: usd };
+    },
+
+    async estimateGas(from, tx, assume): Promise<GasEstimate> {
+      const typical: GasEstimate = { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
+      // a mint carries the attestation of a burn that has not happened yet
+      if (tx.kind === 'mint') return typical;
+      const { to, data } = encodeTx(clientOf(tx.chain).deployment, tx, from);
+      if (assume !== undefined) {
+        const gas = await simulateGas(tx.chain, from, to, data, assume, TYPICAL_GAS[tx.kind]);
+        return gas === null ? typical : { gas, method: 'simulated' };
+      }
+      return call(tx.chain, (c) =>
+        c.client.estimateGas({ account: from, to, data }).then(
+          (gas): GasEstimate => ({ gas, method: 'estimated' }),
+          (e: unknown) => {
+            if (isTransportError(e)) throw e;
+            return typical;
+          },
+        ),
+      );
     },
 
     async close() {

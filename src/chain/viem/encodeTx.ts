@@ -1,7 +1,7 @@
 import { encodeFunctionData, maxUint256, pad, type Address, type Hex } from 'viem';
 import { sandboxCometAbi, sandboxMessageTransmitterAbi, sandboxPoolAbi, sandboxTokenAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
-import type { TxRequest } from '../port';
+import type { Spender, TxRequest } from '../port';
 import type { ChainDeployment } from '../sandbox/manifest';
 import { ServiceError } from '../../domain/errors/base';
 
@@ -13,7 +13,8 @@ export interface EncodedTx {
   data: Hex;
 }
 
-function token(d: ChainDeployment, asset: keyof ChainDeployment['tokens']): Address {
+/** The token contract of `asset` on the deployment's chain. */
+export function token(d: ChainDeployment, asset: keyof ChainDeployment['tokens']): Address {
   const t = d.tokens[asset];
   if (!t) throw new ServiceError('INVALID_CHAIN', `${asset} is not deployed on ${d.chain}`, { details: { chain: d.chain, asset } });
   return t;
@@ -22,6 +23,11 @@ function token(d: ChainDeployment, asset: keyof ChainDeployment['tokens']): Addr
 function cometOf(d: ChainDeployment): Address {
   if (!d.comet) throw new ServiceError('INVALID_CHAIN', `No compound-v3 market on ${d.chain}`, { details: { chain: d.chain } });
   return d.comet;
+}
+
+/** The contract a spender name stands for: a lending market, or the CCTP token messenger. */
+export function spenderAddress(d: ChainDeployment, spender: Spender): Address {
+  return spender === 'aave-v3' ? d.aavePool : spender === 'compound-v3' ? cometOf(d) : d.tokenMessenger;
 }
 
 /**
@@ -33,7 +39,7 @@ export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabot
   switch (tx.kind) {
     case 'approve':
     case 'revoke': {
-      const spender = tx.spender === 'aave-v3' ? d.aavePool : tx.spender === 'compound-v3' ? cometOf(d) : d.tokenMessenger;
+      const spender = spenderAddress(d, tx.spender);
       const amount = tx.kind === 'approve' ? tx.amount : 0n;
       return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, amount] }) };
     }

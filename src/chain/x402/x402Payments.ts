@@ -10,12 +10,12 @@ import { sandboxTokenAbi } from '../sandbox/abis';
 import type { ChainClient } from '../viem/chainClients';
 import { PaymentRejected, type PaymentOffer, type PaymentProof, type PaymentVerifier, type Settlement, type VerifiedPayment } from '../../app/payments/port';
 
-/** SPEC "Authentication" 2: 0.001 USD per read, in USDC's 6-decimal units. */
+/** docs/api-guide.md, "Paying per request": 0.001 USD per read, in USDC's 6-decimal units. */
 export const PRICE_UNITS = '1000';
 /** How long a signed authorization may take to reach us. */
 const MAX_TIMEOUT_SECONDS = 60;
 const DESCRIPTION = 'One read of the wallet and intents API (0.001 USDC)';
-/** The networks a paid read is offered on, in order of preference (SPEC: Base, Ethereum; Sei is not offered yet). */
+/** The networks a paid read is offered on, in order of preference (the API: Base, Ethereum; Sei is not offered yet). */
 const PAYMENT_CHAINS: readonly ChainName[] = ['base-sepolia', 'ethereum-sepolia'];
 /** x402 v1 names networks; its list has Base Sepolia but no Ethereum Sepolia (an unknown one makes v1 clients throw). */
 const V1_NETWORK: Partial<Record<ChainName, string>> = { 'base-sepolia': 'base-sepolia' };

@@ -8,3 +8,6 @@ export const insufficientFunds = (details: Record<string, unknown>): ServiceErro
 
 export const versionConflict = (id: string, expected: number): ServiceError =>
   new ServiceError('VERSION_CONFLICT', `Concurrent update of ${id}`, { details: { id, expectedVersion: expected } });
+
+export const intentNotCancellable = (intentId: string, status: string): ServiceError =>
+  new ServiceError('INTENT_NOT_CANCELLABLE', `Intent ${intentId} is ${status}: nothing is left to cancel`, { details: { intentId, status } });

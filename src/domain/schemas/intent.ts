@@ -5,6 +5,7 @@ import { invalidRequest, type FieldIssue } from '../errors/request';
 import { INTENT_ACTIONS } from '../intent';
 import { decimalPlaces, numberToDecimalString } from '../money';
 import { toFieldIssues } from './parse';
+import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, OPTIMIZE_GOALS } from '../optimize';
 
 /** Request fields that name a chain; an unknown name there is INVALID_CHAIN, not INVALID_REQUEST. */
 export const INTENT_CHAIN_FIELDS = ['chain', 'fromChain', 'toChain'] as const;
@@ -20,7 +21,7 @@ const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }
   iss.input === undefined ? `${name} is required` : wrong;
 
 /**
- * The least an intent moves, in token units (DESIGN §4 "shared gas"): below it
+ * The least an intent moves, in token units (docs/decisions.md, "shared gas"): below it
  * the service's gas would cost many times what is moved.
  */
 export const MIN_INTENT_AMOUNT = '0.01';
@@ -95,6 +96,10 @@ function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
   if (action === 'lend' || action === 'withdraw') {
     for (const field of ['fromChain', 'toChain']) if (present(field)) issue(field, `${field} is only used by bridge intents`);
   }
+  if (action === 'withdraw' || action === 'bridge') {
+    for (const field of ['optimize', 'horizonDays']) if (present(field)) issue(field, `${field} is only used by lend intents`);
+  }
+  if (present('horizonDays') && !present('optimize')) issue('horizonDays', 'horizonDays is only used with optimize: netReturn');
   if (action === 'bridge') {
     if (present('chain')) issue('chain', 'chain is not used by bridge intents; use fromChain and toChain');
     if (!present('fromChain')) issue('fromChain', 'fromChain is required for bridge');
@@ -115,7 +120,7 @@ function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
-/** Body of POST /intents (SPEC parameter table + DESIGN §4); unknown fields are rejected. */
+/** Body of POST /intents (the API parameter table + docs/decisions.md); unknown fields are rejected. */
 export const createIntentSchema = z
   .strictObject({
     walletId: z
@@ -137,6 +142,20 @@ export const createIntentSchema = z
     chain: chainSchema('chain'),
     fromChain: chainSchema('fromChain'),
     toChain: chainSchema('toChain'),
+    optimize: z
+      .enum(OPTIMIZE_GOALS, { error: `optimize must be one of: ${OPTIMIZE_GOALS.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'lend only, opt-in: `netReturn` chooses the market (when `chain` is absent) by what the amount nets over `horizonDays` (earnings at the APY less route fees and gas, from the wallet\'s funds) instead of the highest APY',
+      }),
+    horizonDays: z
+      .number({ error: 'horizonDays must be a whole number of days' })
+      .int('horizonDays must be a whole number of days')
+      .min(1, 'horizonDays must be at least 1')
+      .max(MAX_HORIZON_DAYS, `horizonDays must be at most ${MAX_HORIZON_DAYS}`)
+      .optional()
+      .meta({ description: `with optimize only: the days earnings are counted over (default ${DEFAULT_HORIZON_DAYS})`, examples: [30] }),
   }, { error: 'the request body must be a JSON object' })
   // runs even when single fields failed, so one answer names every bad field
   .superRefine(crossFieldRules, { when: (payload) => isRecord(payload.value) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { metadataSchema } from './metadata';
 
-/** DESIGN §4: 1–128 chars of `A-Z a-z 0-9 . _ : @ -`. */
+/** docs/decisions.md: 1–128 chars of `A-Z a-z 0-9 . _ : @ -`. */
 export const USER_ID_PATTERN = /^[A-Za-z0-9._:@-]*$/;
 
 export const userIdSchema = z

@@ -3,10 +3,18 @@ interface Item<T> {
   next: Item<T> | null;
 }
 
+/** Where a mailbox waits for its turn of the event loop before each message (see createScheduler). */
+export interface TurnGate {
+  /** null: go on now; else resolves at the caller's turn. */
+  pass(): Promise<void> | null;
+}
+
 /**
  * A FIFO mailbox that hands messages to `process` one at a time, awaiting each
  * before the next (after xstate's Mailbox, made async). A handler that throws
  * is reported to `onError` and the mailbox carries on with the next message.
+ * With a `gate`, each message waits for its turn first, so a busy actor
+ * yields the event loop to the others between messages.
  */
 export class Mailbox<T> {
   private head: Item<T> | null = null;
@@ -19,6 +27,7 @@ export class Mailbox<T> {
   constructor(
     private readonly process: (message: T) => Promise<void> | void,
     private readonly onError: (error: unknown, message: T) => void,
+    private readonly gate?: TurnGate,
   ) {}
 
   /** Messages waiting (not counting the one being processed). */
@@ -59,7 +68,10 @@ export class Mailbox<T> {
   private async drain(): Promise<void> {
     await Promise.resolve();
     while (this.head) {
+      const turn = this.gate?.pass();
+      if (turn) await turn;
       const item = this.head;
+      if (!item) break;
       this.head = item.next;
       if (!this.head) this.tail = null;
       this.queued--;

@@ -7,6 +7,7 @@ import { subTransactions } from './subTransactions';
 import { gasTotals, stepRecords } from './txRecords';
 import { refuseStep, type StepFacts } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
+import { cancelPoint } from '../cancelRequest';
 
 /** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
 function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
@@ -41,6 +42,9 @@ function stepFacts(intent: Intent, step: Step): StepFacts {
  */
 export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Intent> {
   const action = nextAction(intent);
+  // A cancel request stops the intent before a step that has nothing signed yet; a step with a signed transaction runs to its end.
+  const cancel = action.type === 'start-step' || (action.type === 'sub-tx' && action.record === undefined) ? cancelPoint(intent, action.step) : null;
+  if (cancel) return ctx.commit(cancel);
   switch (action.type) {
     case 'start-step': {
       // Defence in depth: a step the intent's recorded policy does not allow is never signed, whatever the plan says.

@@ -20,7 +20,7 @@ export interface RetryPolicy {
 /** 5 tries: waits of 0.5, 1, 2 and 4 s between them; in flight, waits double up to 30 s and never give up. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500, maxMs: 8_000, inFlightMaxMs: 30_000 };
 
-/** NETWORK_ERROR and TIMEOUT are worth another try (SPEC "Errors": transient, retryable). */
+/** NETWORK_ERROR and TIMEOUT are worth another try (docs/api-guide.md, "Errors": transient, retryable). */
 export function isTransient(e: unknown): boolean {
   return isServiceError(e) && (e.code === 'NETWORK_ERROR' || e.code === 'TIMEOUT');
 }

@@ -7,7 +7,7 @@ import type { SignedTx, TxKind, TxReceipt } from '../../chain/port';
 export type SubTxStatus = 'signed' | 'confirmed' | 'reverted';
 
 /**
- * One sub-transaction of a step as kept in `results.transactions`: the SPEC
+ * One sub-transaction of a step as kept in `results.transactions`: the API
  * fields plus what recovery needs (kind, step, raw signed bytes, status).
  */
 export interface SubTxRecord extends TransactionRecord {
@@ -41,12 +41,15 @@ export function isSubTxRecord(t: TransactionRecord): t is SubTxRecord {
 
 /** The records of step `step`, in sending order. */
 export function stepRecords(results: IntentResults | undefined, step: number): SubTxRecord[] {
-  return (results?.transactions ?? []).filter(isSubTxRecord).filter((t) => t.step === step);
+  const out: SubTxRecord[] = [];
+  for (const t of results?.transactions ?? []) if (isSubTxRecord(t) && t.step === step) out.push(t);
+  return out;
 }
 
-/** The record of `kind` in step `step`, if it was ever signed. */
+/** The record of `kind` in step `step`, if it was ever signed (the first, in sending order). */
 export function findSubTx(results: IntentResults | undefined, step: number, kind: TxKind): SubTxRecord | undefined {
-  return stepRecords(results, step).find((t) => t.kind === kind);
+  for (const t of results?.transactions ?? []) if (isSubTxRecord(t) && t.step === step && t.kind === kind) return t;
+  return undefined;
 }
 
 const roundUsd = (n: number): number => Math.round(n * 1e6) / 1e6;

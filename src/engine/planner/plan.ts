@@ -4,7 +4,7 @@ import { planLend } from './planLend';
 import { planWithdraw } from './planWithdraw';
 import type { PlannerInput, PlanResult } from './types';
 
-/** The planner: a pure function from balances, positions, rates and route fees to a plan or an error (DESIGN §6). */
+/** The planner: a pure function from balances, positions, rates and route fees to a plan or an error (docs/architecture.md). */
 export function plan(input: PlannerInput): PlanResult {
   if (input.request.amount <= 0n) return { ok: false, error: invalidRequest([{ path: 'amount', message: 'amount must be positive' }]) };
   switch (input.request.action) {

@@ -7,6 +7,7 @@ import { consolidate, type PlannedBridge } from './consolidate';
 import { formatAmount, formatApy } from './format';
 import { insufficient } from './insufficient';
 import { compareRates, isTie, rankRates } from './rates';
+import { netReturnReasoning, rankByNetReturn } from './netReturn';
 import { bridgeStep, depositStep } from './steps';
 import type { PlannerInput, PlanResult, RateQuote } from './types';
 
@@ -14,7 +15,7 @@ const noRates = (asset: TokenAsset): ServiceError =>
   new ServiceError('SERVICE_UNAVAILABLE', `No lending rates are available for ${asset}`, { details: { asset } });
 
 /** "Lend 100 USDC. USDC APY: a > b. Best: …" — the part of the reasoning about where to lend. */
-function targetReasoning(input: PlannerInput, ranked: RateQuote[], best: RateQuote, chain: ChainName | undefined): string {
+function targetReasoning(input: PlannerInput, ranked: RateQuote[], best: RateQuote, chain: ChainName | undefined, byNetReturn = false): string {
   const { amount, asset } = input.request;
   const head = `Lend ${formatAmount(amount, asset)}`;
   const tie = isTie(ranked) ? ' (APY tie: preferring the market whose chain already holds the most funds)' : '';
@@ -23,6 +24,7 @@ function targetReasoning(input: PlannerInput, ranked: RateQuote[], best: RateQuo
     return `${head} on ${chain} (chosen by the client). ${asset} APY on ${chain}: ${protocols}. Using ${best.protocol} at ${formatApy(best.apy)}${tie}.`;
   }
   const markets = compareRates(ranked, (r) => `${r.chain}/${r.protocol}`);
+  if (byNetReturn) return `${head}. ${asset} APY: ${markets}. Chosen by net return (optimize: netReturn): ${best.chain}/${best.protocol} at ${formatApy(best.apy)}.`;
   return `${head}. ${asset} APY: ${markets}. Best: ${best.chain}/${best.protocol} at ${formatApy(best.apy)}${tie}.`;
 }
 
@@ -46,7 +48,9 @@ export function planLend(input: PlannerInput): PlanResult {
   if (chain !== undefined && !supportsAsset(chain, asset)) return { ok: false, error: unsupportedAsset(asset, chain) };
 
   const ranked = rankRates(rates, asset, balances, chain);
-  const best = ranked[0];
+  // opt-in: the market that nets the most over the horizon once route fees and gas are paid (none reachable: the APY choice fails as usual)
+  const returns = input.optimize ? rankByNetReturn(input, ranked, input.optimize) : [];
+  const best = ranked.find((r) => returns[0] !== undefined && r.chain === returns[0].chain && r.protocol === returns[0].protocol) ?? ranked[0];
   if (best === undefined) {
     return { ok: false, error: chain === undefined ? noRates(asset) : invalidChain(chain, { asset, reason: `no lending market for ${asset}` }) };
   }
@@ -85,7 +89,11 @@ export function planLend(input: PlannerInput): PlanResult {
       : `Depositing ${formatAmount(arrives, asset)} of the ${formatAmount(required, asset)} requested after route fees.`;
   return {
     ok: true,
-    plan: { strategy, steps, reasoning: `${targetReasoning(input, ranked, best, chain)} ${funding} ${deposit}` },
+    plan: {
+      strategy,
+      steps,
+      reasoning: `${targetReasoning(input, ranked, best, chain, input.optimize !== undefined)}${input.optimize ? ` ${netReturnReasoning(returns, input.optimize.horizonDays)}` : ''} ${funding} ${deposit}`,
+    },
     amount: arrives,
     apy: best.apy,
   };

@@ -1,6 +1,7 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { ServiceError } from '../../domain/errors/base';
 import type { ExecutionPlan, IntentAction } from '../../domain/intent';
+import type { NetReturnOptions } from './netReturn';
 
 /** Amounts of one asset per chain, in smallest units. */
 export type ChainAmounts = Partial<Record<ChainName, bigint>>;
@@ -41,6 +42,8 @@ export interface PlannerInput {
   routeFees?: RouteFees;
   /** Smallest bridge worth making, in smallest units; smaller balances are dust and stay put. Default 1. */
   minBridgeAmount?: bigint;
+  /** Lend only, opt-in: choose the market by net return over a horizon (route fees and gas subtracted) instead of the highest APY. */
+  optimize?: NetReturnOptions;
 }
 
 /** A plan the executor can run. */

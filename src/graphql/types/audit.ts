@@ -24,6 +24,7 @@ const EVENT_TYPE_DESCRIPTIONS: Record<AuditEventType, string> = {
   'intent.denied': 'An intent was refused by a spending policy (details: rule, limit, requested).',
   'intent.completed': 'An intent completed (details: finalAmount, apy).',
   'intent.failed': 'An intent failed (details: error code and message).',
+  'intent.cancelled': 'An intent was cancelled (details: completedSteps, the steps that ran before it stopped).',
   'apikey.created': 'An API key was issued (details: its display prefix, name and scopes; never the key).',
   'apikey.revoked': 'An API key was revoked.',
 };

@@ -115,3 +115,10 @@ export const TransactionStatusEnum = builder.enumType('TransactionStatus', {
 export function known<T extends string>(values: readonly T[], v: unknown): T | null {
   return typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null;
 }
+
+export const OptimizeGoalEnum = builder.enumType('OptimizeGoal', {
+  description: 'An opt-in rule for choosing where a lend goes, instead of the highest APY (REST spells NET_RETURN "netReturn").',
+  values: {
+    NET_RETURN: { value: 'netReturn' as const, description: 'The market where the amount nets the most over the horizon: earnings at the APY less route fees and gas.' },
+  },
+});

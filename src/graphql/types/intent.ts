@@ -1,11 +1,12 @@
 import { builder } from '../builder';
-import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, describedValues, known, type TransactionStatus } from './enums';
+import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, describedValues, known, type TransactionStatus } from './enums';
 import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { submitIntent } from '../../app/intents/submitIntent';
 import { getIntent } from '../../app/intents/getIntent';
+import { cancelIntent } from '../../app/intents/cancelIntent';
 import { listIntents } from '../../app/intents/listIntents';
 import type { LendingProtocol } from '../../domain/chains';
 import type { TxKind } from '../../chain/port';
@@ -33,17 +34,18 @@ import type {
  */
 
 const IntentStatusEnum = builder.enumType('IntentStatus', {
-  description: 'Where an intent stands: PENDING → PLANNING → EXECUTING → COMPLETED or FAILED.',
+  description: 'Where an intent stands: PENDING → PLANNING → EXECUTING → COMPLETED or FAILED, or CANCELLED when a cancel stopped it.',
   values: describedValues<IntentStatus>({
     pending: 'Accepted, waiting for the engine.',
     planning: 'The engine is reading balances and rates and choosing a plan.',
     executing: 'The plan is being carried out, step by step.',
     completed: 'Every step completed (final).',
     failed: 'Stopped: see `error` (final).',
+    cancelled: 'Stopped by a cancel before a step that had nothing signed: `results` say which steps completed; funds stay where the last of them left them (final).',
   }),
 });
 
-const IntentActionEnum = builder.enumType('IntentAction', {
+export const IntentActionEnum = builder.enumType('IntentAction', {
   description: 'What an intent asks for.',
   values: describedValues<IntentAction>({
     lend: 'Supply tokens to the best lending market of the wallet (or on `chain`), bridging USDC there first when needed.',
@@ -62,7 +64,7 @@ const StepStatusEnum = builder.enumType('StepStatus', {
   }),
 });
 
-const StrategyEnum = builder.enumType('Strategy', {
+export const StrategyEnum = builder.enumType('Strategy', {
   description: 'How a plan reaches the goal.',
   values: describedValues<Strategy>({
     'no-bridge': 'Lend where the best rate is, with funds already there: no bridge.',
@@ -219,13 +221,14 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
     error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the intent was accepted.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached COMPLETED or FAILED; null before.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached COMPLETED, FAILED or CANCELLED; null before.' }),
+    cancelRequestedAt: t.expose('cancelRequestedAt', { type: 'DateTime', nullable: true, description: 'When a cancel was asked for (cancelIntent); null when none was.' }),
   }),
 });
 
 const IntentConnectionRef = connectionTypes<Intent, Intent>('Intent', IntentRef, { edge: 'An intent', one: 'intent', many: 'intents', within: 'list', connection: "A page of a wallet's intents, newest first." }, (i) => i);
 
-const CreateIntentInput = builder.inputType('CreateIntentInput', {
+export const CreateIntentInput = builder.inputType('CreateIntentInput', {
   description: 'A new intent (the body of POST /v1/intents).',
   fields: (t) => ({
     walletId: t.id({ required: true, description: 'The wallet to act for (svc_wallet_…).' }),
@@ -235,6 +238,8 @@ const CreateIntentInput = builder.inputType('CreateIntentInput', {
     chain: t.field({ type: ChainEnum, description: 'lend: the destination (default: best APY); withdraw: required.' }),
     fromChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
     toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
+    optimize: t.field({ type: OptimizeGoalEnum, description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.' }),
+    horizonDays: t.int({ description: 'With optimize only: the days earnings are counted over, 1-3650 (default 30).' }),
   }),
 });
 
@@ -288,6 +293,20 @@ builder.mutationField('createIntent', (t) =>
         // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
         return getIntent(ctx.deps, principal, result.body.id);
       }, ctx.charge);
+    },
+  }),
+);
+
+builder.mutationField('cancelIntent', (t) =>
+  t.field({
+    type: IntentRef,
+    nullable: true,
+    description:
+      'Cancels an intent (same as POST /v1/intents/:intentId/cancel): a PENDING one is CANCELLED at once; a PLANNING or EXECUTING one records the request (cancelRequestedAt) and stops before its next step that has nothing signed, ending CANCELLED with `results` saying what completed (a step with a signed transaction always runs to its end; intentUpdated carries the change). A CANCELLED one is answered as it is. Null with INTENT_NOT_CANCELLABLE when it is COMPLETED or FAILED, INTENT_NOT_FOUND when it is not the caller\'s.',
+    args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
+    resolve: (_root, args, ctx) => {
+      const principal = requirePrincipal(ctx);
+      return runOperation(ctx.deps, principal, 'cancelIntent', () => cancelIntent(ctx.deps, principal, String(args.id)), ctx.charge);
     },
   }),
 );

@@ -26,7 +26,7 @@ function proofOf(ctx: RestContext): PaymentProof | null {
 }
 
 /**
- * A read the SPEC lets a client pay for, asked with no credentials at all:
+ * A read the API lets a client pay for, asked with no credentials at all:
  * 402 with the offer, or, with a proof, the read served as a paid principal
  * and the payment collected after a 2xx (its settlement header on the answer).
  */

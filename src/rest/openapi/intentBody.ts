@@ -78,9 +78,12 @@ const differentChainsRules = (): object[] =>
 
 const defaultAsset = fields.asset.parse(undefined) as TokenAsset;
 
+/** horizonDays only with optimize. */
+const horizonNeedsOptimize = { if: { properties: { horizonDays: { type: 'integer' } }, required: ['horizonDays'] }, then: { ...then({ optimize: { type: 'string' } }), required: ['optimize'] } };
+
 export const lendIntentSchema = z
-  .strictObject({ walletId: fields.walletId, action: action('lend'), amount, asset: fields.asset, chain: fields.chain })
-  .meta({ allOf: [...decimalsRules(defaultAsset, TOKEN_ASSETS), ...assetOnChainRules('chain')] })
+  .strictObject({ walletId: fields.walletId, action: action('lend'), amount, asset: fields.asset, chain: fields.chain, optimize: fields.optimize, horizonDays: fields.horizonDays })
+  .meta({ allOf: [...decimalsRules(defaultAsset, TOKEN_ASSETS), ...assetOnChainRules('chain'), horizonNeedsOptimize] })
   .openapi('LendIntentRequest', { description: "Lend `amount` of `asset` on `chain`, or where the APY is best among the wallet's chains; USDC elsewhere is bridged there first" });
 
 export const withdrawIntentSchema = z

@@ -10,6 +10,7 @@ import type { WalletView } from '../../app/wallets/walletView';
 import type { BalanceReport } from '../../app/balances/getBalances';
 import type { YieldReport } from '../../app/yields/getYields';
 import type { IntentView } from '../../app/intents/intentView';
+import type { IntentPreview } from '../../app/intents/previewIntent';
 import type { AuditEventView } from '../../app/audit/listAuditEvents';
 import { AUDIT_ACTOR_TYPES, AUDIT_EVENT_TYPES } from '../../domain/audit';
 import { createPolicySchema, policyRulesSchema } from '../../domain/schemas/policy';
@@ -86,9 +87,110 @@ export const yieldReportSchema = z
     rates: z.array(z.strictObject(yieldRate)).meta({ description: 'Every (chain, protocol, asset) market, filtered by the query' }),
     best: z
       .union([z.strictObject({ ...yieldRate, reasoning: z.string().meta({ description: 'Why, naming every market compared' }) }), z.null()])
-      .meta({ description: 'The best market for `asset` (USDC when absent); null when none matches the filters' }),
+      .meta({ description: 'The best market for `asset` (USDC when absent): the highest APY, or with optimize=netReturn the best net return; null when none matches the filters (or the funds reach none)' }),
+    netReturn: z
+      .strictObject({
+        horizonDays: z.number().int().meta({ description: 'Days the earnings are counted over' }),
+        amount: z.string().meta({ description: 'The amount ranked for, token units', examples: ['100'] }),
+        walletId: z.string().meta({ description: 'The wallet whose funds are lent' }),
+        ranking: z
+          .array(
+            z.strictObject({
+              ...yieldRate,
+              bridges: z.number().int().meta({ description: 'Bridges needed to gather the amount there' }),
+              amount: z.string().meta({ description: 'What would be deposited after route fees, token units' }),
+              earningsUsd: z.number().meta({ description: 'amount × APY × horizonDays / 365, in USD' }),
+              routeFeesUsd: z.number().meta({ description: 'Route fees of the bridges, in USD' }),
+              gasUsd: z.number().meta({ description: 'Typical gas of every step at each chain\'s gas price and ETH/USD now, in USD' }),
+              netReturnUsd: z.number().meta({ description: 'earningsUsd − routeFeesUsd − gasUsd' }),
+            }),
+          )
+          .meta({ description: 'Every market the wallet\'s funds reach, best net return first' }),
+      })
+      .optional()
+      .meta({ description: 'With optimize=netReturn only: the ranking `best` was chosen by' }),
   })
   .openapi('YieldReport', { description: 'Lending rates and the best market' });
+
+const units = z.string().regex(/^\d+$/).meta({ description: 'Integer string, smallest units' });
+const decimalAmount = z.string().meta({ description: 'Token units, decimal string' });
+const previewChoice = z.enum(['bestApy', 'netReturn']).meta({ description: 'bestApy: the highest APY (the default); netReturn: the best net return over horizonDays (optimize: netReturn)' });
+
+export const intentPreviewSchema = z
+  .strictObject({
+    walletId: z.string(),
+    action: z.enum(INTENT_ACTIONS),
+    asset: tokenAsset,
+    requestedAmount: decimalAmount,
+    requestedAmountUnits: units,
+    amount: decimalAmount.meta({ description: 'What the plan finally deposits, withdraws or delivers (after route fees), token units' }),
+    amountUnits: units,
+    strategy: z.enum(STRATEGIES),
+    reasoning: z.string().meta({ description: 'The plan explained, as the intent would record it' }),
+    choice: previewChoice.optional().meta({ description: 'lend without chain: which rule chose the market' }),
+    horizonDays: z.number().int().optional().meta({ description: 'lend without chain: the days the net return is counted over' }),
+    apy: z.union([z.number(), z.null()]).meta({ description: 'APY of the market lent to (or withdrawn from), percent; null for a bridge' }),
+    steps: z
+      .array(
+        z.strictObject({
+          index: z.number().int(),
+          type: z.enum(['deposit', 'withdraw', 'bridge']),
+          chain: chainName.meta({ description: "The step's chain (a bridge's source)" }),
+          from: chainName.optional(),
+          to: chainName.optional(),
+          protocol: z.string().optional(),
+          amount: decimalAmount,
+          amountUnits: units,
+          routeFee: decimalAmount.meta({ description: 'Route fee of a bridge (0 otherwise)' }),
+          routeFeeUnits: units,
+          arrives: decimalAmount.meta({ description: 'amount − routeFee' }),
+          arrivesUnits: units,
+          apy: z.number().optional().meta({ description: 'Deposit: the market APY, percent' }),
+          expectedYearlyEarnings: decimalAmount.optional().meta({ description: 'Deposit: what it earns in a year at the APY, token units' }),
+          gas: z.strictObject({
+            units: units.meta({ description: 'Gas of the step, every transaction' }),
+            usd: z.number().meta({ description: 'At each chain\'s gas price and ETH/USD feed now' }),
+            transactions: z.array(
+              z.strictObject({
+                kind: z.enum(['approve', 'revoke', 'supply', 'withdraw', 'burn', 'mint', 'transfer']),
+                chain: chainName,
+                gas: units,
+                gasUsd: z.number(),
+                estimate: z.enum(['estimated', 'simulated', 'typical']).meta({
+                  description: 'estimated: eth_estimateGas now; simulated: eth_call under a state override giving the wallet the funds and allowance earlier transactions bring; typical: the measured figure of the kind (a mint needs its attestation)',
+                }),
+              }),
+            ),
+          }),
+        }),
+      )
+      .meta({ description: 'The steps the engine would run, in order, priced' }),
+    totals: z.strictObject({
+      routeFees: decimalAmount,
+      routeFeesUnits: units,
+      gasUnits: units.meta({ description: 'As results.totalGasUsed counts it (the gas tank\'s native top-up of the wallet is counted in neither)' }),
+      gasUsd: z.number(),
+      expectedYearlyEarnings: decimalAmount.optional().meta({ description: 'lend: what the deposit earns in a year at the APY' }),
+    }),
+    alternatives: z
+      .array(
+        z.strictObject({
+          choice: previewChoice,
+          chain: chainName,
+          protocol: z.string(),
+          apy: z.number(),
+          bridges: z.number().int(),
+          amount: decimalAmount.meta({ description: 'What would be deposited' }),
+          earningsUsd: z.number(),
+          routeFeesUsd: z.number(),
+          gasUsd: z.number().meta({ description: 'Typical gas, as the ranking counts it' }),
+          netReturnUsd: z.number(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'lend without chain, when the highest APY and the best net return choose different markets: both' }),
+  })
+  .openapi('IntentPreview', { description: 'The plan the engine would run now for this body, priced; nothing stored or sent' });
 
 export const fundingReceiptSchema = z
   .strictObject({
@@ -148,7 +250,7 @@ export const intentSchema = z
   .strictObject({
     id: z.string().meta({ examples: ['intent_0123456789abcdef0123456789abcdef'] }),
     walletId: z.string(),
-    status: z.enum(INTENT_STATUSES).meta({ description: 'pending → planning → executing → completed | failed' }),
+    status: z.enum(INTENT_STATUSES).meta({ description: 'pending → planning → executing → completed | failed; cancelled when a cancel stopped it (POST /intents/{intentId}/cancel)' }),
     action: z.enum(INTENT_ACTIONS),
     amount: z.number().meta({ description: 'Token units the plan moves once planned (after route fees); the requested amount before' }),
     amountUnits: integerString('`amount` exactly, in smallest units'),
@@ -183,7 +285,8 @@ export const intentSchema = z
     error: intentErrorSchema.optional(),
     createdAt: timestamp('When the intent was created'),
     updatedAt: timestamp('Last change'),
-    completedAt: timestamp('When it completed or failed').optional(),
+    completedAt: timestamp('When it completed, failed or was cancelled').optional(),
+    cancelRequestedAt: timestamp('When a cancel was asked for; absent when none was').optional(),
     policy: z
       .strictObject({ id: z.string().meta({ examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }), version: z.number().int() })
       .optional()
@@ -330,5 +433,6 @@ const agreements: [
   Agree<z.output<typeof policySchema>, PolicyView>,
   Agree<z.output<typeof policyPageSchema>, { policies: PolicyView[]; pageInfo: Awaited<ReturnType<typeof listPolicies>>['pageInfo'] }>,
   Agree<z.output<typeof usageSchema>, UsageView>,
-] = [true, true, true, true, true, true, true, true, true];
+  Agree<z.output<typeof intentPreviewSchema>, IntentPreview>,
+] = [true, true, true, true, true, true, true, true, true, true];
 void agreements;

@@ -14,7 +14,7 @@ import { ServiceError } from '../../domain/errors/base';
 import { ADMIN_ACTOR } from '../../app/audit/recordAudit';
 
 /**
- * The admin API of DESIGN §3 (mounted only when ADMIN_TOKEN is set; costs no
+ * The admin API of docs/operations.md (mounted only when ADMIN_TOKEN is set; costs no
  * credits). The token check, then the body parser, run in front of every
  * admin route's handler (see guardEveryRoute): no admin handler runs without it.
  */

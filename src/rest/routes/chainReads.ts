@@ -12,7 +12,7 @@ import { getYields } from '../../app/yields/getYields';
 import { fundDemoWallet } from '../../app/funding/fundDemoWallet';
 import type { TokenAsset, ChainName } from '../../domain/chains';
 
-/** GET /balances/:walletId, GET /yields, POST /demo/fund (SPEC "Endpoints"). */
+/** GET /balances/:walletId, GET /yields, POST /demo/fund (the API's "Endpoints"). */
 export function chainRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
@@ -29,7 +29,14 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
     '/yields',
     operation(deps, 'getYields', async (ctx) => {
       const q = parseInput(yieldsQuerySchema, { ...ctx.query });
-      ctx.body = await getYields(deps, ctx.state.principal!, { asset: q.asset as TokenAsset | undefined, chain: q.chain as ChainName | undefined });
+      ctx.body = await getYields(deps, ctx.state.principal!, {
+        asset: q.asset as TokenAsset | undefined,
+        chain: q.chain as ChainName | undefined,
+        ...(q.optimize !== undefined && { optimize: q.optimize }),
+        ...(q.walletId !== undefined && { walletId: q.walletId }),
+        ...(q.amount !== undefined && { amount: q.amount }),
+        ...(q.horizonDays !== undefined && { horizonDays: Number(q.horizonDays) }),
+      });
     }),
   );
 

@@ -5,6 +5,7 @@ import type { RestContext, RestState } from '../context';
 import { param } from '../params';
 import { operation } from '../middleware/admission';
 import { submitIntent } from '../../app/intents/submitIntent';
+import { previewIntent } from '../../app/intents/previewIntent';
 import { getIntent } from '../../app/intents/getIntent';
 import { listIntents } from '../../app/intents/listIntents';
 import { pollAfterSeconds, toIntentView, type IntentView } from '../../app/intents/intentView';
@@ -18,7 +19,7 @@ function pollHint(ctx: RestContext, intent: IntentView): void {
 /** A query-string value: the first when repeated, absent when missing. */
 const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-/** POST /intents, GET /intents/:intentId and GET /intents?walletId= (SPEC "Endpoints"; the list is DESIGN's addition). */
+/** POST /intents, GET /intents/:intentId and GET /intents?walletId= (the API's "Endpoints"; the list is an addition to the original routes). */
 export function intentRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 
@@ -31,6 +32,14 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
       pollHint(ctx, result.body);
       ctx.status = result.status;
       ctx.body = result.body;
+    }),
+  );
+
+  router.post(
+    'previewIntent',
+    '/intents/preview',
+    operation(deps, 'previewIntent', async (ctx) => {
+      ctx.body = await previewIntent(deps, ctx.state.principal!, ctx.state.body);
     }),
   );
 

@@ -9,7 +9,7 @@ import { parseInput } from '../../domain/schemas/parse';
 import { faultSchema, increaseTimeSchema, mintSchema, setRateSchema } from '../../domain/schemas/sandbox';
 import { sandboxAdmin } from '../../app/sandbox/sandboxAdmin';
 
-/** Sandbox-only admin controls of DESIGN §3 (mounted under /admin when the chains are sandbox devnets). */
+/** Sandbox-only admin controls of docs/operations.md (mounted under /admin when the chains are sandbox devnets). */
 export function sandboxAdminRoutes(deps: AppDeps, controls: SandboxControls): Router<RestState> {
   const admin = sandboxAdmin(deps, controls);
   const router = createRouter({ prefix: '/sandbox' });

@@ -14,7 +14,7 @@ import { withIdempotency } from '../../app/idempotency';
 /** The path parameter validated as a field, so a bad one is named `userId` in details.issues. */
 const userIdParam = createWalletSchema.pick({ userId: true });
 
-/** POST /wallets and GET /wallets/:userId (SPEC "Endpoints"). */
+/** POST /wallets and GET /wallets/:userId (the API's "Endpoints"). */
 export function walletRoutes(deps: AppDeps): Router<RestState> {
   const router = createRouter();
 

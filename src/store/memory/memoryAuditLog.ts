@@ -17,25 +17,35 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new Date() }): AuditLog {
   const byAccount = new Map<string, AuditEvent[]>();
+  /** The earliest `at` (ms) of each account's events: nothing of an account can have expired before it (an append checks it, not every event). */
+  const oldest = new Map<string, number>();
   let lastSweep = 0;
   const isLive = (cutoff: number) => (e: AuditEvent) => Date.parse(e.at) > cutoff;
+
+  /** Drops the account's expired events (only when its oldest may have expired); returns the live ones. */
+  function pruneAccount(accountId: string, cutoff: number): AuditEvent[] {
+    const events = byAccount.get(accountId) ?? [];
+    if ((oldest.get(accountId) ?? Number.POSITIVE_INFINITY) > cutoff) return events;
+    const kept = events.filter(isLive(cutoff));
+    if (kept.length === 0) {
+      byAccount.delete(accountId);
+      oldest.delete(accountId);
+    } else {
+      byAccount.set(accountId, kept);
+      oldest.set(accountId, kept.reduce((min, e) => Math.min(min, Date.parse(e.at)), Number.POSITIVE_INFINITY));
+    }
+    return kept;
+  }
 
   /** The account's live events (expired ones dropped); every account's now and then. */
   function prune(accountId: string): AuditEvent[] {
     const now = clock.now();
-    const live = isLive(auditRetentionCutoff(now).getTime());
+    const cutoff = auditRetentionCutoff(now).getTime();
     if (now.getTime() - lastSweep >= SWEEP_EVERY_MS) {
       lastSweep = now.getTime();
-      for (const [id, events] of byAccount) {
-        const kept = events.filter(live);
-        if (kept.length === 0) byAccount.delete(id);
-        else if (kept.length !== events.length) byAccount.set(id, kept);
-      }
+      for (const id of [...byAccount.keys()]) pruneAccount(id, cutoff);
     }
-    const kept = (byAccount.get(accountId) ?? []).filter(live);
-    if (kept.length === 0) byAccount.delete(accountId);
-    else byAccount.set(accountId, kept);
-    return kept;
+    return pruneAccount(accountId, cutoff);
   }
 
   return {
@@ -44,6 +54,7 @@ export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new D
       if (!isLive(auditRetentionCutoff(clock.now()).getTime())(event)) return; // already past retention: gone at once
       events.push(structuredClone(event));
       byAccount.set(event.accountId, events);
+      oldest.set(event.accountId, Math.min(oldest.get(event.accountId) ?? Number.POSITIVE_INFINITY, Date.parse(event.at)));
     },
     async list(accountId, { type, walletId, intentId, since, limit, after }) {
       return prune(accountId)

@@ -1,7 +1,7 @@
 import { isFinal, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
 import { DuplicateError, type IntentCursor, type IntentRepo } from '../port';
-
+import { deepFreeze } from './frozen';
 
 /** Newest first: createdAt descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: IntentCursor, b: IntentCursor): number {
@@ -9,45 +9,67 @@ function newestFirst(a: IntentCursor, b: IntentCursor): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** In-memory intents repository; records are cloned in and out, as a database would. */
+/**
+ * In-memory intents repository. Records are kept as deep-frozen snapshots and
+ * handed out as they are, without a copy: a caller cannot change what the
+ * store holds (a write to a returned record throws), and one that wants to
+ * change a record builds a new one (as `transition()` does). `insert` copies
+ * the caller's record before freezing it, so the caller's object stays
+ * writable; `update` takes the record it is given and freezes it in place
+ * (the engine's next snapshot shares what did not change with the last one,
+ * already frozen, so a write costs what changed, not the whole record).
+ * Intents are indexed by wallet: listing a wallet's intents costs that
+ * wallet's intents, not every intent of the process.
+ */
 export function createMemoryIntents(): IntentRepo {
   const intents = new Map<string, Intent>();
-  const copy = (i: Intent): Intent => structuredClone(i);
+  const byWallet = new Map<string, Set<string>>();
+
+  const ofWallet = (walletId: string): Intent[] => {
+    const ids = byWallet.get(walletId);
+    if (ids === undefined) return [];
+    const out: Intent[] = [];
+    for (const id of ids) out.push(intents.get(id)!);
+    return out;
+  };
 
   return {
     async insert(intent) {
       if (intents.has(intent.id)) throw new DuplicateError('intents.id');
-      intents.set(intent.id, copy(intent));
+      intents.set(intent.id, deepFreeze(structuredClone(intent)));
+      let ids = byWallet.get(intent.walletId);
+      if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));
+      ids.add(intent.id);
     },
     async get(id) {
-      const i = intents.get(id);
-      return i ? copy(i) : null;
+      return intents.get(id) ?? null;
     },
     async update(intent, expectedVersion) {
       const cur = intents.get(intent.id);
       if (!cur || cur.version !== expectedVersion) throw versionConflict(intent.id, expectedVersion);
-      intents.set(intent.id, copy(intent));
+      if (intent.walletId !== cur.walletId) {
+        byWallet.get(cur.walletId)?.delete(intent.id);
+        let ids = byWallet.get(intent.walletId);
+        if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));
+        ids.add(intent.id);
+      }
+      intents.set(intent.id, deepFreeze(intent));
     },
     async listByWallet(walletId, { status, limit, after }) {
-      return [...intents.values()]
-        .filter((i) => i.walletId === walletId && (status === undefined || i.status === status))
+      return ofWallet(walletId)
+        .filter((i) => status === undefined || i.status === status)
         .filter((i) => after === undefined || newestFirst(after, i) < 0)
         .sort(newestFirst)
-        .slice(0, Math.max(0, limit))
-        .map(copy);
+        .slice(0, Math.max(0, limit));
     },
     async listByAccount(accountId, limit) {
       return [...intents.values()]
         .filter((i) => i.accountId === accountId)
         .sort(newestFirst)
-        .slice(0, Math.max(0, limit))
-        .map(copy);
+        .slice(0, Math.max(0, limit));
     },
     async listNonFinal() {
-      return [...intents.values()]
-        .filter((i) => !isFinal(i.status))
-        .sort((a, b) => -newestFirst(a, b))
-        .map(copy);
+      return [...intents.values()].filter((i) => !isFinal(i.status)).sort((a, b) => -newestFirst(a, b));
     },
   };
 }

@@ -5,6 +5,8 @@ import { createMemoryIntentEvents } from './memoryIntentEvents';
 import { createMemoryAuditLog } from './memoryAuditLog';
 import { createMemorySessions, createMemoryUsers } from './memorySignIn';
 import { createMemoryPolicies } from './memoryPolicies';
+import { createMemoryWebhooks } from './memoryWebhooks';
+import { createMemoryRateHistory } from './memoryRateHistory';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -196,6 +198,8 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     sessions: createMemorySessions(clock),
     auditLog: createMemoryAuditLog(clock),
     policies: createMemoryPolicies(),
+    webhooks: createMemoryWebhooks(),
+    rateHistory: createMemoryRateHistory(clock),
     async ping() {},
     async close() {},
   };

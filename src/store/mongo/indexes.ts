@@ -1,9 +1,10 @@
 import type { Db } from 'mongodb';
 import type { StoreCapabilities } from './capabilities';
 import { AUDIT_RETENTION_DAYS } from '../../domain/audit';
+import { RATE_HISTORY_RETENTION_DAYS } from '../../domain/rateHistory';
 
 /**
- * Indexes of DESIGN §7; createIndex is idempotent, so this runs at every start.
+ * Indexes of docs/architecture.md; createIndex is idempotent, so this runs at every start.
  * Without TTL support the expiry indexes are plain ones: reads still ignore
  * expired records (they compare the dates), the server only keeps them.
  */
@@ -30,10 +31,18 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('sessions').createIndex({ expiresAtDate: 1 }, ttl),
     db.collection('policies').createIndex({ id: 1 }, { unique: true }),
     db.collection('policies').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('webhookEndpoints').createIndex({ id: 1 }, { unique: true }),
+    db.collection('webhookEndpoints').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('webhookDeliveries').createIndex({ id: 1 }, { unique: true }),
+    db.collection('webhookDeliveries').createIndex({ status: 1, nextAttemptAt: 1 }),
+    db.collection('webhookDeliveries').createIndex({ endpointId: 1, createdAt: -1, id: -1 }),
+    db.collection('webhookDeliveries').createIndex({ expireAt: 1 }, ttl),
     db.collection('wallets').createIndex({ policyId: 1 }),
     db.collection('intentEvents').createIndex({ seq: 1 }, { unique: true }),
     db.collection('intentEvents').createIndex({ at: 1 }, caps.ttlIndexes ? { expireAfterSeconds: 3600 } : {}),
     db.collection('auditLog').createIndex({ accountId: 1, at: -1, id: -1 }),
     db.collection('auditLog').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: AUDIT_RETENTION_DAYS * 86_400 } : {}),
+    db.collection('rateHistory').createIndex({ chain: 1, protocol: 1, asset: 1, at: 1 }, { unique: true }),
+    db.collection('rateHistory').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: RATE_HISTORY_RETENTION_DAYS * 86_400 } : {}),
   ]);
 }

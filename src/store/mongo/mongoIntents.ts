@@ -16,7 +16,7 @@ function clean(doc: IntentDoc | null): Intent | null {
   return rest;
 }
 
-/** MongoDB intents repository: collection `intents`, optimistic concurrency on `version` (DESIGN §6, §7). */
+/** MongoDB intents repository: collection `intents`, optimistic concurrency on `version` (docs/architecture.md). */
 export function createMongoIntents(db: Db): IntentRepo {
   const intents = db.collection<IntentDoc>('intents');
 

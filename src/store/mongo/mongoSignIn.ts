@@ -65,7 +65,7 @@ export class EnvironmentMismatchError extends Error {
 }
 
 /**
- * DESIGN §4 "staging": each environment needs its own database. The first
+ * docs/decisions.md, "staging": each environment needs its own database. The first
  * start records its environment in `serviceMeta`; a start for another
  * environment on the same database is refused.
  */

@@ -9,6 +9,8 @@ import { createMongoIntentEvents } from './mongoIntentEvents';
 import { createMongoAuditLog } from './mongoAuditLog';
 import { claimEnvironment, createMongoSessions, createMongoUsers } from './mongoSignIn';
 import { createMongoPolicies } from './mongoPolicies';
+import { createMongoWebhooks } from './mongoWebhooks';
+import { createMongoRateHistory } from './mongoRateHistory';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -56,7 +58,7 @@ function toIdempotencyRecord(doc: (IdempotencyRecord & { _id?: unknown; expiresA
   return record;
 }
 
-/** MongoDB adapter (official driver); collections and indexes per DESIGN §7. */
+/** MongoDB adapter (official driver); collections and indexes per docs/architecture.md. */
 export async function createMongoStore(uri: string, dbName?: string): Promise<Store> {
   // Longer than a replica-set election (~12 s), so a failover is waited out, not failed; writes and reads retried once by the driver.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
@@ -266,6 +268,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     sessions: createMongoSessions(db),
     auditLog: createMongoAuditLog(db),
     policies: createMongoPolicies(db),
+    webhooks: createMongoWebhooks(db),
+    rateHistory: createMongoRateHistory(db),
     claimEnvironment: (environment) => claimEnvironment(db, environment),
     async ping() {
       await db.command({ ping: 1 });

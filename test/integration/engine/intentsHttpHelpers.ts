@@ -43,7 +43,7 @@ export interface IntentHttp {
   post(body: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** POST /v1/intents that must be accepted: 201, `pending` or `planning`, Retry-After: 5. */
   submit(body: Record<string, unknown>): Promise<Json>;
-  /** Polls GET /v1/intents/:id until completed or failed (bounded); every answer obeys the Retry-After rule. */
+  /** Polls GET /v1/intents/:id until completed, failed or cancelled (bounded); every answer obeys the Retry-After rule. */
   waitFinal(id: string): Promise<Json>;
   /** submit + waitFinal. */
   run(body: Record<string, unknown>): Promise<Json>;
@@ -81,8 +81,8 @@ export function intentHttp(srv: TestServer, key: string): IntentHttp {
     while (Date.now() < deadline) {
       last = await srv.rest('GET', `/v1/intents/${id}`, { key });
       if (last.status !== 200) throw new Error(`GET /v1/intents/${id}: ${last.status} ${last.text}`);
-      const final = last.body.status === 'completed' || last.body.status === 'failed';
-      // DESIGN §4 polling: Retry-After: 5 while not final, absent once final
+      const final = last.body.status === 'completed' || last.body.status === 'failed' || last.body.status === 'cancelled';
+      // docs/decisions.md polling: Retry-After: 5 while not final, absent once final
       expect({ status: last.body.status, retryAfter: last.headers.get('retry-after') }).toEqual({
         status: last.body.status,
         retryAfter: final ? null : '5',
@@ -117,10 +117,10 @@ export function intentHttp(srv: TestServer, key: string): IntentHttp {
   };
 }
 
-const STATUS_ORDER = ['pending', 'planning', 'executing', 'completed', 'failed'];
+const STATUS_ORDER = ['pending', 'planning', 'executing', 'completed', 'failed', 'cancelled'];
 
 /**
- * SPEC "States and transitions" as seen by a poller: no plan before
+ * docs/architecture.md, "The intent engine" as seen by a poller: no plan before
  * `executing`, a plan and results from then on, status and progress never
  * going backwards between two answers.
  */
@@ -168,7 +168,7 @@ export function positionsOf(report: Json): string[] {
 export const txKinds = (intent: Json): string[] => intent.results.transactions.map((t: Json) => `${t.kind}@${t.chain}`);
 
 /**
- * The invariants of a completed intent (SPEC "Intent"): every step completed,
+ * The invariants of a completed intent (the API's "Intent"): every step completed,
  * completedSteps = steps, every transaction mined with gas in units and USD,
  * totals the sums, finalAmount = amount, completedAt set, no error.
  */
@@ -180,7 +180,7 @@ export function expectCompleted(intent: Json): void {
   expect(steps.map((s: Json) => s.status)).toEqual(steps.map(() => 'completed'));
   expect(typeof intent.executionPlan.reasoning).toBe('string');
   steps.forEach((s: Json, i: number) => {
-    // DESIGN §4 step records: index, txHash of its main transaction, times, its own gas
+    // docs/decisions.md step records: index, txHash of its main transaction, times, its own gas
     expect(s.index).toBe(i);
     expect(s.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Date.parse(s.completedAt)).toBeGreaterThanOrEqual(Date.parse(s.startedAt));

@@ -17,6 +17,8 @@ import type {
   TxSigner,
 } from '../../../src/chain/port';
 import type { KeyVault } from '../../../src/chain/keyVault';
+import type { GasEstimate, GasQuote } from '../../../src/chain/port';
+import { TYPICAL_GAS } from '../../../src/chain/typicalGas';
 
 /**
  * An in-process ChainPort for engine unit tests: a tiny ledger (balances,
@@ -205,6 +207,16 @@ export class FakeChain implements ChainPort {
     const out: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
     for (const from of this.chains) for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = this.feeBps;
     return out;
+  }
+
+  /** 1 gwei, ETH at 3000 USD. */
+  async gasQuote(chain: ChainName): Promise<GasQuote> {
+    return { chain, gasPriceWei: 1_000_000_000n, ethUsd: 3000 };
+  }
+
+  /** The typical figure of every kind. */
+  async estimateGas(_from: Address, tx: TxRequest): Promise<GasEstimate> {
+    return { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
   }
 
   async priceUsd(asset: Asset): Promise<number> {

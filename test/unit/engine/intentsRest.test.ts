@@ -17,7 +17,7 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
     await s?.stop();
   });
 
-  test('behavior: POST → 201 pending intent with Retry-After 5; GET polls it to completed (no Retry-After), the SPEC shape', async () => {
+  test('behavior: POST → 201 pending intent with Retry-After 5; GET polls it to completed (no Retry-After), the API shape', async () => {
     const created = await s.rest('POST', '/v1/intents', key, { walletId: wallet.id, action: 'lend', amount: 25 });
     expect(created.status).toBe(201);
     expect(created.headers.get('retry-after')).toBe('5');

@@ -26,14 +26,18 @@ describe('engine: recovery', () => {
     const w = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('100'));
     const node = deferred();
+    const stopCalled = deferred();
     let stopped: Promise<void> | undefined;
     h.chain.beforeBroadcast = async (signed) => {
       if (signed.kind !== 'supply') return;
       stopped = h.engine.stop();
+      stopCalled.resolve();
       await node.promise; // the process "dies" here: these bytes never reach the chain from this engine
     };
     const intent = await h.submit(w.id, { amount: '100' });
     await whenPublished(h, intent.id, (i) => (i.results?.transactions.length ?? 0) === 2);
+    // the hook runs after the record is published; how many microtasks later depends on the engine's turns
+    await stopCalled.promise;
     await stopped;
 
     const persisted = await h.store.intents.get(intent.id);

@@ -33,12 +33,14 @@ const sampleEvent: Record<IntentEventType, IntentEvent> = {
   progress: { type: 'progress', results: { ...results, completedSteps: 1 } },
   complete: { type: 'complete', results },
   fail: { type: 'fail', error: { code: 'BRIDGE_FAILED', message: 'bridge reverted', details: {} }, failedStep: 0 },
+  cancel: { type: 'cancel' },
 };
 
 /** An intent in `status`, reached through legal transitions. */
 function intentIn(status: IntentStatus): Intent {
   const pending = pendingIntent();
   if (status === 'pending') return pending;
+  if (status === 'cancelled') return transition(pending, sampleEvent.cancel, t0);
   const planning = transition(pending, sampleEvent.plan, t0);
   if (status === 'planning') return planning;
   if (status === 'failed') return transition(planning, sampleEvent.fail, t1);
@@ -48,15 +50,25 @@ function intentIn(status: IntentStatus): Intent {
 }
 
 describe('intent state machine', () => {
-  test('behavior: the table allows exactly the transitions of SPEC "States and transitions"', () => {
+  test('behavior: the table allows exactly the transitions of docs/architecture.md, "The intent engine"', () => {
     const allowed = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
     expect(allowed.sort()).toEqual(
-      ['pending->planning', 'planning->executing', 'planning->failed', 'executing->executing', 'executing->completed', 'executing->failed'].sort(),
+      [
+        'pending->planning',
+        'planning->executing',
+        'planning->failed',
+        'executing->executing',
+        'executing->completed',
+        'executing->failed',
+        'pending->cancelled',
+        'planning->cancelled',
+        'executing->cancelled',
+      ].sort(),
     );
   });
 
-  test('behavior: completed and failed are final and no event leaves them', () => {
-    expect(FINAL_STATUSES).toEqual(['completed', 'failed']);
+  test('behavior: completed, failed and cancelled are final and no event leaves them', () => {
+    expect(FINAL_STATUSES).toEqual(['completed', 'failed', 'cancelled']);
     for (const status of INTENT_STATUSES) {
       const leaves = Object.values(INTENT_MACHINE).some((rule) => rule.from.includes(status));
       expect(isFinal(status)).toBe(!leaves);
@@ -119,6 +131,16 @@ describe('intent state machine', () => {
     expect(failed.error?.code).toBe('DEPOSIT_FAILED');
     expect(failed.results).toMatchObject({ completedSteps: 1, failedStep: 1 });
     expect(failed.executionPlan?.steps[1]?.status).toBe('failed');
+  });
+
+  test('behavior: executing → cancelled keeps results (what completed), puts back a started step that signed nothing, and records when', () => {
+    const executing = transition(intentIn('executing'), sampleEvent.progress, t1);
+    const requested = { ...executing, cancelRequestedAt: t1.toISOString() };
+    const cancelled = transition(requested, { type: 'cancel', step: { ...executing.executionPlan!.steps[1]!, status: 'pending' } }, t2);
+    expect(cancelled).toMatchObject({ status: 'cancelled', completedAt: t2.toISOString(), cancelRequestedAt: t1.toISOString(), version: executing.version + 1 });
+    expect(cancelled.results).toEqual(executing.results);
+    expect(cancelled.error).toBeUndefined();
+    expect(transition(intentIn('pending'), { type: 'cancel' }, t2)).toMatchObject({ status: 'cancelled', executionPlan: null, cancelRequestedAt: t2.toISOString() });
   });
 
   test('behavior: a ServiceError given as the failure is stored as plain {code, message, details}', () => {

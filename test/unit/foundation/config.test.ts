@@ -22,7 +22,7 @@ function configError(env: NodeJS.ProcessEnv): string {
 const GOOD_KEY = `svc_sk_${'ab'.repeat(32)}`;
 
 describe('config', () => {
-  test('behavior: defaults of DESIGN §3 (127.0.0.1:3000, sandbox, free, in-memory, 1 MiB bodies)', () => {
+  test('behavior: defaults of docs/operations.md (127.0.0.1:3000, sandbox, free, in-memory, 1 MiB bodies)', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', chainMode: 'sandbox', devPlan: 'free', logLevel: 'info', production: false, bodyLimitBytes: 1024 * 1024 });
     expect(c.mongodbUri).toBeUndefined();

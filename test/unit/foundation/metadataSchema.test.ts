@@ -11,7 +11,7 @@ function nest(levels: number): Record<string, unknown> {
   return v;
 }
 
-describe('metadata schema (DESIGN §4)', () => {
+describe('metadata schema (docs/decisions.md)', () => {
   test('behavior: exactly 8 KiB serialised is accepted, one byte more is not', () => {
     const at = { a: 'x'.repeat(METADATA_MAX_BYTES - 8) };
     expect(Buffer.byteLength(JSON.stringify(at))).toBe(8192);

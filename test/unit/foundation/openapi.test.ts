@@ -3,7 +3,7 @@ import { openApiDocument } from '../../../src/rest/openapi';
 describe('OpenAPI document', () => {
   const doc = openApiDocument() as any;
 
-  it('behavior: lists every /v1 route of SPEC with its method', () => {
+  it('behavior: lists every /v1 route with its method', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, o]: [string, any]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual(
       [
@@ -15,6 +15,7 @@ describe('OpenAPI document', () => {
         'GET /yields',
         'POST /demo/fund',
         'POST /intents',
+        'POST /intents/preview',
         'POST /wallets',
         'POST /policies',
         'GET /policies',
@@ -24,6 +25,14 @@ describe('OpenAPI document', () => {
         'PUT /wallets/{walletId}/policy',
         'DELETE /wallets/{walletId}/policy',
         'GET /usage',
+        'GET /yields/history',
+        'POST /intents/{intentId}/cancel',
+        'POST /webhooks',
+        'GET /webhooks',
+        'GET /webhooks/{webhookId}',
+        'DELETE /webhooks/{webhookId}',
+        'GET /webhooks/{webhookId}/deliveries',
+        'POST /webhooks/{webhookId}/test',
       ].sort(),
     );
   });

@@ -22,7 +22,7 @@ function base58Decode(s: string): Buffer {
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
 describe('tron address', () => {
-  test('behavior: the DOMAIN.md vector: private key 0x…01 → 0x7E5F…5Bdf → TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC', () => {
+  test('behavior: the reference vector: private key 0x…01 → 0x7E5F…5Bdf → TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC', () => {
     const evm = privateKeyToAccount(`0x${'0'.repeat(63)}1`).address;
     expect(evm).toBe('0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf');
     expect(tronAddressFromEvm(evm)).toBe('TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC');

@@ -57,21 +57,21 @@ test('behavior: Wallet, Intent and Policy are Nodes, each typed by the prefix of
   expect(nodeField.args.map((a) => `${a.name}: ${a.type}`)).toEqual(['id: ID!']);
 });
 
-test('behavior: every edge has a cursor and a Node (AuditEventEdge aside: the audit log has no read by id)', () => {
+test('behavior: every edge has a cursor and a Node (AuditEventEdge and WebhookDeliveryEdge aside: log entries have no read by id)', () => {
   const edges = objects.filter((t) => t.name.endsWith('Edge'));
-  expect(edges.map((t) => t.name).sort()).toEqual(['AuditEventEdge', 'IntentEdge', 'PolicyEdge']);
+  expect(edges.map((t) => t.name).sort()).toEqual(['AuditEventEdge', 'IntentEdge', 'PolicyEdge', 'WebhookDeliveryEdge']);
   for (const e of edges) {
     const f = e.getFields();
     expect(`${f.cursor!.type}`).toBe('String!');
     const node = getNamedType(f.node!.type);
     const isNode = isObjectType(node) && node.getInterfaces().some((i) => i.name === 'Node');
-    expect({ edge: e.name, isNode }).toEqual({ edge: e.name, isNode: e.name !== 'AuditEventEdge' });
+    expect({ edge: e.name, isNode }).toEqual({ edge: e.name, isNode: !['AuditEventEdge', 'WebhookDeliveryEdge'].includes(e.name) });
   }
 });
 
 test('behavior: every connection field pages both ways (first/after/last/before) and PageInfo is complete', () => {
   const connectionFields = objects.flatMap((t) => fieldsOf(t).filter((f) => getNamedType(f.type).name.endsWith('Connection')).map((f) => ({ t, f })));
-  expect(connectionFields.map(({ t, f }) => `${t.name}.${f.name}`).sort()).toEqual(['Query.auditEvents', 'Query.intents', 'Query.policies']);
+  expect(connectionFields.map(({ t, f }) => `${t.name}.${f.name}`).sort()).toEqual(['Query.auditEvents', 'Query.intents', 'Query.policies', 'Query.webhookDeliveries']);
   for (const { f } of connectionFields) {
     const args = Object.fromEntries(f.args.map((a) => [a.name, `${a.type}`]));
     expect(args).toMatchObject({ first: 'Int', after: 'String', last: 'Int', before: 'String' });

@@ -111,6 +111,13 @@ describe('POST /intents body in the OpenAPI document', () => {
     [{ walletId: 'w', action: 'lend', amount: '1.1234567', asset: 'DAI' }, true, 'DAI has 18'],
     [{ walletId: 'w', action: 'lend', amount: '0.009' }, false, 'below the minimum'],
     [{ walletId: 'w', action: 'lend', amount: 25, fromChain: 'base-sepolia' }, false, 'fromChain is for bridges'],
+    [{ walletId: 'w', action: 'lend', amount: '5', optimize: 'netReturn' }, true, 'optimize on a lend'],
+    [{ walletId: 'w', action: 'lend', amount: '5', optimize: 'netReturn', horizonDays: 365 }, true, 'with a horizon'],
+    [{ walletId: 'w', action: 'lend', amount: '5', horizonDays: 30 }, false, 'horizonDays needs optimize'],
+    [{ walletId: 'w', action: 'lend', amount: '5', optimize: 'netReturn', horizonDays: 0 }, false, 'horizon of at least a day'],
+    [{ walletId: 'w', action: 'lend', amount: '5', optimize: 'netReturn', horizonDays: 1.5 }, false, 'whole days'],
+    [{ walletId: 'w', action: 'lend', amount: '5', optimize: 'apy' }, false, 'unknown goal'],
+    [{ walletId: 'w', action: 'withdraw', amount: '1', chain: 'base-sepolia', optimize: 'netReturn' }, false, 'optimize is for lends'],
   ])('example: %j is %s (%s)', (input, valid, _why) => {
     expect(validate(input)).toBe(valid);
     expect(createIntentSchema.safeParse(input).success).toBe(valid);

@@ -41,8 +41,10 @@ export type IntentAction =
   /** Withdraw tokens from the lending position on `chain`. */
   | 'WITHDRAW';
 
-/** Where an intent stands: PENDING → PLANNING → EXECUTING → COMPLETED or FAILED. */
+/** Where an intent stands: PENDING → PLANNING → EXECUTING → COMPLETED or FAILED, or CANCELLED when a cancel stopped it. */
 export type IntentStatus =
+  /** Stopped by a cancel before a step that had nothing signed: `results` say which steps completed; funds stay where the last of them left them (final). */
+  | 'CANCELLED'
   /** Every step completed (final). */
   | 'COMPLETED'
   /** The plan is being carried out, step by step. */

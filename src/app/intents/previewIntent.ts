@@ -1,0 +1,294 @@
+import type { Address } from 'viem';
+import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import { assertChainsUsable } from '../chainAccess';
+import { getWalletById } from '../wallets/getWallet';
+import { effectivePolicy } from '../policies/walletPolicy';
+import { checkWalletChains, namedChains } from './submitIntent';
+import type { ChainName, TokenAsset } from '../../domain/chains';
+import { createSystemClock } from '../../domain/clock';
+import { policyViolation } from '../../domain/errors/policy';
+import type { Intent, Step, Strategy } from '../../domain/intent';
+import { fromUnits, toUnits } from '../../domain/money';
+import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
+import { refuseRequest, toCents, type PolicyRules } from '../../domain/policy';
+import { parseCreateIntent } from '../../domain/schemas/intent';
+import type { AssumedFunds, GasEstimateMethod, GasQuote, TxRequest } from '../../chain/port';
+import { planOn, planningError, rankNetReturns, readPlanning, reportedApy, type PlanningEffects } from '../../engine/planning';
+import type { PlanSuccess } from '../../engine/planner/types';
+import { PROTOCOLS, type Protocol } from '../../chain/port';
+
+/** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
+export type PreviewChoice = 'bestApy' | 'netReturn';
+
+/** One transaction of a previewed step, with its gas estimate. */
+export interface PreviewTransaction {
+  /** approve, supply, withdraw, burn or mint (the relayer's, on the destination). */
+  kind: TxRequest['kind'];
+  chain: ChainName;
+  /** Gas units, integer string. */
+  gas: string;
+  /** gas × the chain's gas price now × its ETH/USD feed. */
+  gasUsd: number;
+  /** estimated (eth_estimateGas), simulated (eth_call with the funds of earlier steps granted by a state override) or typical (measured figure of the kind: a mint needs the attestation of its burn). */
+  estimate: GasEstimateMethod;
+}
+
+/** A step of the previewed plan with what it costs and what it brings. */
+export interface PreviewStep {
+  index: number;
+  type: Step['type'];
+  chain: ChainName;
+  from?: ChainName;
+  to?: ChainName;
+  protocol?: string;
+  /** What the step moves, token units (decimal string); `amountUnits` in smallest units. */
+  amount: string;
+  amountUnits: string;
+  /** Route fee of a bridge (0 for other steps). */
+  routeFee: string;
+  routeFeeUnits: string;
+  /** What arrives after the step (amount − route fee). */
+  arrives: string;
+  arrivesUnits: string;
+  /** Deposit only: the market's supply APY (percent) and what the deposit earns in a year at it (token units). */
+  apy?: number;
+  expectedYearlyEarnings?: string;
+  gas: { units: string; usd: number; transactions: PreviewTransaction[] };
+}
+
+/** A lend's market under one choice rule, with its net return over the horizon (route fees and typical gas, as the ranking counts them). */
+export interface PreviewAlternative {
+  choice: PreviewChoice;
+  chain: ChainName;
+  protocol: string;
+  apy: number;
+  /** Bridges needed to gather the funds there. */
+  bridges: number;
+  /** What would be deposited, token units. */
+  amount: string;
+  earningsUsd: number;
+  routeFeesUsd: number;
+  gasUsd: number;
+  netReturnUsd: number;
+}
+
+/** The answer of POST /intents/preview: the plan the engine would run now, priced. */
+export interface IntentPreview {
+  walletId: string;
+  action: Intent['action'];
+  asset: TokenAsset;
+  requestedAmount: string;
+  requestedAmountUnits: string;
+  /** What the plan finally deposits, withdraws or delivers (after route fees). */
+  amount: string;
+  amountUnits: string;
+  strategy: Strategy;
+  reasoning: string;
+  /** lend without `chain`: which rule chose the market (`netReturn` when the body asks optimize: netReturn). */
+  choice?: PreviewChoice;
+  /** Days the net return is counted over (lend without `chain`). */
+  horizonDays?: number;
+  /** APY of the market lent to (or withdrawn from), percent; null when none. */
+  apy: number | null;
+  steps: PreviewStep[];
+  totals: {
+    routeFees: string;
+    routeFeesUnits: string;
+    /** Every transaction's gas, as `results.totalGasUsed` counts it (the gas tank's native top-up of the wallet is not counted there, nor here). */
+    gasUnits: string;
+    gasUsd: number;
+    /** lend: what the deposit earns in a year at the APY, token units. */
+    expectedYearlyEarnings?: string;
+  };
+  /** lend without `chain`, when the highest APY and the best net return choose different markets: both. */
+  alternatives?: PreviewAlternative[];
+}
+
+export type PreviewIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'chains' | 'environment'>;
+
+/** The preview reads the chains once, like the first try of the engine's planning (no waits between tries: the client may ask again). */
+export const PREVIEW_RETRY = { attempts: 1, baseMs: 0, maxMs: 0, inFlightMaxMs: 0 };
+const clock = createSystemClock();
+
+/** What planning reads through, for the reads that plan without executing (preview, yields ranked by net return). */
+export function planningEffects(deps: Pick<AppDeps, 'store' | 'chains'>): PlanningEffects {
+  return { chains: deps.chains, wallets: deps.store.wallets, intents: deps.store.intents, clock, retry: PREVIEW_RETRY, signal: new AbortController().signal };
+}
+
+const roundUsd = (n: number): number => Math.round(n * 1e6) / 1e6;
+const usdOf = (gas: bigint, q: GasQuote): number => (Number(gas * q.gasPriceWei) / 1e18) * q.ethUsd;
+
+/** Yearly earnings of `units` at `apy` percent, in smallest units (rounded down). */
+const yearly = (units: bigint, apy: number): bigint => (units * BigInt(Math.round(apy * 1e6))) / 100_000_000n;
+
+const protocolOf = (name: string): Protocol => PROTOCOLS.find((p) => p === name) ?? 'aave-v3';
+
+/** The transactions a step sends, as the executor builds them, each with the funds an earlier one brings (for the simulation). */
+function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assume?: AssumedFunds }[] {
+  if (step.type === 'bridge') {
+    const amount = toUnits(step.amount, 'USDC');
+    return [
+      { tx: { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount } },
+      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
+      // the mint's message and attestation exist only after the burn: its figure is the typical one
+      { tx: { kind: 'mint', chain: step.to, message: '0x', attestation: '0x' } },
+    ];
+  }
+  const protocol = protocolOf(step.protocol);
+  const amount = toUnits(step.amount, step.asset ?? asset);
+  if (step.type === 'deposit') {
+    return [
+      { tx: { kind: 'approve', chain: step.chain, asset: step.asset, spender: protocol, amount } },
+      { tx: { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount }, assume: { asset: step.asset, amount, spender: protocol } },
+    ];
+  }
+  return [{ tx: { kind: 'withdraw', chain: step.chain, protocol, asset: step.asset, amount } }];
+}
+
+/** Refuses, as POST /intents would, what the policy decides from the request alone (its daily cap is neither checked nor reserved: nothing is spent). */
+export async function checkPolicy(deps: PreviewIntentDeps, principalWallet: Awaited<ReturnType<typeof getWalletById>>, params: ReturnType<typeof parseCreateIntent>): Promise<Intent['policy']> {
+  const policy = await effectivePolicy(deps, principalWallet);
+  if (!policy) return undefined;
+  const rules: PolicyRules = policy.rules;
+  let cents = 0n;
+  if (rules.maxUsdPerIntent !== undefined) {
+    const priceChain = params.chain ?? params.fromChain ?? principalWallet.chains.find((c) => deps.chains.chains.includes(c)) ?? principalWallet.chains[0]!;
+    cents = toCents(Number(params.amount) * (await deps.chains.priceUsd(params.asset as TokenAsset, priceChain)));
+  }
+  const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params).map((n) => n.chain), usdCents: cents });
+  if (refusal) throw policyViolation({ id: policy.id, version: policy.version }, refusal);
+  return { id: policy.id, version: policy.version, rules };
+}
+
+const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefined => p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
+
+/**
+ * POST /intents/preview: the body of POST /intents, planned exactly as the
+ * engine would plan it now (same reads, same reservations of in-flight
+ * intents, same policy, same pure planner), nothing stored, signed or sent.
+ * Each step is priced: route fee, gas of each of its transactions (see
+ * PreviewTransaction.estimate), what arrives, and for a deposit the yearly
+ * earnings at the APY. A plan that cannot be made throws the error the
+ * intent would fail with (INSUFFICIENT_FUNDS 422, POLICY_VIOLATION 403).
+ */
+export async function previewIntent(deps: PreviewIntentDeps, principal: Principal, body: unknown): Promise<IntentPreview> {
+  const params = parseCreateIntent(body);
+  assertChainsUsable(principal, namedChains(params), deps.environment);
+  const wallet = await getWalletById(deps, principal, params.walletId);
+  checkWalletChains(wallet, params);
+  const policy = await checkPolicy(deps, wallet, params);
+  const now = deps.clock.now().toISOString();
+  const intent: Intent & LendOptimization = {
+    id: 'preview',
+    accountId: principal.account.id,
+    walletId: wallet.id,
+    status: 'planning',
+    action: params.action,
+    amount: params.amount,
+    requestedAmount: params.amount,
+    asset: params.asset as TokenAsset,
+    ...(params.chain !== undefined && { chain: params.chain }),
+    ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
+    ...(params.toChain !== undefined && { toChain: params.toChain }),
+    ...(params.optimize !== undefined && { optimize: params.optimize }),
+    ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+    executionPlan: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+    ...(policy && { policy }),
+  };
+  const fx = planningEffects(deps);
+  // a lend that lets the service choose is read with gas prices, so both choice rules can be shown
+  const choosing = intent.action === 'lend' && intent.chain === undefined;
+  const horizonDays = optimizationOf(intent)?.horizonDays ?? DEFAULT_HORIZON_DAYS;
+  const read = await readPlanning(choosing ? { ...intent, optimize: 'netReturn', horizonDays } : intent, fx);
+  if (!read.ok) throw read.error;
+  const result = planOn(intent, read.snapshot);
+  if (!result.ok) throw await planningError(intent, fx, read.snapshot, result.error);
+
+  const asset = intent.asset;
+  const quotes = new Map<ChainName, Promise<GasQuote>>();
+  const quoteOf = (chain: ChainName): Promise<GasQuote> => {
+    let q = quotes.get(chain);
+    if (!q) quotes.set(chain, (q = deps.chains.gasQuote(chain)));
+    return q;
+  };
+  const address = wallet.evmAddress as Address;
+  const steps = await Promise.all(
+    result.plan.steps.map(async (step): Promise<PreviewStep> => {
+      const txs = await Promise.all(
+        stepTransactions(step, asset).map(async ({ tx, assume }): Promise<PreviewTransaction> => {
+          const [estimate, quote] = await Promise.all([deps.chains.estimateGas(address, tx, assume), quoteOf(tx.chain)]);
+          return { kind: tx.kind, chain: tx.chain, gas: estimate.gas.toString(), gasUsd: roundUsd(usdOf(estimate.gas, quote)), estimate: estimate.method };
+        }),
+      );
+      const stepAsset = step.type === 'bridge' ? 'USDC' : step.asset;
+      const amount = toUnits(step.amount, stepAsset);
+      const fee = step.type === 'bridge' ? toUnits(step.fee ?? '0', 'USDC') : 0n;
+      const gasUnits = txs.reduce((sum, t) => sum + BigInt(t.gas), 0n);
+      const view: PreviewStep = {
+        index: step.index,
+        type: step.type,
+        chain: step.chain,
+        amount: step.amount,
+        amountUnits: amount.toString(),
+        routeFee: fromUnits(fee, stepAsset),
+        routeFeeUnits: fee.toString(),
+        arrives: fromUnits(amount - fee, stepAsset),
+        arrivesUnits: (amount - fee).toString(),
+        gas: { units: gasUnits.toString(), usd: roundUsd(txs.reduce((sum, t) => sum + t.gasUsd, 0)), transactions: txs },
+      };
+      if (step.type === 'bridge') Object.assign(view, { from: step.from, to: step.to });
+      else view.protocol = step.protocol;
+      if (step.type === 'deposit' && result.apy !== null) {
+        view.apy = reportedApy(result.apy)!;
+        view.expectedYearlyEarnings = fromUnits(yearly(amount, result.apy), stepAsset);
+      }
+      return view;
+    }),
+  );
+
+  const fees = steps.reduce((sum, s) => sum + BigInt(s.routeFeeUnits), 0n);
+  const preview: IntentPreview = {
+    walletId: wallet.id,
+    action: intent.action,
+    asset,
+    requestedAmount: intent.requestedAmount,
+    requestedAmountUnits: toUnits(intent.requestedAmount, asset).toString(),
+    amount: fromUnits(result.amount, asset),
+    amountUnits: result.amount.toString(),
+    strategy: result.plan.strategy,
+    reasoning: result.plan.reasoning,
+    apy: result.apy === null ? null : reportedApy(result.apy)!,
+    steps,
+    totals: {
+      routeFees: fromUnits(fees, 'USDC'),
+      routeFeesUnits: fees.toString(),
+      gasUnits: steps.reduce((sum, s) => sum + BigInt(s.gas.units), 0n).toString(),
+      gasUsd: roundUsd(steps.reduce((sum, s) => sum + s.gas.usd, 0)),
+    },
+  };
+  const deposit = depositOf(result);
+  if (deposit !== undefined && result.apy !== null) preview.totals.expectedYearlyEarnings = fromUnits(yearly(toUnits(deposit.amount, asset), result.apy), asset);
+
+  if (choosing) {
+    preview.choice = intent.optimize === 'netReturn' ? 'netReturn' : 'bestApy';
+    preview.horizonDays = horizonDays;
+    // the other rule's plan on the same snapshot: shown when it lends elsewhere
+    const other = planOn(intent.optimize === 'netReturn' ? { ...intent, optimize: undefined } : { ...intent, optimize: 'netReturn', horizonDays }, read.snapshot);
+    const otherDeposit = other.ok ? depositOf(other) : undefined;
+    if (deposit !== undefined && otherDeposit !== undefined && (otherDeposit.chain !== deposit.chain || otherDeposit.protocol !== deposit.protocol)) {
+      const returns = rankNetReturns(intent, read.snapshot, horizonDays);
+      const alternative = (choice: PreviewChoice, d: typeof deposit): PreviewAlternative[] => {
+        const r = returns.find((x) => x.chain === d.chain && x.protocol === d.protocol);
+        if (r === undefined) return [];
+        return [{ choice, chain: r.chain, protocol: r.protocol, apy: reportedApy(r.apy)!, bridges: r.bridges, amount: fromUnits(r.deposited, asset), earningsUsd: r.earningsUsd, routeFeesUsd: r.routeFeesUsd, gasUsd: r.gasUsd, netReturnUsd: r.netReturnUsd }];
+      };
+      const [apyDeposit, netDeposit] = preview.choice === 'bestApy' ? [deposit, otherDeposit] : [otherDeposit, deposit];
+      preview.alternatives = [...alternative('bestApy', apyDeposit), ...alternative('netReturn', netDeposit)];
+    }
+  }
+  return preview;
+}

@@ -1,0 +1,35 @@
+import type { ChainName, LendingProtocol, TokenAsset } from './chains';
+
+/**
+ * APY history (issue 13 item 5): one sample per market per minute, kept
+ * RATE_HISTORY_RETENTION_DAYS (a TTL index on MongoDB; the memory adapter
+ * drops older samples), served as buckets with min, max and mean.
+ */
+export const RATE_HISTORY_RETENTION_DAYS = 30;
+export const RATE_HISTORY_RETENTION_MS = RATE_HISTORY_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+
+/** The instant before which samples are gone. */
+export function rateHistoryCutoff(now: Date): Date {
+  return new Date(now.getTime() - RATE_HISTORY_RETENTION_MS);
+}
+
+/** One market's supply APY at one sample minute. */
+export interface RateSample {
+  chain: ChainName;
+  protocol: LendingProtocol;
+  asset: TokenAsset;
+  /** The sample minute: an ISO 8601 UTC instant on a whole minute (the idempotency key with the market). */
+  at: string;
+  /** Supply APY in percent (4.2 = 4.2 %), as read from the chain. */
+  apy: number;
+}
+
+/** The whole minute `d` falls in, as the key samples are stored under. */
+export function sampleMinute(d: Date): string {
+  return new Date(Math.floor(d.getTime() / 60_000) * 60_000).toISOString();
+}
+
+/** Bucket widths a history can be asked in. */
+export const RATE_BUCKETS = ['1m', '5m', '1h', '1d'] as const;
+export type RateBucket = (typeof RATE_BUCKETS)[number];
+export const BUCKET_MS: Record<RateBucket, number> = { '1m': 60_000, '5m': 300_000, '1h': 3_600_000, '1d': 86_400_000 };

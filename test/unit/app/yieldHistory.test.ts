@@ -1,0 +1,154 @@
+import { createMemoryRateHistory } from '../../../src/store/memory/memoryRateHistory';
+import { createRateSampler } from '../../../src/app/yields/rateSampler';
+import { bucketize, defaultBucket, getYieldHistory } from '../../../src/app/yields/getYieldHistory';
+import type { Principal } from '../../../src/app/accounts/principal';
+import type { MarketRate } from '../../../src/chain/port';
+import type { RateSample } from '../../../src/domain/rateHistory';
+import { ServiceError } from '../../../src/domain/errors/base';
+import type { Store } from '../../../src/store/port';
+
+const principal = { account: { id: 'acct_h', plan: 'pro', createdAt: '' }, keyId: 'k', scopes: ['read'], via: 'apiKey' } as Principal;
+const NOW = Date.UTC(2026, 0, 31, 12, 0, 30);
+
+/** A manual clock: timers run when the test says so. */
+function manualClock(start: number) {
+  let now = start;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let next = 1;
+  return {
+    now: () => new Date(now),
+    setTimeout(fn: () => void, ms: number) {
+      timers.set(next, { at: now + ms, fn });
+      return next++;
+    },
+    clearTimeout(id: number) {
+      timers.delete(id);
+    },
+    pending: () => timers.size,
+    /** Moves time on by `ms` and runs the timers due. */
+    advance(ms: number) {
+      now += ms;
+      for (const [id, t] of [...timers]) {
+        if (t.at <= now) {
+          timers.delete(id);
+          t.fn();
+        }
+      }
+    },
+  };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('rate sampler', () => {
+  test('behavior: samples every market at start and on each interval under its sample minute; the latest APY of a minute wins; stop() ends it', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    let apy = 4.29;
+    const rates = (): MarketRate[] => [
+      { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy },
+      { chain: 'arbitrum-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 3 },
+    ];
+    const sampler = createRateSampler({ readRates: async () => rates(), rateHistory: history, clock, intervalMs: 20_000 });
+    sampler.start();
+    await flush();
+    const window = { from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' };
+    expect((await history.list(window)).map((s) => `${s.chain} ${s.at} ${s.apy}`)).toEqual(['arbitrum-sepolia 2026-01-31T12:00:00.000Z 3', 'base-sepolia 2026-01-31T12:00:00.000Z 4.29']);
+    apy = 6.5;
+    clock.advance(20_000); // 12:00:50, same minute: replaced
+    await flush();
+    clock.advance(20_000); // 12:01:10, next minute: added
+    await flush();
+    const base = (await history.list({ ...window, chain: 'base-sepolia' })).map((s) => [s.at, s.apy]);
+    expect(base).toEqual([
+      ['2026-01-31T12:00:00.000Z', 6.5],
+      ['2026-01-31T12:01:00.000Z', 6.5],
+    ]);
+    await sampler.stop();
+    expect(clock.pending()).toBe(0);
+    clock.advance(60_000);
+    await flush();
+    expect(await history.list({ ...window, chain: 'base-sepolia' })).toHaveLength(2);
+  });
+
+  test('error: a failed chain read records nothing, is reported, and the next interval samples again', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const errors: unknown[] = [];
+    let fail = true;
+    const sampler = createRateSampler({
+      readRates: async () => {
+        if (fail) throw new Error('chain down');
+        return [{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 5 }];
+      },
+      rateHistory: history,
+      clock,
+      intervalMs: 60_000,
+      onError: (e) => errors.push(e),
+    });
+    sampler.start();
+    await flush();
+    expect(errors).toHaveLength(1);
+    expect(await history.list({ from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' })).toEqual([]);
+    fail = false;
+    clock.advance(60_000);
+    await flush();
+    expect(await history.list({ from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' })).toHaveLength(1);
+    await sampler.stop();
+  });
+});
+
+describe('buckets', () => {
+  const s = (at: string, apy: number, over: Partial<RateSample> = {}): RateSample => ({ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', at, apy, ...over });
+
+  test('behavior: min, max, mean and count per bucket, buckets on UTC multiples of the width, one series per market, empty buckets left out', () => {
+    const series = bucketize(
+      [
+        s('2026-01-31T11:00:00.000Z', 4, { chain: 'arbitrum-sepolia' }),
+        s('2026-01-31T11:58:00.000Z', 4),
+        s('2026-01-31T11:59:00.000Z', 5),
+        s('2026-01-31T12:00:00.000Z', 6),
+        s('2026-01-31T12:03:00.000Z', 7),
+        s('2026-01-31T12:59:00.000Z', 1),
+        s('2026-01-31T14:10:00.000Z', 2),
+      ],
+      '1h',
+    );
+    expect(series.map((x) => x.chain)).toEqual(['arbitrum-sepolia', 'base-sepolia']);
+    expect(series[1]!.buckets).toEqual([
+      { start: '2026-01-31T11:00:00.000Z', end: '2026-01-31T12:00:00.000Z', min: 4, max: 5, mean: 4.5, samples: 2 },
+      { start: '2026-01-31T12:00:00.000Z', end: '2026-01-31T13:00:00.000Z', min: 1, max: 7, mean: 4.6667, samples: 3 },
+      { start: '2026-01-31T14:00:00.000Z', end: '2026-01-31T15:00:00.000Z', min: 2, max: 2, mean: 2, samples: 1 },
+    ]);
+  });
+
+  test('behavior: the default bucket keeps a window to at most 500 buckets: 1 h → 1m, 24 h → 5m, 7 d → 1h, 30 d → 1d', () => {
+    expect([1, 24, 7 * 24, 30 * 24].map((h) => defaultBucket(h * 3_600_000))).toEqual(['1m', '5m', '1h', '1d']);
+  });
+});
+
+describe('getYieldHistory', () => {
+  const store = { rateHistory: createMemoryRateHistory({ now: () => new Date(NOW) }) } as unknown as Store;
+  const deps = { store, clock: { now: () => new Date(NOW) }, environment: 'development' as const };
+
+  test('behavior: defaults to the last 24 h in 5-minute buckets', async () => {
+    await store.rateHistory.record([{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', at: '2026-01-31T11:00:00.000Z', apy: 4.29 }]);
+    const h = await getYieldHistory(deps, principal, {});
+    expect({ from: h.from, to: h.to, bucket: h.bucket }).toEqual({ from: '2026-01-30T12:00:30.000Z', to: '2026-01-31T12:00:30.000Z', bucket: '5m' });
+    expect(h.series).toEqual([{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', buckets: [{ start: '2026-01-31T11:00:00.000Z', end: '2026-01-31T11:05:00.000Z', min: 4.29, max: 4.29, mean: 4.29, samples: 1 }] }]);
+  });
+
+  test.each([
+    [{ chain: 'mars', protocol: 'maker', asset: 'DOGE', bucket: '2m', from: 'yesterday', to: '2026-02-30' }, ['chain', 'protocol', 'asset', 'from', 'to', 'bucket']],
+    [{ sort: 'asc' }, ['sort']],
+    [{ from: '2026-01-31T12:00:00Z', to: '2026-01-31T11:00:00Z' }, ['from']],
+    [{ from: '2025-12-01', to: '2026-01-31' }, ['from']],
+    [{ from: '2026-01-01', to: '2026-01-31', bucket: '1m' }, ['bucket']],
+  ])('error: %j is 400 INVALID_REQUEST naming %j', async (params, paths) => {
+    const e = await getYieldHistory(deps, principal, params as Record<string, string>).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ServiceError);
+    expect((e as ServiceError).code).toBe('INVALID_REQUEST');
+    const issues = (e as ServiceError).details.issues as { path: string }[];
+    expect(issues.map((i) => i.path).sort()).toEqual([...paths].sort());
+  });
+});
