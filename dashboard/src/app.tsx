@@ -7,6 +7,7 @@ import { VIEWER_QUERY, type Viewer } from './documents';
 import { IntentsPage } from './pages/intents';
 import { KeysPage } from './pages/keys';
 import { UsagePage } from './pages/usage';
+import { WebhooksPage } from './pages/webhooks';
 import { WalletsPage } from './pages/wallets';
 import { YieldsPage } from './pages/yields';
 import { BASE, Link, PAGES, useLocation, type RouteLocation } from './router';
@@ -141,6 +142,8 @@ function Page({ location }: { location: RouteLocation }) {
       return <WalletsPage />;
     case 'intents':
       return <IntentsPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     case 'yields':
       return <YieldsPage />;
     default:

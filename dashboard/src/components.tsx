@@ -1,7 +1,7 @@
 import type { CombinedError } from '@urql/core';
 import type { ComponentChildren } from 'preact';
 import { createPortal } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { explorerTxUrl, shortenHex } from './format';
 
 /**
@@ -142,5 +142,95 @@ export function Modal({
       {children}
     </dialog>,
     root,
+  );
+}
+
+/**
+ * A secret shown this once (a new API key, a webhook's signing secret): a
+ * read-only field that takes the focus with its text selected, a Copy
+ * button, and Done, after which the value is gone from the page. `id` names
+ * the field (its heading and warning take `${id}-title`, `${id}-warning`).
+ */
+export function ShownOncePanel({
+  id,
+  title,
+  label,
+  value,
+  onDone,
+  children,
+}: {
+  id: string;
+  title: string;
+  label: string;
+  value: string;
+  onDone: () => void;
+  /** The warning: what it is and that it will not be shown again. */
+  children: ComponentChildren;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [copyStatus, setCopyStatus] = useState('');
+
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+
+  const copy = async () => {
+    setCopyStatus('');
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(value);
+      setCopyStatus('Copied');
+    } catch {
+      // No clipboard API (plain http) or no permission: select the value so
+      // that it can be copied by hand, and try the legacy command.
+      const el = input.current;
+      el?.focus();
+      el?.select();
+      let copied: boolean;
+      try {
+        copied = document.execCommand('copy');
+      } catch {
+        copied = false;
+      }
+      setCopyStatus(copied ? 'Copied' : 'Selected: press Ctrl+C (⌘C) to copy it');
+    }
+  };
+
+  return (
+    <section class="panel panel-success" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p class="warning" id={`${id}-warning`}>
+        {children}
+      </p>
+      <div class="field">
+        <label for={id}>{label}</label>
+        <div class="copy-row">
+          <input
+            id={id}
+            ref={input}
+            class="mono"
+            type="text"
+            readOnly
+            value={value}
+            spellcheck={false}
+            autoComplete="off"
+            aria-describedby={`${id}-warning`}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" class="button button-secondary" onClick={copy}>
+            Copy
+          </button>
+        </div>
+        <p class="copy-status" role="status" aria-live="polite">
+          {copyStatus}
+        </p>
+      </div>
+      <div class="form-actions">
+        <button type="button" class="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
   );
 }

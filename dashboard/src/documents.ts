@@ -296,3 +296,108 @@ export const YIELDS_QUERY = gql<{ yields: YieldReport | null }, { asset?: string
     }
   }
 `;
+
+export type WebhookEventType = 'INTENT_COMPLETED' | 'INTENT_FAILED' | 'INTENT_CANCELLED' | 'INTENT_UPDATED';
+export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  createdAt: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventType: WebhookEventType | 'WEBHOOK_TEST';
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+const WEBHOOK_FIELDS = gql`
+  fragment DashboardWebhookEndpoint on WebhookEndpoint {
+    id
+    url
+    events
+    description
+    createdAt
+  }
+`;
+
+const DELIVERY_FIELDS = gql`
+  fragment DashboardWebhookDelivery on WebhookDelivery {
+    id
+    eventType
+    status
+    attempts
+    lastStatusCode
+    lastError
+    nextAttemptAt
+    createdAt
+    deliveredAt
+  }
+`;
+
+export const WEBHOOKS_QUERY = gql<{ webhookEndpoints: WebhookEndpoint[] | null }>`
+  query DashboardWebhooks {
+    webhookEndpoints {
+      ...DashboardWebhookEndpoint
+    }
+  }
+  ${WEBHOOK_FIELDS}
+`;
+
+export const WEBHOOK_DELIVERIES_QUERY = gql<
+  { webhookDeliveries: { edges: { node: WebhookDelivery }[]; pageInfo: { hasNextPage: boolean } } | null },
+  { endpointId: string; first: number }
+>`
+  query DashboardWebhookDeliveries($endpointId: ID!, $first: Int) {
+    webhookDeliveries(endpointId: $endpointId, first: $first) {
+      edges {
+        node {
+          ...DashboardWebhookDelivery
+        }
+      }
+      pageInfo {
+        hasNextPage
+      }
+    }
+  }
+  ${DELIVERY_FIELDS}
+`;
+
+export const CREATE_WEBHOOK_MUTATION = gql<
+  { createWebhookEndpoint: { secret: string; endpoint: WebhookEndpoint } | null },
+  { input: { url: string; events: WebhookEventType[]; description?: string } }
+>`
+  mutation DashboardCreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+    createWebhookEndpoint(input: $input) {
+      secret
+      endpoint {
+        ...DashboardWebhookEndpoint
+      }
+    }
+  }
+  ${WEBHOOK_FIELDS}
+`;
+
+export const DELETE_WEBHOOK_MUTATION = gql<{ deleteWebhookEndpoint: boolean | null }, { id: string }>`
+  mutation DashboardDeleteWebhookEndpoint($id: ID!) {
+    deleteWebhookEndpoint(id: $id)
+  }
+`;
+
+export const SEND_TEST_WEBHOOK_MUTATION = gql<{ sendTestWebhook: WebhookDelivery | null }, { endpointId: string }>`
+  mutation DashboardSendTestWebhook($endpointId: ID!) {
+    sendTestWebhook(endpointId: $endpointId) {
+      ...DashboardWebhookDelivery
+    }
+  }
+  ${DELIVERY_FIELDS}
+`;

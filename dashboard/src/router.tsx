@@ -14,6 +14,7 @@ export const PAGES = [
   { route: 'usage', label: 'Usage' },
   { route: 'wallets', label: 'Wallets' },
   { route: 'intents', label: 'Intents' },
+  { route: 'webhooks', label: 'Webhooks' },
   { route: 'yields', label: 'Yields' },
 ] as const;
 

@@ -47,9 +47,10 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
 };
 
 /**
- * Who may call each root field (docs/decisions.md, "dashboard"): the API's API is
+ * Who may call each root field (docs/decisions.md, "dashboard"): the public API is
  * for API keys (and paid proofs); the dashboard's fields are for a signed-in
- * session only, which may also read yields. Decided here, once, for every
+ * session only, which may also read yields, the audit log and manage the
+ * account's webhook endpoints (the Webhooks page). Decided here, once, for every
  * transport, before any resolver runs. A unit test checks every root field
  * is listed.
  */
@@ -80,12 +81,12 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   setWalletPolicy: ['apiKey'],
   removeWalletPolicy: ['apiKey'],
   usage: ['apiKey'],
-  webhookEndpoints: ['apiKey'],
+  webhookEndpoints: ['apiKey', 'session'],
   webhookEndpoint: ['apiKey'],
-  webhookDeliveries: ['apiKey'],
-  createWebhookEndpoint: ['apiKey'],
-  deleteWebhookEndpoint: ['apiKey'],
-  sendTestWebhook: ['apiKey'],
+  webhookDeliveries: ['apiKey', 'session'],
+  createWebhookEndpoint: ['apiKey', 'session'],
+  deleteWebhookEndpoint: ['apiKey', 'session'],
+  sendTestWebhook: ['apiKey', 'session'],
   yieldHistory: ['apiKey'],
 };
 

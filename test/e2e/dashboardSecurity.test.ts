@@ -131,6 +131,65 @@ describe('who may call what', () => {
   });
 });
 
+describe('webhooks from the dashboard', () => {
+  const CREATE_HOOK = 'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id url events } } }';
+  const LIST_HOOKS = '{ webhookEndpoints { id url } }';
+  const HOOK_URL = 'http://127.0.0.1:9/hooks';
+
+  test('behavior: a session lists, creates, tests and deletes its endpoints at no credit; an API key of the account sees and uses the same ones', async () => {
+    const { jar, key } = await signedInWithKey('hooks');
+    const made = await dashboardGql(srv.url, jar, CREATE_HOOK, { input: { url: HOOK_URL, events: ['INTENT_COMPLETED'] } });
+    expect(made.body.errors).toBeUndefined();
+    const id: string = made.body.data.createWebhookEndpoint.endpoint.id;
+    expect(made.body.data.createWebhookEndpoint.secret).toMatch(/^whsec_/);
+    expect((await dashboardGql(srv.url, jar, LIST_HOOKS)).body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([id]);
+    const test = await dashboardGql(srv.url, jar, 'mutation($id: ID!) { sendTestWebhook(endpointId: $id) { id eventType status } }', { id });
+    expect(test.body.data.sendTestWebhook).toMatchObject({ eventType: 'WEBHOOK_TEST', status: 'PENDING' });
+    const log = await dashboardGql(srv.url, jar, 'query($id: ID!) { webhookDeliveries(endpointId: $id, first: 5) { edges { node { id } } } }', { id });
+    expect(log.body.data.webhookDeliveries.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([test.body.data.sendTestWebhook.id]);
+    // the session paid nothing
+    const usage = await dashboardGql(srv.url, jar, '{ viewer { account { usage { credits { used } } } } }');
+    expect(usage.body.data.viewer.account.usage.credits.used).toBe(0);
+
+    // the account's API key sees the same endpoint and may still use every webhook field
+    const viaKey = await srv.gql(LIST_HOOKS, {}, key);
+    expect(viaKey.body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([id]);
+    const one = await srv.gql('query($id: ID!) { webhookEndpoint(id: $id) { id } }', { id }, key);
+    expect(one.body.data.webhookEndpoint.id).toBe(id);
+    const keyMade = await srv.gql(CREATE_HOOK, { input: { url: HOOK_URL, events: ['INTENT_FAILED'] } }, key);
+    expect(keyMade.body.errors).toBeUndefined();
+
+    const deleted = await dashboardGql(srv.url, jar, 'mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id });
+    expect(deleted.body.data.deleteWebhookEndpoint).toBe(true);
+    expect((await srv.gql(LIST_HOOKS, {}, key)).body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([keyMade.body.data.createWebhookEndpoint.endpoint.id]);
+  });
+
+  test("error: another account's session gets WEBHOOK_NOT_FOUND for an endpoint; webhookEndpoint (by id) stays API-key only", async () => {
+    const owner = await signedInWithKey('hook-owner');
+    const made = await dashboardGql(srv.url, owner.jar, CREATE_HOOK, { input: { url: HOOK_URL, events: ['INTENT_COMPLETED'] } });
+    const id: string = made.body.data.createWebhookEndpoint.endpoint.id;
+    const other = await signIn(srv.url, freshEmail('hook-other'));
+    const del = await dashboardGql(srv.url, other, 'mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id });
+    expect(codeOf(del.body)).toBe('WEBHOOK_NOT_FOUND');
+    expect((await dashboardGql(srv.url, other, LIST_HOOKS)).body.data.webhookEndpoints).toEqual([]);
+    const byId = await dashboardGql(srv.url, owner.jar, 'query($id: ID!) { webhookEndpoint(id: $id) { id } }', { id });
+    expect(codeOf(byId.body)).toBe('FORBIDDEN');
+    expect((await dashboardGql(srv.url, owner.jar, LIST_HOOKS)).body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([id]);
+  });
+
+  test('error: a webhook mutation with the session cookie from a foreign Origin, or without X-Requested-With or JSON, is FORBIDDEN and creates nothing', async () => {
+    const jar = await signIn(srv.url, freshEmail('hook-csrf'));
+    const body = JSON.stringify({ query: CREATE_HOOK, variables: { input: { url: HOOK_URL, events: ['INTENT_COMPLETED'] } } });
+    const foreign = await rawGql({ cookie: jar.header(), 'content-type': 'application/json', 'x-requested-with': 'dashboard', origin: 'https://evil.example' }, body);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.errors![0]!.extensions!.details!.reason).toBe('origin');
+    const plain = await rawGql({ cookie: jar.header(), 'content-type': 'text/plain' }, body);
+    expect(plain.status).toBe(403);
+    expect(codeOf(plain.body)).toBe('FORBIDDEN');
+    expect((await dashboardGql(srv.url, jar, LIST_HOOKS)).body.data.webhookEndpoints).toEqual([]);
+  });
+});
+
 describe('keys made in the dashboard', () => {
   test('behavior: createApiKey shows the key once; the list shows only its prefix; the key works; lastUsedAt, credits and history count its use', async () => {
     const jar = await signIn(srv.url, freshEmail('keys'));

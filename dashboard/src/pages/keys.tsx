@@ -2,7 +2,7 @@ import type { CombinedError } from '@urql/core';
 import { useClient, useQuery } from '@urql/preact';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ErrorNotice, Loading, Modal, PageHeading, StatusBadge, Time } from '../components';
+import { ErrorNotice, Loading, Modal, PageHeading, ShownOncePanel, StatusBadge, Time } from '../components';
 import { CREATE_KEY_MUTATION, KEYS_QUERY, REVOKE_KEY_MUTATION, type ApiKey, type Scope } from '../documents';
 import { formatDateTime } from '../format';
 
@@ -255,71 +255,10 @@ function CreateKeyForm({
 }
 
 function NewKeyPanel({ value, onDone }: { value: string; onDone: () => void }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [copyStatus, setCopyStatus] = useState('');
-
-  useEffect(() => {
-    input.current?.focus();
-    input.current?.select();
-  }, []);
-
-  const copy = async () => {
-    setCopyStatus('');
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(value);
-      setCopyStatus('Copied');
-    } catch {
-      // No clipboard API (plain http) or no permission: select the key so
-      // that it can be copied by hand, and try the legacy command.
-      const el = input.current;
-      el?.focus();
-      el?.select();
-      let copied: boolean;
-      try {
-        copied = document.execCommand('copy');
-      } catch {
-        copied = false;
-      }
-      setCopyStatus(copied ? 'Copied' : 'Key selected: press Ctrl+C (⌘C) to copy it');
-    }
-  };
-
   return (
-    <section class="panel panel-success" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">Your new key</h2>
-      <p class="warning" id="new-key-warning">
-        Copy this key now and keep it somewhere safe. It will not be shown again.
-      </p>
-      <div class="field">
-        <label for="new-key">New API key</label>
-        <div class="copy-row">
-          <input
-            id="new-key"
-            ref={input}
-            class="mono"
-            type="text"
-            readOnly
-            value={value}
-            spellcheck={false}
-            autoComplete="off"
-            aria-describedby="new-key-warning"
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button type="button" class="button button-secondary" onClick={copy}>
-            Copy
-          </button>
-        </div>
-        <p class="copy-status" role="status" aria-live="polite">
-          {copyStatus}
-        </p>
-      </div>
-      <div class="form-actions">
-        <button type="button" class="button" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </section>
+    <ShownOncePanel id="new-key" title="Your new key" label="New API key" value={value} onDone={onDone}>
+      Copy this key now and keep it somewhere safe. It will not be shown again.
+    </ShownOncePanel>
   );
 }
 
