@@ -73,7 +73,7 @@ async function expectDuplicate(p: Promise<unknown>, index: string): Promise<void
 }
 
 /** Rounds of the isolation probe; a server that shows duplicates in 3 rounds of 10 escapes 20 rounds once in ~1,300 runs. */
-const PROBE_ROUNDS = 20;
+export const PROBE_ROUNDS = 20;
 
 /**
  * Capability probe: are concurrent findAndModify calls isolated on this
@@ -84,7 +84,7 @@ const PROBE_ROUNDS = 20;
  * assertions that need isolation run where the probe passes and print the
  * missing capability where it does not.
  */
-async function probeIsolatedUpdates(store: Store): Promise<{ isolated: boolean; failedRounds: number }> {
+export async function probeIsolatedUpdates(store: Pick<Store, 'usage'>): Promise<{ isolated: boolean; failedRounds: number }> {
   let failedRounds = 0;
   for (let round = 0; round < PROBE_ROUNDS; round++) {
     const key = `probe:${hex(8)}`;
