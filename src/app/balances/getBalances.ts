@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
-import type { ChainHoldings, ChainPort } from '../../chain/port';
+import type { ChainHoldings } from '../../chain/port';
 import type { Wallet } from '../../domain/types';
 import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
@@ -32,27 +32,6 @@ export interface BalanceReport {
 /** USD in integer micro-dollars so the total is exactly the sum of the entries. */
 const MICRO = 1_000_000;
 
-const pricesInFlight = new WeakMap<ChainPort, Map<string, Promise<number>>>();
-
-/**
- * `chains.priceUsd`, one call per chain and asset at a time: concurrent
- * balance reports share a price read in flight (the port caches prices for a
- * while; when that entry expires under load, one read refreshes it, not one
- * per report). Nothing is kept once it answers: freshness stays the port's.
- */
-function priceOnce(chains: ChainPort, asset: Asset, chain: ChainName): Promise<number> {
-  let inFlight = pricesInFlight.get(chains);
-  if (!inFlight) pricesInFlight.set(chains, (inFlight = new Map()));
-  const key = `${chain}:${asset}`;
-  let read = inFlight.get(key);
-  if (!read) {
-    const map = inFlight;
-    read = chains.priceUsd(asset, chain).finally(() => map.delete(key));
-    map.set(key, read);
-  }
-  return read;
-}
-
 /** Wallet holdings through the per-wallet cache. */
 export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
   const holdings = await fetchFresh(deps.caches.holdings, wallet.id, { chains: deps.chains, wallet });
@@ -74,7 +53,7 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
   const pairs = new Map<string, [ChainName, Asset]>();
   for (const h of holdings) for (const a of [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]) pairs.set(priceKey(h.chain, a), [h.chain, a]);
   const prices = new Map<string, number>();
-  await Promise.all([...pairs].map(async ([k, [chain, asset]]) => prices.set(k, await priceOnce(deps.chains, asset, chain))));
+  await Promise.all([...pairs].map(async ([k, [chain, asset]]) => prices.set(k, await deps.chains.priceUsd(asset, chain))));
 
   let totalMicro = 0;
   const entry = (chain: ChainName, asset: Asset, units: bigint): TokenBalanceView => {

@@ -155,7 +155,6 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
   const faucet = privateKeyToAccount(o.keys.faucet);
   const attester = privateKeyToAccount(o.keys.attester);
   const nonceLocks = new KeyedMutex();
-  const prices = new LRUCache<string, number>({ max: 16, ttl: 10_000 });
   const minGas = o.minGasWei ?? parseEther('0.01');
   const topUp = o.topUpWei ?? parseEther('0.1');
 
@@ -172,14 +171,20 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
       return fn(clientOf(chain));
     });
 
+  /** ETH/USD per chain for 10 s; concurrent misses share one feed read (lru-cache fetch), so an expiry under load costs one read. */
+  const prices = new LRUCache<ChainName, number>({
+    max: 16,
+    ttl: 10_000,
+    fetchMethod: (chain) =>
+      call(chain, async (c) => {
+        const [, answer] = await c.client.readContract({ address: c.deployment.ethUsdFeed, abi: sandboxPriceFeedAbi, functionName: 'latestRoundData' });
+        return Number(answer) / 1e8;
+      }),
+  });
+
   async function ethUsd(chain: ChainName): Promise<number> {
-    const hit = prices.get(chain);
-    if (hit !== undefined) return hit;
-    const price = await call(chain, async (c) => {
-      const [, answer] = await c.client.readContract({ address: c.deployment.ethUsdFeed, abi: sandboxPriceFeedAbi, functionName: 'latestRoundData' });
-      return Number(answer) / 1e8;
-    });
-    prices.set(chain, price);
+    const price = await prices.fetch(chain);
+    if (price === undefined) throw new Error(`no ETH/USD price for ${chain}`);
     return price;
   }
 
