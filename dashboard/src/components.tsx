@@ -234,3 +234,64 @@ export function ShownOncePanel({
     </section>
   );
 }
+
+/**
+ * A destructive action confirmed in a dialog: the focus starts on Cancel,
+ * Escape or Cancel closes it with nothing done, the action's error is shown
+ * in place (the dialog stays open), and the focus returns to the page heading.
+ */
+export function ConfirmDialog({
+  id,
+  title,
+  actionLabel,
+  children,
+  onConfirm,
+  onCancel,
+}: {
+  /** Prefix of the title's and description's element ids. */
+  id: string;
+  title: string;
+  actionLabel: string;
+  /** The description: what the action does to what. */
+  children: ComponentChildren;
+  onConfirm: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<CombinedError | Error | null>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+
+  const confirm = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (e) {
+      setError(e as CombinedError | Error);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-description`}
+      onClose={onCancel}
+      initialFocus={cancelButton}
+      returnFocus={() => document.querySelector<HTMLElement>('main h1')}
+    >
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p id={`${id}-description`}>{children}</p>
+      {error && <ErrorNotice error={error} />}
+      <div class="form-actions">
+        <button type="button" class="button button-danger" onClick={confirm} disabled={busy} aria-busy={busy}>
+          {actionLabel}
+        </button>
+        <button type="button" class="button button-secondary" ref={cancelButton} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -2,7 +2,7 @@ import type { CombinedError } from '@urql/core';
 import { useClient, useQuery } from '@urql/preact';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ErrorNotice, Loading, Modal, PageHeading, ShownOncePanel, StatusBadge, Time } from '../components';
+import { ConfirmDialog, ErrorNotice, Loading, PageHeading, ShownOncePanel, StatusBadge, Time } from '../components';
 import { CREATE_KEY_MUTATION, KEYS_QUERY, REVOKE_KEY_MUTATION, type ApiKey, type Scope } from '../documents';
 import { formatDateTime } from '../format';
 
@@ -273,45 +273,11 @@ function RevokeDialog({
   onRevoked: (k: ApiKey) => void;
   onCancel: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<CombinedError | Error | null>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
   const label = apiKey.name ?? `${apiKey.prefix}…`;
-
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onRevoked(await revoke(apiKey.id));
-    } catch (e) {
-      setError(e as CombinedError | Error);
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
-      labelledBy="revoke-title"
-      describedBy="revoke-description"
-      onClose={onCancel}
-      initialFocus={cancelButton}
-      returnFocus={() => document.querySelector<HTMLElement>('main h1')}
-    >
-      <h2 id="revoke-title">Revoke API key</h2>
-      <p id="revoke-description">
-        Revoke <strong>{label}</strong> (<code class="mono">{apiKey.prefix}…</code>)? Requests that use it will be refused at once. This cannot
-        be undone.
-      </p>
-      {error && <ErrorNotice error={error} />}
-      <div class="form-actions">
-        <button type="button" class="button button-danger" onClick={confirm} disabled={busy} aria-busy={busy}>
-          Revoke
-        </button>
-        <button type="button" class="button button-secondary" ref={cancelButton} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog id="revoke" title="Revoke API key" actionLabel="Revoke" onConfirm={async () => onRevoked(await revoke(apiKey.id))} onCancel={onCancel}>
+      Revoke <strong>{label}</strong> (<code class="mono">{apiKey.prefix}…</code>)? Requests that use it will be refused at once. This cannot be
+      undone.
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@ import type { CombinedError } from '@urql/core';
 import { useClient, useQuery } from '@urql/preact';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ErrorNotice, Loading, Modal, PageHeading, ShownOncePanel, StatusBadge, Time } from '../components';
+import { ConfirmDialog, ErrorNotice, Loading, PageHeading, ShownOncePanel, StatusBadge, Time } from '../components';
 import {
   CREATE_WEBHOOK_MUTATION,
   DELETE_WEBHOOK_MUTATION,
@@ -429,45 +429,14 @@ function DeleteDialog({
   onDeleted: (e: WebhookEndpoint) => void;
   onCancel: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<CombinedError | Error | null>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-
   const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await remove(endpoint.id);
-      onDeleted(endpoint);
-    } catch (e) {
-      setError(e as CombinedError | Error);
-      setBusy(false);
-    }
+    await remove(endpoint.id);
+    onDeleted(endpoint);
   };
-
   return (
-    <Modal
-      labelledBy="delete-webhook-title"
-      describedBy="delete-webhook-description"
-      onClose={onCancel}
-      initialFocus={cancelButton}
-      returnFocus={() => document.querySelector<HTMLElement>('main h1')}
-    >
-      <h2 id="delete-webhook-title">Delete webhook endpoint</h2>
-      <p id="delete-webhook-description">
-        Delete <code class="mono wrap-anywhere">{endpoint.url}</code>? It receives no more events, and deliveries still owed to it are dropped.
-        This cannot be undone.
-      </p>
-      {error && <ErrorNotice error={error} />}
-      <div class="form-actions">
-        <button type="button" class="button button-danger" onClick={confirm} disabled={busy} aria-busy={busy}>
-          Delete
-        </button>
-        <button type="button" class="button button-secondary" ref={cancelButton} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog id="delete-webhook" title="Delete webhook endpoint" actionLabel="Delete" onConfirm={confirm} onCancel={onCancel}>
+      Delete <code class="mono wrap-anywhere">{endpoint.url}</code>? It receives no more events, and deliveries still owed to it are dropped. This
+      cannot be undone.
+    </ConfirmDialog>
   );
 }
