@@ -17,7 +17,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app
-RUN chown node:node /app
+# /shared: where compose.scale.yaml's chains container writes the sandbox manifest (a volume takes this owner).
+RUN chown node:node /app && mkdir /shared && chown node:node /shared
 COPY --chown=node:node package.json package-lock.json ./
 # The test lane's MongoDB-compatible server is the one optional dependency: left out here.
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force

@@ -41,6 +41,7 @@ const envSchema = z
     SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+    INTENT_LEASE_MS: z.coerce.number().int().min(600).max(600_000).default(15_000),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
@@ -128,6 +129,8 @@ export interface Config {
   payments?: { settlerKey: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
   txStuckAfterMs: number;
+  /** How long an intent waits for another instance after its owner stops abruptly (docs/operations.md, "Several instances"). */
+  intentLeaseMs: number;
   /** One JSON-RPC request to a chain waits this long at most. */
   rpcTimeoutMs: number;
   /** Cap on one wait between tries while a transaction is in flight (or a burn awaits its mint). */
@@ -207,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
+    intentLeaseMs: e.INTENT_LEASE_MS,
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
     webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, allowLoopback: e.CHAIN_MODE === 'sandbox' && e.NODE_ENV !== 'production' && e.SERVICE_ENV !== 'production' },
     yieldSampleIntervalMs: e.YIELD_SAMPLE_INTERVAL_MS,

@@ -16,10 +16,12 @@ import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
 import { recordGasSpent } from './app/budgets/gasBudget';
-import { createEngine } from './engine/engine';
+import { createEngine, type Engine } from './engine/engine';
 import { createX402Payments } from './chain/x402/x402Payments';
 import { createIntentBus } from './engine/eventBus';
-import { createSharedBus } from './engine/sharedBus';
+import { createSharedBus, type SharedBus } from './engine/sharedBus';
+import { createChangeFeedBus } from './engine/changeFeedBus';
+import type { NonceRepo, Store } from './store/port';
 import { intentRoutes } from './rest/routes/intents';
 import { auditRoutes } from './rest/routes/audit';
 import { policyRoutes } from './rest/routes/policies';
@@ -37,6 +39,26 @@ import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
 import { webhookRoutes } from './rest/routes/webhooks';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
+
+/**
+ * Several instances on one database: what one instance persists reaches
+ * subscriptions on the others. On a replica set the bus follows the intents'
+ * change stream (resumed from its last token after a reconnect); on a server
+ * without change streams, the polled `intentEvents` log.
+ */
+async function crossInstanceBus(store: Store, origin: string, logger: Logger, publishedHere: (intentId: string) => boolean): Promise<SharedBus> {
+  if (store.intentChanges) {
+    try {
+      const bus = await createChangeFeedBus(createIntentBus(), store.intentChanges, { publishedHere, onError: (err, what) => logger.warn({ err, what }, 'intent change stream') });
+      logger.info('intent updates across instances: following the intents change stream');
+      return bus;
+    } catch (err) {
+      logger.warn({ err }, 'the intents change stream could not be opened; polling the intentEvents log instead');
+    }
+  }
+  logger.info('intent updates across instances: polling the intentEvents log (the database has no change streams)');
+  return createSharedBus(createIntentBus(), store.intentEvents, { origin, onError: (err, what) => logger.warn({ err, what }, 'intent event log') });
+}
 
 export interface RunningService {
   server: Server;
@@ -60,7 +82,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const localClock = { now: () => new Date() };
   // One registry per instance; the layers report into it through hooks (they never import it).
   const metrics = createMetrics();
-  const [storeResult, chainsResult] = await Promise.allSettled([createStore(config), startChains(config, { onRpc: metrics.chainRpc })]);
+  // The chains start beside the store: shared signers take their nonces from the store once it is there.
+  let sharedNonces: NonceRepo | undefined;
+  const [storeResult, chainsResult] = await Promise.allSettled([
+    createStore(config).then((s) => {
+      sharedNonces = s.nonces;
+      return s;
+    }),
+    startChains(config, { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain) }),
+  ]);
   if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
     // Whatever did start is stopped again: no devnet or connection outlives a failed start.
     if (storeResult.status === 'fulfilled') await storeResult.value.close();
@@ -84,14 +114,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
   const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
   const caches = createReadCaches();
-  // Several instances on one database: progress published by one reaches subscriptions on the others.
-  const bus =
-    store.kind === 'mongo'
-      ? await createSharedBus(createIntentBus(), store.intentEvents, {
-          origin: `instance_${randomBytes(6).toString('hex')}`,
-          onError: (err, what) => logger.warn({ err, what }, 'intent event log'),
-        })
-      : undefined;
+  // This instance among those sharing the database: it owns intent leases under this id.
+  const instanceId = `instance_${randomBytes(6).toString('hex')}`;
+  // The bus is made before the engine; the engine's leases say which snapshots it publishes itself.
+  let engineRef: Engine | undefined;
+  const bus = store.kind === 'mongo' ? await crossInstanceBus(store, instanceId, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
   // Webhooks: every intent transition becomes persisted deliveries, sent (signed, retried) by a worker.
   const webhooks = createWebhookDispatcher({
     store,
@@ -101,7 +128,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     retry: { baseMs: config.webhooks.retryBaseMs },
     logger,
   });
-  const engine = createEngine({
+  const engine = (engineRef = createEngine({
     bus,
     store,
     chains: chains.port,
@@ -109,6 +136,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     clock: createSystemClock(),
     logger,
     txStuckAfterMs: config.txStuckAfterMs,
+    // Instances on one database lease the intents they run; the memory store has one engine, which needs none.
+    leases: store.kind === 'mongo' ? { repo: store.intentLeases, owner: instanceId, leaseMs: config.intentLeaseMs, now: () => clock.now().getTime() } : undefined,
     retry: { inFlightMaxMs: config.txRetryMaxMs },
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
@@ -121,7 +150,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       metrics.intentTransition(intent);
       webhooks.onTransition(intent);
     },
-  });
+  }));
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
     ? await createX402Payments({

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseEther, parseUnits, type Hex } from 'viem';
+import { parseEther, parseUnits, type Address, type Hex } from 'viem';
 import type { ChainName } from '../domain/chains';
 import type { ChainPort } from './port';
 import type { SandboxManifest } from './sandbox/manifest';
@@ -10,6 +10,7 @@ import type { ChainClient } from './viem/chainClients';
 import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
 import { readHoldings } from './viem/readHoldings';
 import type { RpcObserver } from './viem/observedTransport';
+import type { NonceRepo } from '../store/port';
 
 export interface ChainsConfig {
   chainMode: 'sandbox' | 'rpc';
@@ -22,6 +23,8 @@ export interface ChainsConfig {
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: ServiceKeys;
+  /** How long a shared signer's nonce gap (taken, never sent) holds its later transactions before the allocator re-synchronises (default 5 s). */
+  nonceGapMs?: number;
 }
 
 export interface RunningChains {
@@ -59,7 +62,17 @@ function readManifest(path: string): SandboxManifest {
 export interface ChainHooks {
   /** Every JSON-RPC request of the chain port. */
   onRpc?: RpcObserver;
+  /**
+   * The store's nonce allocator (gas tank and relayer, faucet, wallets),
+   * asked at each send: the store starts beside the chains,
+   * so it may answer undefined at first (the node's pending nonce is used then).
+   */
+  nonces?: () => NonceRepo | undefined;
+  /** A transaction re-signed because another sender used its nonce first. */
+  onNonceRetry?: (chain: ChainName, address: Address) => void;
 }
+
+const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({ rpcTimeoutMs: cfg.rpcTimeoutMs, nonceGapMs: cfg.nonceGapMs, onRpc: hooks.onRpc, nonces: hooks.nonces, onNonceRetry: hooks.onNonceRetry });
 
 /** Starts (or attaches to) the sandbox devnets, or connects to configured RPC endpoints, and builds the chain port. */
 export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Promise<RunningChains> {
@@ -71,14 +84,14 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
     }
-    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, rpcTimeoutMs: cfg.rpcTimeoutMs, onRpc: hooks.onRpc, ...GAS });
+    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
     return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
-  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, rpcTimeoutMs: cfg.rpcTimeoutMs, onRpc: hooks.onRpc, ...GAS });
+  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
   const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;

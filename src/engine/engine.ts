@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { ChainPort } from '../chain/port';
 import type { KeyVault } from '../chain/keyVault';
-import type { AuditLog, IntentRepo, WalletRepo } from '../store/port';
+import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../store/port';
 import { createActorSystem } from './actors/runtime';
 import { createScheduler } from './actors/scheduler';
 import { scheduledChains } from './scheduledChains';
@@ -12,7 +12,8 @@ import { createIntentBus, type IntentBus } from './eventBus';
 import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './executor/retry';
 import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
 import { sleep } from './abort';
-import { recoverIntents } from './recovery';
+import { recoverIntents, resumeOrder } from './recovery';
+import { createLeaseKeeper, type LeaseKeeper } from './leaseKeeper';
 import { isFinal } from './stateMachine';
 import type { EngineEffects } from './unitContext';
 import { walletSigner } from './walletSigner';
@@ -58,16 +59,27 @@ export interface EngineOptions {
   turnBudgetMs?: number;
   /** Wait before running an intent again after an infrastructure fault; default 1 s doubling, capped at 30 s, never giving up. */
   resume?: { baseMs: number; maxMs: number };
+  /**
+   * Several engines on one store (docs/architecture.md, "Several instances"): each intent is
+   * run under a lease held by one engine; an engine that stops abruptly has
+   * its intents taken over by another within `leaseMs` (default 15 s).
+   * Absent: this engine is the store's only one and runs whatever it is given.
+   */
+  leases?: { repo: IntentLeaseRepo; owner: string; leaseMs?: number; now?: () => number; onError?: (err: unknown, what: string) => void };
 }
 
 /** The intent engine: wallet actors that serialise intents, intent actors that plan and execute them. */
 export interface Engine {
   readonly bus: IntentBus;
+  /** This engine's lease owner id (absent without leases). */
+  readonly owner?: string;
+  /** Whether this engine holds the lease of the intent (it runs it and publishes its snapshots); false without leases. */
+  holds(intentId: string): boolean;
   /** Queues a persisted, non-final intent behind its wallet's earlier ones. After stop() it is left for the next start's recovery. */
   submit(intent: Intent): Promise<void>;
-  /** Runs recovery: resumes every non-final intent in the store; resolves with how many. */
+  /** Runs recovery: resumes every non-final intent in the store that no other live engine holds; resolves with how many. */
   start(): Promise<{ resumed: number }>;
-  /** Stops taking work, lets in-flight units wind down at their next safe point, and resolves once every actor has stopped. */
+  /** Stops taking work, lets in-flight units wind down at their next safe point, and resolves once every actor has stopped; its leases are handed back. */
   stop(): Promise<void>;
 }
 
@@ -93,6 +105,57 @@ export function createEngine(options: EngineOptions): Engine {
   const walletActors = createActorSystem<WalletMsg>({ clock, onError, idleMs: options.walletIdleMs ?? 60_000, gate: scheduler });
   let stopping = false;
   const resume = options.resume ?? { baseMs: 1_000, maxMs: 30_000 };
+  const leases = options.leases ? keepLeases(options.leases) : undefined;
+
+  function keepLeases(o: NonNullable<EngineOptions['leases']>): LeaseKeeper {
+    const now = o.now ?? (() => Date.now());
+    const leaseMs = o.leaseMs ?? 15_000;
+    return createLeaseKeeper({
+      repo: o.repo,
+      owner: o.owner,
+      leaseMs,
+      now,
+      onLost(ids) {
+        for (const id of ids) {
+          logger.warn({ intentId: id }, 'intent lease taken by another engine (renewed too late); this engine lets go of it');
+          void intentActors.stop(id);
+        }
+      },
+      async onOrphans(ids) {
+        const open: Intent[] = [];
+        for (const id of ids) {
+          const intent = await store.intents.get(id);
+          // Its owner stopped after the intent's last step: only the lease is left to clear.
+          if (intent === null || isFinal(intent.status)) {
+            if (await o.repo.acquire(id, o.owner, now(), now() + 1)) await o.repo.release(id, o.owner);
+          } else open.push(intent);
+        }
+        await takeOver(open, 'their engine stopped renewing its leases');
+      },
+      async onSweep() {
+        // An instance that died between inserting an intent and leasing it: the intent has no lease at all.
+        const bornBefore = new Date(now() - leaseMs).toISOString();
+        const open = (await store.intents.listNonFinal()).filter((i) => i.createdAt < bornBefore && !intentActors.has(i.id) && !leases?.holds(i.id));
+        if (open.length === 0) return;
+        const held = await o.repo.heldAmong(
+          open.map((i) => i.id),
+          now(),
+        );
+        await takeOver(
+          open.filter((i) => !held.has(i.id)),
+          'they were never leased',
+        );
+      },
+      onError: o.onError ?? ((err, what) => logger.warn({ err, what }, 'intent leases')),
+    });
+  }
+
+  /** Queues intents another engine left, in recovery's order (executing first, oldest first). */
+  async function takeOver(open: Intent[], why: string): Promise<void> {
+    let taken = 0;
+    for (const intent of resumeOrder(open)) if (!stopping && (await submit(intent))) taken++;
+    if (taken > 0) logger.info({ count: taken, why }, 'took over intents');
+  }
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
@@ -126,16 +189,23 @@ export function createEngine(options: EngineOptions): Engine {
     for (let attempt = 1; !stopping && !signal.aborted; attempt++) {
       let reason: HaltReason;
       try {
+        if (leases && !leases.holds(intentId)) return; // another engine took it over
         const intent = await store.intents.get(intentId);
-        if (intent === null || isFinal(intent.status) || intentActors.has(intentId)) return;
-        if (stopping || signal.aborted) return;
+        if (intent === null || isFinal(intent.status)) {
+          await leases?.release(intentId);
+          return;
+        }
+        if (intentActors.has(intentId) || stopping || signal.aborted) return;
         reason = await runOnce(intent, keys);
         await intentActors.stop(intentId); // let this run's actor wind down before any next run
       } catch (err) {
         logger.error({ intentId, err }, 'could not run the intent; it stays open and will be retried');
         reason = 'retry';
       }
-      if (reason !== 'retry') return;
+      if (reason === 'final') await leases?.release(intentId);
+      // Under a lease nobody else may write the intent but a client's cancel: run it again from the store's copy.
+      const again = reason === 'retry' || (reason === 'superseded' && leases?.holds(intentId) === true);
+      if (!again) return;
       try {
         await sleep(clock, backoffMs(resume, attempt), signal);
       } catch {
@@ -147,11 +217,13 @@ export function createEngine(options: EngineOptions): Engine {
   const behavior = walletBehavior(runIntent);
   const supervise = walletSupervisor(logger);
 
-  async function submit(intent: Intent): Promise<void> {
+  /** Queues the intent behind its wallet's earlier ones; false when another live engine holds its lease (or this one is stopping). */
+  async function submit(intent: Intent): Promise<boolean> {
+    if (leases && !stopping && !(await leases.acquire(intent.id))) return false;
     const id = walletActorId(intent.walletId);
     const message: WalletMsg = { type: 'run', intentId: intent.id };
     while (!stopping) {
-      if (walletActors.tell(id, message)) return;
+      if (walletActors.tell(id, message)) return true;
       if (!walletActors.has(id)) {
         // The wallet's signer is derived at its first signature and dropped when this actor stops (idle, or the engine stopping).
         const keys = walletSigner(effects.keyVault, intent.walletId);
@@ -162,20 +234,27 @@ export function createEngine(options: EngineOptions): Engine {
       await walletActors.stop(id);
     }
     logger.info({ intentId: intent.id }, 'engine stopping; intent left for recovery');
+    return false;
   }
 
   return {
     bus,
+    owner: options.leases?.owner,
+    holds: (intentId) => leases?.holds(intentId) ?? false,
     async submit(intent) {
       if (intent.status === 'pending' && intent.version === 0) options.onTransition?.(intent);
       await submit(intent);
     },
     async start() {
-      return { resumed: await recoverIntents(store.intents, submit, logger) };
+      const resumed = await recoverIntents(store.intents, submit, logger);
+      leases?.start();
+      return { resumed };
     },
     async stop() {
       stopping = true;
       await Promise.all([walletActors.stopAll(), intentActors.stopAll()]);
+      // A clean stop hands its leases back: other engines take the intents over at once, not a lease period later.
+      await leases?.stop({ handBack: true });
     },
   };
 }

@@ -17,17 +17,19 @@ export function resumeOrder(intents: readonly Intent[]): Intent[] {
 
 /**
  * Recovery at engine start (docs/architecture.md): every non-final intent is handed back
- * to the engine. pending and planning intents (re)plan; executing ones carry
+ * to the engine (which skips those another live engine holds the lease of). pending and planning intents (re)plan; executing ones carry
  * on at their first unfinished sub-transaction, resuming a persisted hash
  * from its receipt (rebroadcast when unknown), never signing it again.
  */
 export async function recoverIntents(
   repo: Pick<IntentRepo, 'listNonFinal'>,
-  submit: (intent: Intent) => Promise<void>,
+  submit: (intent: Intent) => Promise<boolean>,
   logger: EngineLogger,
 ): Promise<number> {
   const open = resumeOrder(await repo.listNonFinal());
-  for (const intent of open) await submit(intent);
-  if (open.length > 0) logger.info({ count: open.length }, 'resuming non-final intents');
-  return open.length;
+  let resumed = 0;
+  // submit is false for an intent another live engine holds (several instances): that engine runs it.
+  for (const intent of open) if (await submit(intent)) resumed++;
+  if (resumed > 0) logger.info({ count: resumed, open: open.length }, 'resuming non-final intents');
+  return resumed;
 }

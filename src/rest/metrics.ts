@@ -22,11 +22,14 @@ export interface Metrics {
   rpcDuration: Histogram<'chain' | 'method'>;
   rpcErrors: Counter<'chain' | 'method' | 'kind'>;
   creditsCharged: Counter<'operation'>;
+  nonceRetries: Counter<'chain'>;
   subscriptionsOpen: Gauge<'transport'>;
   /** Engine hook: each status an intent enters (and, once final, how long it took). */
   intentTransition(intent: Intent): void;
   /** Chain adapter hook: each JSON-RPC request. */
   chainRpc: RpcObserver;
+  /** Chain adapter hook: a transaction re-signed because another sender used its nonce first (0 expected: shared signers take nonces from the store). */
+  nonceRetry(chain: string): void;
   /** Use-case hook: credits an operation was charged. */
   creditsChargedFor(operation: Operation, credits: number): void;
   /** GraphQL transports' hook: subscription streams opening and ending. */
@@ -93,6 +96,12 @@ export function createMetrics(): Metrics {
     labelNames: ['chain', 'method', 'kind'] as const,
     registers,
   });
+  const nonceRetries = new Counter({
+    name: 'chain_nonce_retries_total',
+    help: 'Transactions re-signed because another sender used their nonce first, by chain',
+    labelNames: ['chain'] as const,
+    registers,
+  });
   const creditsCharged = new Counter({
     name: 'credits_charged_total',
     help: 'Credits charged to API keys for successful operations (REST and GraphQL), by operation',
@@ -118,6 +127,7 @@ export function createMetrics(): Metrics {
     rpcDuration,
     rpcErrors,
     creditsCharged,
+    nonceRetries,
     subscriptionsOpen,
     intentTransition: guarded((intent: Intent) => {
       intentTransitions.inc({ action: intent.action, status: intent.status });
@@ -129,6 +139,7 @@ export function createMetrics(): Metrics {
       rpcDuration.observe({ chain: call.chain, method: call.method }, call.seconds);
       if (call.error) rpcErrors.inc({ chain: call.chain, method: call.method, kind: call.error });
     }),
+    nonceRetry: guarded((chain: string) => nonceRetries.inc({ chain })),
     creditsChargedFor: guarded((operation: Operation, credits: number) => {
       if (credits > 0) creditsCharged.inc({ operation }, credits);
     }),

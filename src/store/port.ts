@@ -200,6 +200,87 @@ export interface IntentEventLog {
   head(): Promise<number>;
 }
 
+/**
+ * Who runs an intent (docs/architecture.md, "Several instances"): a lease per
+ * intent, held by one engine (`owner`, unique per engine start) until a time
+ * (ms since the epoch, on the shared clock) and renewed while it runs. An
+ * engine that dies stops renewing; once its leases expire another engine
+ * takes them and resumes the intents from their receipts. Leases live beside
+ * the intents, not in them: an intent is replaced whole on every transition
+ * (optimistic `version`), which would erase or race a lease kept inside it.
+ */
+export interface IntentLeaseRepo {
+  /**
+   * Takes the lease of intent `id` for `owner` until `untilMs`, in one
+   * conditional update: granted when the lease is free, expired at `nowMs`,
+   * or already `owner`'s (then extended). False when another owner holds it.
+   * A lease is held through its `untilMs` inclusive, here and below.
+   */
+  acquire(id: string, owner: string, nowMs: number, untilMs: number): Promise<boolean>;
+  /**
+   * Extends every lease `owner` holds to `untilMs`; resolves with the intent
+   * ids it still holds. A lease of `owner` that expired but was not taken by
+   * another owner yet is extended too (its owner is still running it).
+   */
+  renew(owner: string, untilMs: number): Promise<string[]>;
+  /** Gives the lease of `id` back, if `owner` holds it (the intent is final, or the engine stops). */
+  release(id: string, owner: string): Promise<void>;
+  /**
+   * Gives back every lease `owner` holds (a clean stop): each is left expired
+   * as of `nowMs`, owned by nobody, so other engines find it at their next
+   * look for expired leases (`listExpired`) and take it over at once.
+   */
+  releaseAll(owner: string, nowMs: number): Promise<void>;
+  /** Ids of intents whose lease expired before `nowMs` (their owner stopped renewing), oldest expiry first, at most `limit`. */
+  listExpired(nowMs: number, limit: number): Promise<string[]>;
+  /** Which of `ids` have a lease held (not expired) at `nowMs`. */
+  heldAmong(ids: readonly string[], nowMs: number): Promise<Set<string>>;
+}
+
+/**
+ * Transaction nonces of the accounts several instances sign for (the gas
+ * tank, which is also the CCTP relayer, and the faucet): one counter per
+ * chain and address, taken with one atomic update, so two instances never
+ * sign two transactions with one nonce. `key` is `${chainId}:${address}`
+ * (address lower-case).
+ */
+export interface NonceRepo {
+  /**
+   * Takes the next nonce: the stored counter, raised to `chainPending` (the
+   * chain's pending nonce, read just before) when the chain is ahead (another
+   * sender, a fresh database). When the counter is ahead of a chain whose
+   * pending nonce has not moved for `gapMs`, the nonces in between were handed
+   * out and never sent (a gap that would hold every later transaction): the
+   * counter is re-synchronised to `chainPending`.
+   */
+  take(key: string, chainPending: number, nowMs: number, gapMs: number): Promise<number>;
+  /** Gives `nonce` back when it is still the last one taken (its transaction was never sent), so no gap is left. */
+  giveBack(key: string, nonce: number): Promise<void>;
+}
+
+/** One persisted change of an intent, in the order the store applied them. */
+export interface IntentChange {
+  intent: Intent;
+  /** Where to resume the feed after this change (MongoDB: the change stream's resume token). */
+  resumeToken: unknown;
+}
+
+/**
+ * The store's own feed of intent writes (inserts and replacements), followed
+ * by the cross-instance event bus. MongoDB: a change stream on `intents`,
+ * resumed after the last token seen when it is interrupted, so a reconnect
+ * loses no update. Memory: every insert and update of this process's store.
+ */
+export interface IntentChangeFeed {
+  /**
+   * Calls `onChange` for each change after `resumeAfter` (absent: from now)
+   * until the returned function is called. Resolves once the feed is open, so
+   * a write made after it resolves is delivered. `onError` hears failures of
+   * the feed (it keeps resuming from the last token seen).
+   */
+  watch(onChange: (change: IntentChange) => void, options?: { resumeAfter?: unknown; onError?: (err: unknown) => void }): Promise<() => Promise<void>>;
+}
+
 /** Position in an account's audit log (newest first): the last event seen. */
 export interface AuditCursor {
   at: string;
@@ -320,6 +401,10 @@ export interface Store {
   idempotency: IdempotencyRepo;
   intents: IntentRepo;
   intentEvents: IntentEventLog;
+  intentLeases: IntentLeaseRepo;
+  nonces: NonceRepo;
+  /** Absent where the server has no change streams: the bus then follows `intentEvents`. */
+  intentChanges?: IntentChangeFeed;
   paymentNonces: PaymentNonceRepo;
   users: UserRepo;
   sessions: SessionRepo;

@@ -17,6 +17,8 @@ export interface SandboxOptions {
   feeBps?: number;
   /** Chain i listens on basePort + i; default: free ports. */
   basePort?: number;
+  /** Address the devnets listen on (default 127.0.0.1); the manifest's RPC URLs stay reachable from this process. */
+  host?: string;
 }
 
 /** A running sandbox: devnets with the contracts deployed. */
@@ -40,7 +42,7 @@ export interface Sandbox {
 
 /** Start local devnets and deploy the sandbox contracts (the faucet may mint every token). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const devnets = await startDevnets({ chains: options.chains ?? DEFAULT_SANDBOX_CHAINS, basePort: options.basePort });
+  const devnets = await startDevnets({ chains: options.chains ?? DEFAULT_SANDBOX_CHAINS, basePort: options.basePort, host: options.host });
   // Deploying is idempotent (existing code and settings are kept): a restarted chain gets its contracts back, the others are only read.
   const deploy = () =>
     deploySandbox({

@@ -40,6 +40,8 @@ import { encodeTx, spenderAddress, token } from './encodeTx';
 import { onChain } from './translateError';
 import { KeyedMutex } from './keyedMutex';
 import type { RpcObserver } from './observedTransport';
+import { nonceKey, takeNonce, type HeldNonce } from './sharedNonces';
+import type { NonceRepo } from '../../store/port';
 
 export interface ServiceKeys {
   /** Pays native gas top-ups and relays CCTP mints. */
@@ -63,6 +65,17 @@ export interface ViemChainPortOptions {
   topUpWei?: bigint;
   /** Told of every JSON-RPC request to the nodes (chain, method, duration, error kind), whichever call made it. */
   onRpc?: RpcObserver;
+  /**
+   * The store's nonce allocator, asked at each send (gas tank and relayer,
+   * faucet, wallets): several instances may sign for one account. A getter,
+   * since the store starts beside the chains; until it answers (or without
+   * one) the node's pending nonce is used.
+   */
+  nonces?: () => NonceRepo | undefined;
+  /** A nonce above a chain that has not moved for this long marks a gap the allocator re-synchronises (default 5 s). */
+  nonceGapMs?: number;
+  /** Told each time a transaction's nonce was used by another sender first (it is signed again with a fresh one, a few times at most). */
+  onNonceRetry?: (chain: ChainName, address: Address) => void;
 }
 
 /**
@@ -103,6 +116,9 @@ function nonceTaken(e: unknown): boolean {
 
 /** Tries at sending one transaction when its nonce keeps being taken by another sender of the same account. */
 const NONCE_ATTEMPTS = 6;
+
+/** How often a shared signer waiting for the nonces below its own reads the chain's pending nonce. */
+const NONCE_WAIT_POLL_MS = 50;
 
 /**
  * Whether a send refused for a taken nonce should be tried again: a short, growing,
@@ -155,6 +171,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
   const faucet = privateKeyToAccount(o.keys.faucet);
   const attester = privateKeyToAccount(o.keys.attester);
   const nonceLocks = new KeyedMutex();
+  const gapMs = o.nonceGapMs ?? 5_000;
   const minGas = o.minGasWei ?? parseEther('0.01');
   const topUp = o.topUpWei ?? parseEther('0.1');
 
@@ -188,48 +205,99 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     return price;
   }
 
-  /** Signs under the signer's per-chain lock, hands the hash over, then broadcasts. */
+  const pendingNonce = (chain: ChainName, address: Address): Promise<number> => call(chain, (x) => x.client.getTransactionCount({ address, blockTag: 'pending' }));
+
+  /**
+   * The nonce a transaction of `account` signs with: from the store's
+   * allocator when there is one, so instances sharing the database never sign
+   * two transactions with one nonce: the gas tank (also the relayer) and the
+   * faucet are shared by every instance, and a wallet's intents may run on
+   * two instances at once (two requests through a load balancer). Without an
+   * allocator, the node's pending nonce. Null when another sender used it meanwhile.
+   */
+  async function nextNonce(chain: ChainName, account: LocalAccount, pending: number): Promise<HeldNonce | null> {
+    const repo = o.nonces?.();
+    if (repo === undefined) return { nonce: pending, release: async () => undefined };
+    const key = nonceKey(clientOf(chain).chain.id, account.address);
+    return takeNonce({ repo, key, pending, readPending: () => pendingNonce(chain, account.address), gapMs, pollMs: Math.min(pollMs, NONCE_WAIT_POLL_MS) });
+  }
+
+  /**
+   * Sends one transaction of `account` under its per-chain lock (this
+   * process's order): `prepare` reads what signing needs and may refuse
+   * before a nonce is taken; `sign` signs with the nonce (and persists).
+   * A nonce another sender used first is signed again with a fresh one; one
+   * refused for another reason is given back. Resolves with what was sent.
+   */
+  async function sendWithNonce<P, S extends { raw: Hex }>(chain: ChainName, account: LocalAccount, prepare: () => Promise<P>, sign: (nonce: number, prepared: P) => Promise<S>): Promise<S> {
+    return nonceLocks.run(`${chain}:${account.address}`, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const [pending, prepared] = await Promise.all([pendingNonce(chain, account.address), prepare()]);
+        const held = await nextNonce(chain, account, pending);
+        let failure: unknown;
+        if (held === null) {
+          failure = networkError(chain, new Error('nonce too low: another sender used it while the nonces below it were awaited'));
+        } else {
+          let signed: S;
+          try {
+            signed = await sign(held.nonce, prepared);
+          } catch (e) {
+            // Not persisted (the store refused it): the nonce goes back, or the next send would wait out a gap. Were the
+            // bytes persisted after all (an answer lost), their nonce goes to another transaction and the engine, finding
+            // it consumed, signs that step again (NonceConsumedError): nothing is sent twice.
+            await held.release().catch(() => undefined);
+            throw e;
+          }
+          try {
+            await broadcast(chain, signed.raw);
+            return signed;
+          } catch (e) {
+            failure = e;
+            // never broadcast: the nonce goes back, no gap is left (best effort: the allocator may be down too)
+            if (!nonceTaken(e)) await held.release().catch(() => undefined);
+          }
+        }
+        if (nonceTaken(failure)) o.onNonceRetry?.(chain, account.address);
+        if (!(await retryTakenNonce(failure, attempt))) throw failure;
+      }
+    });
+  }
+
+  /** Signs with the signer's next nonce, hands the hash over, then broadcasts. */
   async function signAndSend(account: LocalAccount, tx: TxRequest, onSigned: (s: SignedTx) => Promise<void>): Promise<SignedTx> {
     const c = clientOf(tx.chain);
     const sabotage = (tx.kind === 'burn' && faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert'));
     const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
-    return nonceLocks.run(`${tx.chain}:${account.address}`, async () => {
-      // Another process may share a service account (tests, several instances): a nonce taken
-      // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.
-      for (let attempt = 1; ; attempt++) {
-        const [nonce, fees, gas] = await Promise.all([
-          call(tx.chain, (x) => x.client.getTransactionCount({ address: account.address, blockTag: 'pending' })),
-          call(tx.chain, (x) => x.client.estimateFeesPerGas()),
-          call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
-            (g) => (g * 12n) / 10n,
-            (e) => {
-              // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
-              // estimation revert is refused here, before signing: sending it would only burn gas.
-              if (sabotage) return REVERTING_GAS_LIMIT;
-              if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
-              throw e;
-            },
-          ),
-        ]);
-        const raw = await account.signTransaction({
-          chainId: c.chain.id,
-          type: 'eip1559',
-          to,
-          data,
-          nonce,
-          gas,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        });
-        const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
-        await onSigned(signed);
-        try {
-          await broadcast(tx.chain, raw);
-          return signed;
-        } catch (e) {
-          if (!(await retryTakenNonce(e, attempt))) throw e;
-        }
-      }
+    const prepare = () =>
+      Promise.all([
+        call(tx.chain, (x) => x.client.estimateFeesPerGas()),
+        call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
+          (g) => (g * 12n) / 10n,
+          (e) => {
+            // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
+            // estimation revert is refused here, before signing: sending it would only burn gas.
+            if (sabotage) return REVERTING_GAS_LIMIT;
+            if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
+            throw e;
+          },
+        ),
+      ]);
+    // Another process may share a service account (tests, several instances): a nonce taken
+    // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.
+    return sendWithNonce(tx.chain, account, prepare, async (nonce, [fees, gas]): Promise<SignedTx> => {
+      const raw = await account.signTransaction({
+        chainId: c.chain.id,
+        type: 'eip1559',
+        to,
+        data,
+        nonce,
+        gas,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
+      await onSigned(signed);
+      return signed;
     });
   }
 
@@ -250,23 +318,17 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
   async function ensureGas(chain: ChainName, address: Address): Promise<void> {
     const balance = await call(chain, (c) => c.client.getBalance({ address }));
     if (balance >= minGas) return;
-    const hash = await nonceLocks.run(`${chain}:${gasTank.address}`, async () => {
-      const c = clientOf(chain);
-      // The gas tank is shared with other instances (and the relayer): a nonce taken under our feet is re-signed.
-      for (let attempt = 1; ; attempt++) {
-        const nonce = await call(chain, (x) => x.client.getTransactionCount({ address: gasTank.address, blockTag: 'pending' }));
-        const fees = await call(chain, (x) => x.client.estimateFeesPerGas());
-        const raw = await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: topUp, nonce, gas: 21_000n, ...fees });
-        try {
-          return await call(chain, (x) => x.client.sendRawTransaction({ serializedTransaction: raw }));
-        } catch (e) {
-          if (await retryTakenNonce(e, attempt)) continue;
-          // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off
-          throw nonceTaken(e) ? networkError(chain, e) : e;
-        }
-      }
+    const c = clientOf(chain);
+    const { raw } = await sendWithNonce(
+      chain,
+      gasTank,
+      () => call(chain, (x) => x.client.estimateFeesPerGas()),
+      async (nonce, fees) => ({ raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: topUp, nonce, gas: 21_000n, ...fees }) }),
+    ).catch((e: unknown) => {
+      // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off
+      throw nonceTaken(e) ? networkError(chain, e) : e;
     });
-    await call(chain, (c) => c.client.waitForTransactionReceipt({ hash, timeout: TOP_UP_WAIT_MS }));
+    await call(chain, (x) => x.client.waitForTransactionReceipt({ hash: keccak256(raw), timeout: TOP_UP_WAIT_MS }));
   }
 
   /** A node receipt in the port's terms, its gas priced at the chain's own feed. */

@@ -1,7 +1,8 @@
 import { isFinal, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
-import { DuplicateError, type IntentCursor, type IntentRepo } from '../port';
+import { DuplicateError, type IntentChangeFeed, type IntentCursor, type IntentRepo } from '../port';
 import { deepFreeze } from './frozen';
+import { createMemoryIntentChanges } from './memoryIntentChanges';
 
 /** Newest first: createdAt descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: IntentCursor, b: IntentCursor): number {
@@ -19,10 +20,13 @@ function newestFirst(a: IntentCursor, b: IntentCursor): number {
  * (the engine's next snapshot shares what did not change with the last one,
  * already frozen, so a write costs what changed, not the whole record).
  * Intents are indexed by wallet: listing a wallet's intents costs that
- * wallet's intents, not every intent of the process.
+ * wallet's intents, not every intent of the process. `changes` is the
+ * store's IntentChangeFeed: every successful insert and update, published
+ * synchronously after the write with the stored record.
  */
-export function createMemoryIntents(): IntentRepo {
+export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed } {
   const intents = new Map<string, Intent>();
+  const changes = createMemoryIntentChanges();
   const byWallet = new Map<string, Set<string>>();
 
   const ofWallet = (walletId: string): Intent[] => {
@@ -34,12 +38,15 @@ export function createMemoryIntents(): IntentRepo {
   };
 
   return {
+    changes: changes.feed,
     async insert(intent) {
       if (intents.has(intent.id)) throw new DuplicateError('intents.id');
-      intents.set(intent.id, deepFreeze(structuredClone(intent)));
+      const stored = deepFreeze(structuredClone(intent));
+      intents.set(intent.id, stored);
       let ids = byWallet.get(intent.walletId);
       if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));
       ids.add(intent.id);
+      changes.publish(stored);
     },
     async get(id) {
       return intents.get(id) ?? null;
@@ -54,6 +61,7 @@ export function createMemoryIntents(): IntentRepo {
         ids.add(intent.id);
       }
       intents.set(intent.id, deepFreeze(intent));
+      changes.publish(intent);
     },
     async listByWallet(walletId, { status, limit, after }) {
       return ofWallet(walletId)

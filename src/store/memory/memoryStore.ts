@@ -7,6 +7,8 @@ import { createMemorySessions, createMemoryUsers } from './memorySignIn';
 import { createMemoryPolicies } from './memoryPolicies';
 import { createMemoryWebhooks } from './memoryWebhooks';
 import { createMemoryRateHistory } from './memoryRateHistory';
+import { createMemoryIntentLeases } from './memoryIntentLeases';
+import { createMemoryNonces } from './memoryNonces';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -31,6 +33,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
   const paymentNonces = new Set<string>();
   const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
   const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+  const intents = createMemoryIntents();
   const live = <T extends { expiresAt: number }>(v: T | undefined): T | undefined =>
     v && v.expiresAt > clock.now().getTime() ? v : undefined;
 
@@ -182,8 +185,11 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         if (idem.get(k)?.owner === owner) idem.delete(k);
       },
     },
-    intents: createMemoryIntents(),
+    intents,
     intentEvents: createMemoryIntentEvents(),
+    intentLeases: createMemoryIntentLeases(),
+    nonces: createMemoryNonces(),
+    intentChanges: intents.changes,
     paymentNonces: {
       async claim(key) {
         if (paymentNonces.has(key)) return false;

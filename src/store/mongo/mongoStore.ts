@@ -6,11 +6,14 @@ import { assertRequired, probeCapabilities, type StoreCapabilities } from './cap
 import { followServerClock, type ServerClock } from './serverClock';
 import { createMongoIntents } from './mongoIntents';
 import { createMongoIntentEvents } from './mongoIntentEvents';
+import { createMongoIntentChanges } from './mongoIntentChanges';
 import { createMongoAuditLog } from './mongoAuditLog';
 import { claimEnvironment, createMongoSessions, createMongoUsers } from './mongoSignIn';
 import { createMongoPolicies } from './mongoPolicies';
 import { createMongoWebhooks } from './mongoWebhooks';
 import { createMongoRateHistory } from './mongoRateHistory';
+import { createMongoIntentLeases } from './mongoIntentLeases';
+import { createMongoNonces } from './mongoNonces';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -250,6 +253,10 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     },
     intents: createMongoIntents(db),
     intentEvents: createMongoIntentEvents(db),
+    // On a replica set the cross-instance bus follows the intents' change stream; elsewhere it polls intentEvents.
+    ...(capabilities.changeStreams ? { intentChanges: createMongoIntentChanges(db) } : {}),
+    intentLeases: createMongoIntentLeases(db),
+    nonces: createMongoNonces(db),
     paymentNonces: {
       async claim(key, record) {
         try {

@@ -47,6 +47,17 @@ describe('the documents cover what the service does', () => {
   });
 });
 
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: unknown;
+  ports?: (string | { host_ip?: string; published: string | number })[];
+  volumes?: string[];
+}
+const readCompose = (file: string) => parseYaml(read(file)) as { services: Record<string, ComposeService> };
+
 describe('container files', () => {
   test('the Dockerfile runs production dependencies only, as a non-root user, with a health check on /healthz', () => {
     const stages = read('Dockerfile').split(/^FROM /m).slice(1);
@@ -68,5 +79,96 @@ describe('container files', () => {
     expect(service?.environment?.MONGODB_URI).toMatch(/^mongodb:\/\/mongo:27017\/\w+\?replicaSet=rs0$/);
     // Secrets are required from the environment, never written in the file.
     for (const secret of ['KEY_VAULT_MASTER_KEY', 'ADMIN_TOKEN', 'SESSION_SECRET']) expect(service?.environment?.[secret]).toMatch(/^\$\{\w+:\?/);
+  });
+
+  test.each(['compose.yaml', 'compose.scale.yaml'])('%s publishes nothing beyond 127.0.0.1', (file) => {
+    const published = Object.values(readCompose(file).services).flatMap((s) => s.ports ?? []);
+    expect(published.length).toBeGreaterThan(0);
+    for (const p of published) expect(typeof p === 'string' ? p : `${p.host_ip ?? ''}:${p.published}`).toMatch(/^127\.0\.0\.1:/);
+  });
+});
+
+describe('compose.scale.yaml: the production-like setup of docs/operations.md, "Several instances"', () => {
+  const compose = readCompose('compose.scale.yaml');
+  const services = compose.services;
+  const names = Object.keys(services);
+  const members = names.filter((n) => services[n]!.image?.startsWith('mongo:'));
+  const instances = names.filter((n) => services[n]!.environment?.MONGODB_URI !== undefined);
+
+  test('three MongoDB members form one replica set, initiated with all three by a health check', () => {
+    expect(members).toHaveLength(3);
+    for (const m of members) expect(services[m]!.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
+    const initiators = members.filter((m) => services[m]!.healthcheck !== undefined);
+    expect(initiators).toHaveLength(1);
+    const check = JSON.stringify(services[initiators[0]!]!.healthcheck);
+    expect(check).toContain('rs.initiate');
+    for (const m of members) expect(check).toContain(`${m}:27017`);
+  });
+
+  test('three instances of one image, each naming every member and the replica set in its URI, waiting for a primary and for the chains', () => {
+    expect(instances).toHaveLength(3);
+    const initiator = members.find((m) => services[m]!.healthcheck !== undefined)!;
+    for (const i of instances) {
+      const s = services[i]!;
+      expect(s.image).toBe(services[instances[0]!]!.image);
+      expect(s.ports).toBeUndefined();
+      expect(s.environment?.HOST).toBe('0.0.0.0');
+      // (a seed list is no WHATWG URL: read it by hand)
+      const [, hosts, query] = /^mongodb:\/\/([^/]+)\/\w+\?(.+)$/.exec(s.environment!.MONGODB_URI!)!;
+      expect(hosts!.split(',').sort()).toEqual(members.map((m) => `${m}:27017`).sort());
+      expect(new URLSearchParams(query).get('replicaSet')).toBe('rs0');
+      expect(s.depends_on?.[initiator]?.condition).toBe('service_healthy');
+      expect(s.depends_on?.chains?.condition).toBe('service_healthy');
+    }
+  });
+
+  test('the instances share their secrets, required from the environment, and their public URL', () => {
+    for (const key of ['KEY_VAULT_MASTER_KEY', 'ADMIN_TOKEN', 'SESSION_SECRET', 'PUBLIC_URL', 'MONGODB_URI']) {
+      const values = new Set(instances.map((i) => services[i]!.environment?.[key]));
+      expect([key, values.size]).toEqual([key, 1]);
+    }
+    for (const secret of ['KEY_VAULT_MASTER_KEY', 'ADMIN_TOKEN', 'SESSION_SECRET']) expect(services[instances[0]!]!.environment?.[secret]).toMatch(/^\$\{\w+:\?/);
+  });
+
+  test('every instance attaches to the one set of sandbox chains: the manifest the chains container writes, on a shared volume', () => {
+    const chains = services.chains!;
+    const manifest = chains.environment?.SANDBOX_MANIFEST_OUT;
+    expect(manifest).toMatch(/^\/\w+\/manifest\.json$/);
+    expect(chains.environment?.SANDBOX_HOST).toBe('0.0.0.0');
+    expect(chains.environment?.SANDBOX_PUBLIC_HOST).toBe('chains');
+    expect(chains.ports).toBeUndefined();
+    expect(JSON.stringify(chains.healthcheck)).toContain('--check');
+    const volumeOf = (s: ComposeService) => (s.volumes ?? []).find((v) => v.split(':')[1] === dirname(manifest!))?.split(':')[0];
+    expect(volumeOf(chains)).toBeDefined();
+    for (const i of instances) {
+      expect(services[i]!.environment?.SANDBOX_MANIFEST).toBe(manifest);
+      expect(volumeOf(services[i]!)).toBe(volumeOf(chains));
+    }
+    // The container runs the built script: the build must include it.
+    const script = chains.command!.find((c) => c.endsWith('sandbox-chains.js'))!;
+    expect(script).toBe('dist/scripts/sandbox-chains.js');
+    expect((JSON.parse(read('tsconfig.build.json')) as { include: string[] }).include).toContain('scripts/sandbox-chains.ts');
+  });
+
+  test('the proxy round-robins over exactly the three instances, passes WebSocket upgrades, keeps subscriptions open, forwards the client', () => {
+    const proxy = services.proxy!;
+    expect(proxy.image).toMatch(/^nginx:/);
+    const mount = proxy.volumes!.find((v) => v.startsWith('./deploy/'))!;
+    const conf = read(mount.split(':')[0]!.slice(2))
+      .split('\n')
+      .map((l) => l.replace(/#.*/, ''))
+      .join('\n');
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(conf)!;
+    const servers = [...upstream[2]!.matchAll(/^\s*server\s+([^\s;]+)/gm)].map((m) => m[1]);
+    expect(servers.sort()).toEqual(instances.map((i) => `${i}:3000`).sort());
+    // no sticky sessions: any instance answers any request
+    expect(upstream[2]).not.toMatch(/\b(ip_hash|hash|sticky|least_conn)\b/);
+    expect(conf).toContain(`proxy_pass http://${upstream[1]};`);
+    expect(conf).toMatch(/proxy_set_header\s+Upgrade\s+\$http_upgrade;/);
+    expect(conf).toMatch(/proxy_set_header\s+Connection\s+\$connection_upgrade;/);
+    for (const h of ['X-Forwarded-For', 'X-Forwarded-Proto']) expect(conf).toMatch(new RegExp(`proxy_set_header\\s+${h}\\s`));
+    const graphql = /location\s+\/graphql\s*\{([^}]*)\}/.exec(conf)![1]!;
+    const [, amount, unit] = /proxy_read_timeout\s+(\d+)([smh]?);/.exec(graphql)!;
+    expect(Number(amount) * ({ '': 1, s: 1, m: 60, h: 3600 } as Record<string, number>)[unit!]!).toBeGreaterThanOrEqual(3600);
   });
 });

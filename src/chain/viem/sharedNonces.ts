@@ -1,0 +1,59 @@
+import type { NonceRepo } from '../../store/port';
+
+/** The allocator's key of an account on a chain (NonceRepo, src/store/port.ts). */
+export const nonceKey = (chainId: number, address: string): string => `${chainId}:${address.toLowerCase()}`;
+
+/** A nonce held for one transaction. */
+export interface HeldNonce {
+  nonce: number;
+  /** Gives the nonce back: its transaction was never broadcast, so it leaves no gap. */
+  release(): Promise<void>;
+}
+
+export interface TakeNonceOptions {
+  repo: NonceRepo;
+  key: string;
+  /** The chain's pending nonce of the account, read just before. */
+  pending: number;
+  readPending(): Promise<number>;
+  gapMs: number;
+  pollMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Takes the account's next nonce from the allocator, then waits until the
+ * chain holds every nonce below it before handing it over: those went to
+ * other instances a moment ago, and a node refuses (automine) or parks
+ * (interval mining) a transaction past a missing nonce. A chain that stays
+ * below it for `gapMs` has a gap (a nonce taken and never sent): ours is given
+ * back and taken again, which the allocator answers by re-synchronising to
+ * the chain, so this transaction fills the gap. Null when the chain went past
+ * the nonce meanwhile (an outside sender used it): the caller takes again.
+ */
+export async function takeNonce(o: TakeNonceOptions): Promise<HeldNonce | null> {
+  let pending = o.pending;
+  let nonce = await o.repo.take(o.key, pending, Date.now(), o.gapMs);
+  try {
+    let stillSince = Date.now();
+    while (nonce > pending) {
+      if (Date.now() - stillSince >= o.gapMs) {
+        await o.repo.giveBack(o.key, nonce);
+        nonce = await o.repo.take(o.key, pending, Date.now(), o.gapMs);
+        stillSince = Date.now();
+        continue;
+      }
+      await sleep(o.pollMs);
+      const now = await o.readPending();
+      // the chain moves: the nonces below ours are arriving, no gap yet
+      if (now !== pending) stillSince = Date.now();
+      pending = now;
+    }
+  } catch (e) {
+    await o.repo.giveBack(o.key, nonce).catch(() => undefined);
+    throw e;
+  }
+  if (nonce < pending) return null;
+  return { nonce, release: () => o.repo.giveBack(o.key, nonce) };
+}

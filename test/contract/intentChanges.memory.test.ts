@@ -1,0 +1,4 @@
+import { createMemoryStore } from '../../src/store/memory/memoryStore';
+import { describeIntentChangesContract } from './intentChanges.contract';
+
+describeIntentChangesContract('memory', 'memory', async () => createMemoryStore());

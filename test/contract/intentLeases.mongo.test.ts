@@ -1,0 +1,4 @@
+import { describeIntentLeasesContract } from './intentLeases.contract';
+import { describeOnMongo } from './mongoHarness';
+
+describeOnMongo('intent leases contract', describeIntentLeasesContract);

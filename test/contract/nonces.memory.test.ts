@@ -1,0 +1,4 @@
+import { createMemoryStore } from '../../src/store/memory/memoryStore';
+import { describeNoncesContract } from './nonces.contract';
+
+describeNoncesContract('memory', async () => createMemoryStore());
