@@ -256,6 +256,13 @@ export interface NonceRepo {
   take(key: string, chainPending: number, nowMs: number, gapMs: number): Promise<number>;
   /** Gives `nonce` back when it is still the last one taken (its transaction was never sent), so no gap is left. */
   giveBack(key: string, nonce: number): Promise<void>;
+  /**
+   * Since when (ms) the chain's pending nonce has been `chainPending`, as the
+   * takers reported it; null when the counter last saw another value. A
+   * sender waiting for the nonces below its own counts a gap from there, not
+   * from its own take, so a gap left by a dead instance is filled once, early.
+   */
+  chainStillSince(key: string, chainPending: number): Promise<number | null>;
 }
 
 /** One persisted change of an intent, in the order the store applied them. */

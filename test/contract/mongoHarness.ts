@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { createMongoStore } from '../../src/store/mongo/mongoStore';
@@ -36,4 +37,24 @@ export function describeOnMongo(suite: string, run: (name: string, makeStore: ()
       await client.close();
     }
   });
+}
+
+/**
+ * Whether the server opens change streams, asked before any test is
+ * registered (jest registers synchronously, the store probes asynchronously):
+ * a child process runs the store's probe (watch, one read). 0: yes; 3: the
+ * watch failed; anything else (no server) lets the suite run and fail loudly.
+ */
+export function changeStreams(uri: string): 'yes' | 'no' | 'unknown' {
+  const script = `
+    const { MongoClient } = require(${JSON.stringify(require.resolve('mongodb'))});
+    const client = new MongoClient(process.env.PROBE_URI, { serverSelectionTimeoutMS: 10000 });
+    client.connect().then(async () => {
+      const stream = client.db('changeStreamProbe').collection('probe').watch([], { maxAwaitTimeMS: 50 });
+      const ok = await stream.tryNext().then(() => true, () => false);
+      await stream.close().catch(() => undefined);
+      return ok ? 0 : 3;
+    }, () => 2).then(async (code) => { await client.close().catch(() => undefined); process.exit(code); });`;
+  const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, PROBE_URI: uri }, timeout: 30_000, stdio: 'ignore' });
+  return r.status === 0 ? 'yes' : r.status === 3 ? 'no' : 'unknown';
 }

@@ -69,6 +69,17 @@ export function describeNoncesContract(name: string, makeStore: () => Promise<Co
       expect(await take(k, 6, T0 + 2 * GAP_MS - 1)).toBe(6);
     });
 
+    test('behavior: chainStillSince answers since when the takers have seen the chain at that pending nonce; null for another one', async () => {
+      const k = key();
+      expect(await store.nonces.chainStillSince(k, 5)).toBeNull();
+      await take(k, 5);
+      await take(k, 5, T0 + 100);
+      expect(await store.nonces.chainStillSince(k, 5)).toBe(T0);
+      expect(await store.nonces.chainStillSince(k, 6)).toBeNull();
+      await take(k, 6, T0 + 200);
+      expect(await store.nonces.chainStillSince(k, 6)).toBe(T0 + 200);
+    });
+
     test('behavior: giving back the last nonce taken hands it out again; giving back an older one changes nothing', async () => {
       const k = key();
       expect(await take(k, 0)).toBe(0);

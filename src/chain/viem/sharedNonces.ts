@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * chain holds every nonce below it before handing it over: those went to
  * other instances a moment ago, and a node refuses (automine) or parks
  * (interval mining) a transaction past a missing nonce. A chain that stays
- * below it for `gapMs` has a gap (a nonce taken and never sent): ours is given
+ * below it for `gapMs` (counted from when it stopped moving) has a gap (a nonce taken and never sent): ours is given
  * back and taken again, which the allocator answers by re-synchronising to
  * the chain, so this transaction fills the gap. Null when the chain went past
  * the nonce meanwhile (an outside sender used it): the caller takes again.
@@ -36,7 +36,8 @@ export async function takeNonce(o: TakeNonceOptions): Promise<HeldNonce | null> 
   let pending = o.pending;
   let nonce = await o.repo.take(o.key, pending, Date.now(), o.gapMs);
   try {
-    let stillSince = Date.now();
+    // The gap is counted from when the chain stopped moving (as every taker saw it), not from this take.
+    let stillSince = nonce > pending ? Math.min(Date.now(), (await o.repo.chainStillSince(o.key, pending)) ?? Date.now()) : Date.now();
     while (nonce > pending) {
       if (Date.now() - stillSince >= o.gapMs) {
         await o.repo.giveBack(o.key, nonce);

@@ -10,6 +10,10 @@ export function createMemoryNonces(): NonceRepo {
       counters.set(key, after);
       return nonce;
     },
+    async chainStillSince(key, chainPending) {
+      const cur = counters.get(key);
+      return cur?.seen === chainPending ? cur.seenAt : null;
+    },
     async giveBack(key, nonce) {
       const cur = counters.get(key);
       // Only the last nonce handed out: an older one given back would make the counter hand out a nonce still in use.

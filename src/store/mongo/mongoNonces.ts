@@ -39,6 +39,10 @@ export function createMongoNonces(db: Db): NonceRepo {
       }
       throw new Error(`nonce ${key}: lost ${TAKE_ATTEMPTS} compare-and-swap rounds to other takers in a row`);
     },
+    async chainStillSince(key, chainPending) {
+      const doc = await nonces.findOne({ _id: key, seen: chainPending }, { projection: { seenAt: 1 } });
+      return doc?.seenAt ?? null;
+    },
     async giveBack(key, nonce) {
       // Only while it is still the last one handed out: the guard on `next` makes a later take win over the give-back.
       await nonces.updateOne({ _id: key, next: nonce + 1 }, { $set: { next: nonce } });

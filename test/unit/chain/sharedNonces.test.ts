@@ -47,6 +47,16 @@ test('behavior: a gap that stays gapMs is filled: the nonce is taken again at th
   expect(await repo.take(KEY, 6, Date.now(), 50)).toBe(6);
 });
 
+test('behavior: a gap that began before this take (a dead instance took a nonce a while ago) is filled once gapMs has passed since the chain stopped, not gapMs after this take', async () => {
+  const repo = createMemoryNonces();
+  const gapMs = 1_000;
+  await repo.take(KEY, 5, Date.now() - gapMs + 100, gapMs); // taken 900 ms ago by an instance that died
+  const started = Date.now();
+  const held = await takeNonce({ repo, key: KEY, pending: 5, readPending: chain([5]).readPending, gapMs, pollMs: 5 });
+  expect(held?.nonce).toBe(5);
+  expect(Date.now() - started).toBeLessThan(gapMs / 2);
+});
+
 test('behavior: a node failing while the nonce waits gives it back and fails', async () => {
   const repo = createMemoryNonces();
   await repo.take(KEY, 5, Date.now(), 1_000);
