@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/store/port';
 import type { WebhookDelivery, WebhookEndpoint } from '../../src/domain/webhooks';
-import { PROBE_ROUNDS, probeIsolatedUpdates } from './repositories.contract';
+import { missingRaceIsolation } from './raceProbe';
 
 /**
  * The WebhookRepo contract of src/store/port.ts, run by every adapter
@@ -43,13 +43,11 @@ type ContractStore = Pick<Store, 'webhooks' | 'close' | 'kind' | 'usage'>;
 export function describeWebhooksContract(name: string, makeStore: () => Promise<ContractStore>): void {
   describe(`webhooks contract: ${name}`, () => {
     let store: ContractStore;
-    /** Null when this server isolates concurrent findAndModify (the store contract's probe); else the capability line to print. */
+    /** Null when this server isolates concurrent guarded updates (both probes of raceProbe.ts); else the capability line to print. */
     let missingIsolation: string | null = null;
     beforeAll(async () => {
       store = await makeStore();
-      if (store.kind !== 'mongo') return;
-      const probe = await probeIsolatedUpdates(store);
-      if (!probe.isolated) missingIsolation = `capability missing: isolated findAndModify under concurrency (probe: ${probe.failedRounds} of ${PROBE_ROUNDS} rounds repeated a value); one-owner claims not asserted`;
+      missingIsolation = await missingRaceIsolation(store, 'one-owner claims not asserted');
     });
     afterAll(async () => {
       await store?.close();
