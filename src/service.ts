@@ -41,6 +41,14 @@ import { webhookRoutes } from './rest/routes/webhooks';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 
 /**
+ * Whether other instances may share this store: a MongoDB database can be
+ * shared, the memory store belongs to this process. What only several
+ * instances need (intent leases, nonces from the store, a cross-instance bus)
+ * is turned on by this one test.
+ */
+const shareable = (store: Pick<Store, 'kind'>): boolean => store.kind === 'mongo';
+
+/**
  * Several instances on one database: what one instance persists reaches
  * subscriptions on the others. On a replica set the bus follows the intents'
  * change stream (resumed from its last token after a reconnect); on a server
@@ -82,11 +90,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const localClock = { now: () => new Date() };
   // One registry per instance; the layers report into it through hooks (they never import it).
   const metrics = createMetrics();
-  // The chains start beside the store: shared signers take their nonces from the store once it is there.
+  // The chains start beside the store: on a shared database, every signer takes its nonces from the store once it is there.
   let sharedNonces: NonceRepo | undefined;
   const [storeResult, chainsResult] = await Promise.allSettled([
     createStore(config).then((s) => {
-      sharedNonces = s.nonces;
+      if (shareable(s)) sharedNonces = s.nonces;
       return s;
     }),
     startChains(config, { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain) }),
@@ -118,7 +126,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const instanceId = `instance_${randomBytes(6).toString('hex')}`;
   // The bus is made before the engine; the engine's leases say which snapshots it publishes itself.
   let engineRef: Engine | undefined;
-  const bus = store.kind === 'mongo' ? await crossInstanceBus(store, instanceId, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
+  const bus = shareable(store) ? await crossInstanceBus(store, instanceId, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
   // Webhooks: every intent transition becomes persisted deliveries, sent (signed, retried) by a worker.
   const webhooks = createWebhookDispatcher({
     store,
@@ -137,7 +145,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     txStuckAfterMs: config.txStuckAfterMs,
     // Instances on one database lease the intents they run; the memory store has one engine, which needs none.
-    leases: store.kind === 'mongo' ? { repo: store.intentLeases, owner: instanceId, leaseMs: config.intentLeaseMs, now: () => clock.now().getTime() } : undefined,
+    leases: shareable(store) ? { repo: store.intentLeases, owner: instanceId, leaseMs: config.intentLeaseMs, now: () => clock.now().getTime() } : undefined,
     retry: { inFlightMaxMs: config.txRetryMaxMs },
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),

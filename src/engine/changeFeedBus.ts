@@ -1,7 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { Intent } from '../domain/intent';
 import type { IntentChangeFeed } from '../store/port';
-import type { IntentBus } from './eventBus';
+import { newestVersions, type IntentBus } from './eventBus';
 import type { SharedBus } from './sharedBus';
 
 export interface ChangeFeedBusOptions {
@@ -31,14 +30,9 @@ export interface ChangeFeedBus extends SharedBus {
  */
 export async function createChangeFeedBus(local: IntentBus, feed: IntentChangeFeed, o: ChangeFeedBusOptions = {}): Promise<ChangeFeedBus> {
   const onError = o.onError ?? (() => undefined);
-  // Bounded: an intent not heard of for 10 000 others may see one stale echo, as with the event log.
-  const delivered = new LRUCache<string, number>({ max: 10_000 });
-
+  const versions = newestVersions();
   const deliver = (intent: Intent): void => {
-    const seen = delivered.get(intent.id);
-    if (seen !== undefined && seen >= intent.version) return;
-    delivered.set(intent.id, intent.version);
-    local.publish(intent);
+    if (versions.admit(intent)) local.publish(intent);
   };
 
   const stopFeed = await feed.watch(

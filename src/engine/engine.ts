@@ -71,8 +71,6 @@ export interface EngineOptions {
 /** The intent engine: wallet actors that serialise intents, intent actors that plan and execute them. */
 export interface Engine {
   readonly bus: IntentBus;
-  /** This engine's lease owner id (absent without leases). */
-  readonly owner?: string;
   /** Whether this engine holds the lease of the intent (it runs it and publishes its snapshots); false without leases. */
   holds(intentId: string): boolean;
   /** Queues a persisted, non-final intent behind its wallet's earlier ones. After stop() it is left for the next start's recovery. */
@@ -239,7 +237,6 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     bus,
-    owner: options.leases?.owner,
     holds: (intentId) => leases?.holds(intentId) ?? false,
     async submit(intent) {
       if (intent.status === 'pending' && intent.version === 0) options.onTransition?.(intent);

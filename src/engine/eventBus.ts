@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Intent } from '../domain/intent';
 
 /** Which snapshots a subscriber wants: one intent's, one wallet's, one account's (the dashboard), or all. */
@@ -153,5 +154,24 @@ export function createIntentBus(): IntentBus {
       return sub;
     },
     size: () => count,
+  };
+}
+
+/**
+ * The newest version of each intent delivered to a bus fed from two sides
+ * (this instance's engine and what other instances wrote): `admit` is true,
+ * and remembers it, for a snapshot newer than any delivered, so each reaches
+ * subscribers once and never after a newer one. Bounded: an intent not heard
+ * of for `max` others may see one stale snapshot again.
+ */
+export function newestVersions(max = 10_000): { admit(intent: Intent): boolean } {
+  const delivered = new LRUCache<string, number>({ max });
+  return {
+    admit(intent) {
+      const seen = delivered.get(intent.id);
+      if (seen !== undefined && seen >= intent.version) return false;
+      delivered.set(intent.id, intent.version);
+      return true;
+    },
   };
 }

@@ -1,7 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { Intent } from '../domain/intent';
 import type { IntentEventLog } from '../store/port';
-import type { IntentBus } from './eventBus';
+import { newestVersions, type IntentBus } from './eventBus';
 
 /** What the shared bus needs besides the log. */
 export interface SharedBusOptions {
@@ -39,7 +38,7 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
   const gapWaitMs = o.gapWaitMs ?? 2_000;
   const batch = o.batch ?? 500;
   const onError = o.onError ?? (() => undefined);
-  const delivered = new LRUCache<string, number>({ max: 10_000 });
+  const versions = newestVersions();
   let last = await log.head();
   let gapSince: number | undefined;
   let stopped = false;
@@ -48,10 +47,7 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
   const appending = new Map<string, Promise<unknown>>();
 
   const deliver = (intent: Intent): void => {
-    const seen = delivered.get(intent.id);
-    if (seen !== undefined && seen >= intent.version) return;
-    delivered.set(intent.id, intent.version);
-    local.publish(intent);
+    if (versions.admit(intent)) local.publish(intent);
   };
 
   async function poll(): Promise<void> {
@@ -80,7 +76,8 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
 
   return {
     publish(intent) {
-      delivered.set(intent.id, Math.max(delivered.get(intent.id) ?? -1, intent.version));
+      // This instance's own snapshot is published here whatever came before; remembered, it keeps older ones from others out.
+      versions.admit(intent);
       local.publish(intent);
       const previous = appending.get(intent.id) ?? Promise.resolve();
       const next = previous

@@ -117,7 +117,7 @@ function nonceTaken(e: unknown): boolean {
 /** Tries at sending one transaction when its nonce keeps being taken by another sender of the same account. */
 const NONCE_ATTEMPTS = 6;
 
-/** How often a shared signer waiting for the nonces below its own reads the chain's pending nonce. */
+/** How often a sender waiting for the nonces below its own (taken by another instance) reads the chain's pending nonce. */
 const NONCE_WAIT_POLL_MS = 50;
 
 /**
