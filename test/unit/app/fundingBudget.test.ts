@@ -38,7 +38,9 @@ describe('rolling 24 h budget', () => {
 
 describe('demo funding budgets', () => {
   test('error: the 51st funding of one account in 24 h (across 6 wallets) is 429 FUNDING_LIMIT_EXCEEDED with details.scope "account"; the wallet budgets are untouched by it', async () => {
-    const store = createMemoryStore();
+    // One pinned instant for every clock involved: the store's rolling counters expire by its clock.
+    const now = new Date('2026-11-24T12:00:00Z');
+    const store = createMemoryStore({ now: () => now });
     let sent = 0;
     const chains = {
       chains: ['arbitrum-sepolia'],
@@ -51,7 +53,7 @@ describe('demo funding budgets', () => {
       await store.wallets.insert(w);
       wallets.push(w);
     }
-    const deps = { store, chains, caches: createReadCaches(), clock: { now: () => new Date('2026-11-24T12:00:00Z') } };
+    const deps = { store, chains, caches: createReadCaches(), clock: { now: () => now } };
     const fund = (w: Wallet) => fundDemoWallet(deps, principal, { walletId: w.id });
     for (let i = 0; i < 50; i++) await fund(wallets[Math.floor(i / 10)]!);
     await expect(fund(wallets[5]!)).rejects.toMatchObject({ code: 'FUNDING_LIMIT_EXCEEDED', details: { scope: 'account', limit: FUNDING_LIMIT.perAccount } });
