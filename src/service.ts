@@ -89,7 +89,9 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const localClock = { now: () => new Date() };
   // One registry per instance; the layers report into it through hooks (they never import it).
-  const metrics = createMetrics();
+  // The chains' clock offsets are read at scrape time; the chains start after the registry.
+  const started: { chains?: RunningChains } = {};
+  const metrics = createMetrics({ chainClocks: () => started.chains?.clocks() ?? Promise.resolve([]) });
   // The chains start beside the store: on a shared database, every signer takes its nonces from the store once it is there.
   let sharedNonces: NonceRepo | undefined;
   const [storeResult, chainsResult] = await Promise.allSettled([
@@ -106,6 +108,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
   }
   const chains = chainsResult.value;
+  started.chains = chains;
   // docs/decisions.md, "staging": a database serves one environment; another environment's database is refused before anything runs.
   try {
     await storeResult.value.claimEnvironment?.(config.environment);
@@ -220,8 +223,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     health: {
       environment: config.environment,
       async ready() {
-        await Promise.all([store.ping(), chains.port.rates()]);
-        return { store: 'ok', chains: 'ok', environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
+        const [, , clocks] = await Promise.all([store.ping(), chains.port.rates(), chains.clocks()]);
+        // Each chain's clock against the wall clock: a chain ahead refuses the x402 clients' payments and accrues interest early.
+        const chainClocks = Object.fromEntries(clocks.map((c) => [c.chain, { offsetSeconds: c.offsetSeconds, blockTimestamp: c.blockTimestamp }]));
+        return { store: 'ok', chains: 'ok', chainClocks, environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
       },
     },
   });

@@ -11,6 +11,7 @@ import { createSandboxControls, type SandboxControls } from './viem/sandboxContr
 import { readHoldings } from './viem/readHoldings';
 import type { RpcObserver } from './viem/observedTransport';
 import type { NonceRepo } from '../store/port';
+import { readChainClocks, type ChainClock } from './viem/clockOffsets';
 
 export interface ChainsConfig {
   chainMode: 'sandbox' | 'rpc';
@@ -35,6 +36,8 @@ export interface RunningChains {
   controls: SandboxControls | null;
   manifest: SandboxManifest;
   startupMs: number;
+  /** Each chain's latest block time against the wall clock (readiness and metrics). */
+  clocks(): Promise<ChainClock[]>;
   stop(): Promise<void>;
 }
 
@@ -85,7 +88,8 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       if (d && url) d.rpcUrl = url;
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
-    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, stop: () => port.close() };
+    const clocks = () => readChainClocks(port.chains.map((c) => port.client(c)));
+    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, clocks, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
@@ -102,6 +106,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     controls,
     manifest,
     startupMs: Date.now() - started,
+    clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
     async stop() {
       await port.close();
       await sandbox?.stop();

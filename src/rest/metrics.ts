@@ -3,6 +3,7 @@ import { isFinal, type Intent } from '../domain/intent';
 import type { Operation } from '../domain/plans';
 import type { RpcObserver } from '../chain/viem/observedTransport';
 import type { StreamObserver } from '../graphql/streamMetrics';
+import type { ChainClock } from '../chain/viem/clockOffsets';
 
 /**
  * Prometheus metrics of one service instance (own registry: no global state),
@@ -47,10 +48,30 @@ const guarded =
     }
   };
 
-export function createMetrics(): Metrics {
+/** What the registry reads at scrape time. */
+export interface MetricSources {
+  /** Each chain's latest block time against the wall clock. */
+  chainClocks?: () => Promise<ChainClock[]>;
+}
+
+export function createMetrics(sources: MetricSources = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  if (sources.chainClocks) {
+    const read = sources.chainClocks;
+    new Gauge({
+      name: 'chain_clock_offset_seconds',
+      help: "Latest block timestamp minus the wall clock, by chain (positive: the chain's clock is ahead)",
+      labelNames: ['chain'] as const,
+      registers,
+      async collect() {
+        // a chain that does not answer leaves its last value; /readyz reports the outage
+        const clocks = await read().catch(() => []);
+        for (const c of clocks) this.set({ chain: c.chain }, c.offsetSeconds);
+      },
+    });
+  }
   const httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',

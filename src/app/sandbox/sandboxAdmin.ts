@@ -39,7 +39,15 @@ export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls:
       const chains = p.chain ? [p.chain] : [...deps.chains.chains];
       await Promise.all(chains.map((c) => controls.increaseTime(c, p.seconds)));
       deps.caches.holdings.clear();
-      return { chains, seconds: p.seconds };
+      return {
+        chains,
+        seconds: p.seconds,
+        // The one deliberate way a devnet's clock leaves the wall clock's: say what that costs.
+        effects: {
+          interest: `positions on ${chains.join(', ')} accrued ${p.seconds} s of interest at once`,
+          paidReads: `these chains now run ${p.seconds} s ahead of the wall clock for good: an x402 payment signed with the wall clock (validBefore = now + maxTimeoutSeconds) is refused as expired on them while the lead exceeds its window; restart the sandbox to realign`,
+        },
+      };
     },
   };
 }

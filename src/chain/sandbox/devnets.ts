@@ -170,6 +170,9 @@ function hardhatConfig(chainId: number, accounts: readonly FundedAccount[], bloc
         chainId,
         accounts: accounts.map((a) => ({ privateKey: a.privateKey, balance: a.balanceWei.toString() })),
         mining: { auto: interval === 0, interval },
+        // A block takes the wall clock's second even when the last block has it already: a busy
+        // devnet never runs ahead of real time (payment windows, interest), and it still mines at once.
+        allowBlocksWithSameTimestamp: true,
       },
     },
   };
