@@ -1,11 +1,13 @@
 /**
  * Jest: ts-jest transpiling only (type checking is `npm run typecheck`).
- * The global setup starts the sandbox devnets once per run and shares them
- * with every test file through SANDBOX_MANIFEST.
+ * Two projects: `unit` (pure logic, no chain or database; `npm run test:unit`)
+ * and `system` (store contracts, devnets, HTTP servers), whose global setup
+ * starts the sandbox devnets and a MongoDB-compatible test server once per
+ * run and shares them with every test file through SANDBOX_MANIFEST and
+ * MONGODB_URI. `npm test` runs both.
  */
-module.exports = {
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { transpilation: true, diagnostics: false }],
@@ -13,8 +15,20 @@ module.exports = {
     '^.+\\.js$': ['ts-jest', { transpilation: true, diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(oidc-provider|openid-client|oauth4webapi|jose)/)'],
-  globalSetup: '<rootDir>/test/setup/globalSetup.ts',
-  globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
-  testTimeout: 60000,
+};
+
+module.exports = {
   maxWorkers: 2,
+  testTimeout: 60000,
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    {
+      ...shared,
+      displayName: 'system',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+    },
+  ],
 };
