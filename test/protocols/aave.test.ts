@@ -12,10 +12,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { aaveRayToApyPercent, SECONDS_PER_YEAR } from '../../src/chain/apy';
 import { SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from '../../src/chain/sandbox/accounts';
 import { aaveArtifact, librariesOf, linkBytecode, type AaveArtifact } from '../../src/chain/sandbox/aave/aaveArtifacts';
-import { deployAaveMarket, type AaveMarketDeployment } from '../../src/chain/sandbox/aave/deployAave';
+import { deployAaveMarket, type AaveMarketDeployment, type AaveReserveInput } from '../../src/chain/sandbox/aave/deployAave';
 import { readReserve } from '../../src/chain/sandbox/aave/readReserve';
 import { setSupplyApy } from '../../src/chain/sandbox/aave/setSupplyApy';
-import { sandboxPoolAbi, sandboxRateStrategyAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
+import { sandboxCreate2FactoryAbi, sandboxPoolAbi, sandboxRateStrategyAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
 import artifacts from '../../src/chain/sandbox/artifacts.json';
 import { startDevnets, type Devnets } from '../../src/chain/sandbox/devnets';
 import { viemChainFor } from '../../src/chain/sandbox/viemChains';
@@ -42,6 +42,52 @@ afterAll(async () => {
   await devnets?.stop();
 });
 
+type Clients = ReturnType<typeof connect>;
+
+function connect(chainName: ChainName) {
+  const rpcUrl = devnets.chains[chainName]!.rpcUrl;
+  const chain = viemChainFor(chainName, rpcUrl);
+  // No retries: a reverted estimate is an answer here, not a transport fault.
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 });
+  const deployer = createWalletClient({ account: privateKeyToAccount(SANDBOX_KEYS.deployer), chain, transport });
+  const user = createWalletClient({ account: privateKeyToAccount(USER_KEY), chain, transport });
+  const rpc = (method: string, params: unknown[]) => publicClient.request({ method: method as never, params: params as never });
+  return { publicClient, deployer, user, rpc };
+}
+
+async function mined(clients: Clients, hash: Promise<Hex>): Promise<Address | null | undefined> {
+  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await hash });
+  expect(receipt.status).toBe('success');
+  return receipt.contractAddress;
+}
+
+/** USDC and WETH (the repo's SandboxToken), minted to the deployer for the seed and to the user for one supply. */
+async function deployTokens(clients: Clients): Promise<{ usdc: Address; weth: Address }> {
+  const { deployer, user } = clients;
+  const deployToken = async (name: string, symbol: string, decimals: number) =>
+    (await mined(
+      clients,
+      deployer.deployContract({ abi: sandboxTokenAbi, bytecode: artifacts.SandboxToken.bytecode as Hex, args: [name, symbol, decimals, deployer.account.address] }),
+    ))!;
+  const usdc = await deployToken('USD Coin', 'USDC', 6);
+  const weth = await deployToken('Wrapped Ether', 'WETH', 18);
+  const mint = (token: Address, to: Address, amount: bigint) =>
+    mined(clients, deployer.writeContract({ address: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] }));
+  await mint(usdc, deployer.account.address, parseUnits('2000000', 6));
+  await mint(weth, deployer.account.address, parseUnits('2000', 18));
+  await mint(usdc, user.account.address, USER_USDC);
+  return { usdc, weth };
+}
+
+/** Half the seeded USDC is borrowed against WETH: utilisation 50 %, so suppliers are paid by real debt. */
+function reserves(usdc: Address, weth: Address): AaveReserveInput[] {
+  return [
+    { token: usdc, decimals: 6, symbol: 'USDC', price: { answer: 1_00000000n }, supplyApyPercent: 3, seed: { supply: parseUnits('1000000', 6), borrow: parseUnits('500000', 6) } },
+    { token: weth, decimals: 18, symbol: 'WETH', price: { answer: 3000_00000000n }, ltvBps: 8000, liquidationThresholdBps: 8250, seed: { supply: parseUnits('1000', 18) } },
+  ];
+}
+
 describe.each([
   ['ethereum-sepolia', false],
   ['base-sepolia', true],
@@ -50,60 +96,15 @@ describe.each([
   let usdc: Address;
   let weth: Address;
   let aUsdc: Address;
-  let clients: ReturnType<typeof connect>;
-
-  function connect() {
-    const rpcUrl = devnets.chains[chainName]!.rpcUrl;
-    const chain = viemChainFor(chainName, rpcUrl);
-    // No retries: a reverted estimate is an answer here, not a transport fault.
-    const transport = http(rpcUrl, { retryCount: 0 });
-    const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 });
-    const deployer = createWalletClient({ account: privateKeyToAccount(SANDBOX_KEYS.deployer), chain, transport });
-    const user = createWalletClient({ account: privateKeyToAccount(USER_KEY), chain, transport });
-    const rpc = (method: string, params: unknown[]) => publicClient.request({ method: method as never, params: params as never });
-    return { publicClient, deployer, user, rpc };
-  }
-
-  async function mined(hash: Promise<Hex>): Promise<void> {
-    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await hash });
-    expect(receipt.status).toBe('success');
-  }
-
-  async function deployToken(name: string, symbol: string, decimals: number): Promise<Address> {
-    const { publicClient, deployer } = clients;
-    const hash = await deployer.deployContract({
-      abi: sandboxTokenAbi,
-      bytecode: artifacts.SandboxToken.bytecode as Hex,
-      args: [name, symbol, decimals, deployer.account.address],
-    });
-    const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash });
-    return contractAddress!;
-  }
+  let clients: Clients;
 
   const balanceOf = (token: Address, owner: Address) =>
     clients.publicClient.readContract({ address: token, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [owner] });
 
   beforeAll(async () => {
-    clients = connect();
-    const { deployer, user } = clients;
-    usdc = await deployToken('USD Coin', 'USDC', 6);
-    weth = await deployToken('Wrapped Ether', 'WETH', 18);
-    const mint = (token: Address, to: Address, amount: bigint) =>
-      mined(deployer.writeContract({ address: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] }));
-    await mint(usdc, deployer.account.address, parseUnits('2000000', 6));
-    await mint(weth, deployer.account.address, parseUnits('2000', 18));
-    await mint(usdc, user.account.address, USER_USDC);
-
-    market = await deployAaveMarket({
-      publicClient: clients.publicClient,
-      walletClient: deployer,
-      l2,
-      reserves: [
-        // Half the seeded USDC is borrowed against WETH: utilisation 50 %, so suppliers are paid by real debt.
-        { token: usdc, decimals: 6, symbol: 'USDC', price: { answer: 1_00000000n }, supplyApyPercent: 3, seed: { supply: parseUnits('1000000', 6), borrow: parseUnits('500000', 6) } },
-        { token: weth, decimals: 18, symbol: 'WETH', price: { answer: 3000_00000000n }, ltvBps: 8000, liquidationThresholdBps: 8250, seed: { supply: parseUnits('1000', 18) } },
-      ],
-    });
+    clients = connect(chainName);
+    ({ usdc, weth } = await deployTokens(clients));
+    market = await deployAaveMarket({ publicClient: clients.publicClient, walletClient: clients.deployer, l2, reserves: reserves(usdc, weth) });
     aUsdc = market.reserves[0]!.aToken;
     console.log(`aave ${market.version} ${l2 ? 'L2Pool' : 'Pool'} on ${chainName}: ${market.stats.transactions} transactions in ${market.stats.ms} ms`);
   }, 120_000);
@@ -138,8 +139,9 @@ describe.each([
   test('behavior: a new target shows only once the Pool touches the reserve; re-setting the strategy address does not', async () => {
     const { publicClient, deployer } = clients;
     const rateBefore = (await readReserve(publicClient, market.pool, usdc)).currentLiquidityRate;
-    await mined(deployer.writeContract({ address: market.rateStrategy, abi: sandboxRateStrategyAbi, functionName: 'setTargetLiquidityRate', args: [usdc, rateBefore * 2n] }));
+    await mined(clients, deployer.writeContract({ address: market.rateStrategy, abi: sandboxRateStrategyAbi, functionName: 'setTargetLiquidityRate', args: [usdc, rateBefore * 2n] }));
     await mined(
+      clients,
       deployer.writeContract({
         address: market.poolConfigurator,
         abi: aaveArtifact('PoolConfigurator').abi,
@@ -155,8 +157,8 @@ describe.each([
   test('behavior: a user supplies USDC, earns the 5 % APY set by the admin over a year, and withdraws it all with max', async () => {
     const { publicClient, deployer, user, rpc } = clients;
     const me = user.account.address;
-    await mined(user.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'approve', args: [market.pool, USER_USDC] }));
-    await mined(user.writeContract({ address: market.pool, abi: aaveArtifact('Pool').abi, functionName: 'supply', args: [usdc, USER_USDC, me, 0] }));
+    await mined(clients, user.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'approve', args: [market.pool, USER_USDC] }));
+    await mined(clients, user.writeContract({ address: market.pool, abi: aaveArtifact('Pool').abi, functionName: 'supply', args: [usdc, USER_USDC, me, 0] }));
     expect(await balanceOf(usdc, me)).toBe(0n);
     const supplied = await balanceOf(aUsdc, me);
     expect(supplied).toBeGreaterThanOrEqual(USER_USDC - 1n);
@@ -196,6 +198,32 @@ describe.each([
     await expect(
       clients.user.writeContract({ address: market.rateStrategy, abi: sandboxRateStrategyAbi, functionName: 'setTargetLiquidityRate', args: [usdc, RAY] }),
     ).rejects.toThrow(/NotOwner/);
+  });
+});
+
+describe('Aave v3 market through a CREATE2 factory', () => {
+  test('behavior: deploying again through the factory reuses the market: the same addresses, no transaction', async () => {
+    const clients = connect('ethereum-sepolia');
+    const { usdc, weth } = await deployTokens(clients);
+    const factory = (await mined(
+      clients,
+      clients.deployer.deployContract({ abi: sandboxCreate2FactoryAbi, bytecode: artifacts.SandboxCreate2Factory.bytecode as Hex }),
+    ))!;
+    const params = { publicClient: clients.publicClient, walletClient: clients.deployer, l2: false, reserves: reserves(usdc, weth), factory, marketId: 'CREATE2 market' };
+    const first = await deployAaveMarket(params);
+    expect(first.reused).toBe(false);
+    expect(first.stats.transactions).toBeGreaterThan(40);
+    console.log(`aave through CREATE2: ${first.stats.transactions} transactions in ${first.stats.ms} ms`);
+    const { stats: _s1, reused: _r1, ...addresses } = first;
+    const again = await deployAaveMarket(params);
+    expect(again.reused).toBe(true);
+    expect(again.stats.transactions).toBe(0);
+    const { stats: _s2, reused: _r2, ...sameAddresses } = again;
+    expect(sameAddresses).toEqual(addresses);
+    expect(aaveRayToApyPercent((await readReserve(clients.publicClient, again.pool, usdc)).currentLiquidityRate)).toBeCloseTo(3, 6);
+    // A reserve the existing market does not list is an error, not a silent partial market.
+    const { usdc: other } = await deployTokens(clients);
+    await expect(deployAaveMarket({ ...params, reserves: [{ ...reserves(other, weth)[0]!, seed: undefined }] })).rejects.toThrow(/not listed/);
   });
 });
 

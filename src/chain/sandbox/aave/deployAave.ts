@@ -1,4 +1,5 @@
 import {
+  encodeDeployData,
   getContractAddress,
   isAddressEqual,
   maxUint256,
@@ -17,7 +18,7 @@ import artifacts from '../artifacts.json';
 import { apyPercentToAaveRay } from '../../apy';
 import { aaveArtifact, aaveCoreVersion, linkBytecode, type AaveContractName } from './aaveArtifacts';
 import { readReserve } from './readReserve';
-import { CALL_GAS, DEPLOY_GAS, startTxSequence, type TxSequence } from './txSequence';
+import { CALL_GAS, DEPLOY_GAS, create2Address, startTxSequence, type TxSequence } from './txSequence';
 
 /** One reserve to list. Basis points as Aave takes them (10000 = 100 %). */
 export interface AaveReserveInput {
@@ -59,6 +60,14 @@ export interface DeployAaveMarketParameters {
   marketId?: string;
   /** Receives the reserve factor's share as aTokens (default: the deployer). */
   treasury?: Address;
+  /**
+   * A CREATE2 factory (SandboxCreate2Factory): every contract then sits at an
+   * address fixed by the market id, the deployer and the code, whatever the
+   * deployer's nonce, and a market already there is reused (nothing is sent;
+   * its reserves must include every reserve asked for). Without it, contracts
+   * come from the deployer's nonces and each call deploys a new market.
+   */
+  factory?: Address;
 }
 
 /** The addresses of one reserve. */
@@ -89,6 +98,8 @@ export interface AaveMarketDeployment {
   reserves: AaveReserveDeployment[];
   /** What the deployment cost: wall time and transactions sent. */
   stats: { ms: number; transactions: number };
+  /** True when the market was already there (CREATE2 only) and nothing was sent. */
+  reused: boolean;
 }
 
 /** Libraries in deployment order: FlashLoanLogic links BorrowLogic. */
@@ -109,16 +120,23 @@ const VARIABLE_RATE = 2n;
  */
 export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<AaveMarketDeployment> {
   const started = Date.now();
-  const tx = await startTxSequence(p.publicClient, p.walletClient);
-  const deployer = tx.sender;
-  const treasury = p.treasury ?? deployer;
   const art = (name: AaveContractName) => aaveArtifact(name);
   const abi = (name: AaveContractName): Abi => art(name).abi;
+  const deployer = p.walletClient.account.address;
+  const marketId = p.marketId ?? 'Sandbox Aave Market';
+  const providerArgs = [marketId, deployer] as const;
+  const create2 = p.factory ? { factory: p.factory, saltPrefix: `wallet-intent-sandbox:aave:${marketId}:` } : undefined;
+  const reused =
+    create2 !== undefined &&
+    (await hasCode(
+      p.publicClient,
+      create2Address(create2, 'PoolAddressesProvider', encodeDeployData({ abi: abi('PoolAddressesProvider'), bytecode: art('PoolAddressesProvider').bytecode, args: providerArgs })).address,
+    ));
+  // A market already there: the same steps compute its addresses without sending anything.
+  const tx = await startTxSequence(p.publicClient, p.walletClient, { create2, dryRun: reused });
+  const treasury = p.treasury ?? deployer;
 
-  const provider = await tx.deploy('PoolAddressesProvider', abi('PoolAddressesProvider'), art('PoolAddressesProvider').bytecode, [
-    p.marketId ?? 'Sandbox Aave Market',
-    deployer,
-  ]);
+  const provider = await tx.deploy('PoolAddressesProvider', abi('PoolAddressesProvider'), art('PoolAddressesProvider').bytecode, providerArgs);
   await tx.call('setACLAdmin', provider, abi('PoolAddressesProvider'), 'setACLAdmin', [deployer]);
   const aclManager = await tx.deploy('ACLManager', abi('ACLManager'), art('ACLManager').bytecode, [provider]);
   await tx.call('setACLManager', provider, abi('PoolAddressesProvider'), 'setACLManager', [aclManager]);
@@ -151,7 +169,7 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
   await tx.call('setPoolConfiguratorImpl', provider, abi('PoolAddressesProvider'), 'setPoolConfiguratorImpl', [poolConfiguratorImplementation]);
 
   const priceFeeds: Address[] = [];
-  for (const r of p.reserves) priceFeeds.push('feed' in r.price ? r.price.feed : await deployFeed(tx, `${r.symbol} / USD`, r.price.answer));
+  for (const r of p.reserves) priceFeeds.push('feed' in r.price ? r.price.feed : await deployFeed(tx, r.token, `${r.symbol} / USD`, r.price.answer));
   const oracle = await tx.deploy('AaveOracle', abi('AaveOracle'), art('AaveOracle').bytecode, [
     provider,
     p.reserves.map((r) => r.token),
@@ -233,6 +251,7 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
   const reserves = await Promise.all(
     p.reserves.map(async (r, i) => {
       const data = await readReserve(p.publicClient, pool, r.token);
+      if (data.aTokenAddress === zeroAddress) throw new Error(`deployAaveMarket: ${r.symbol} (${r.token}) is not listed in the market at ${pool}`);
       return {
         token: r.token,
         aToken: data.aTokenAddress,
@@ -259,11 +278,17 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
     libraries,
     reserves,
     stats: { ms: Date.now() - started, transactions: tx.count },
+    reused,
   };
 }
 
-async function deployFeed(tx: TxSequence, description: string, answer: bigint): Promise<Address> {
-  const feed = await tx.deploy(`feed ${description}`, sandboxPriceFeedAbi, artifacts.SandboxPriceFeed.bytecode as Hex, [description, tx.sender]);
+async function hasCode(publicClient: PublicClient<Transport, Chain | undefined>, address: Address): Promise<boolean> {
+  const code = await publicClient.getCode({ address });
+  return code !== undefined && code !== '0x';
+}
+
+async function deployFeed(tx: TxSequence, token: Address, description: string, answer: bigint): Promise<Address> {
+  const feed = await tx.deploy(`feed ${token}`, sandboxPriceFeedAbi, artifacts.SandboxPriceFeed.bytecode as Hex, [description, tx.sender]);
   await tx.call(`answer ${description}`, feed, sandboxPriceFeedAbi, 'setAnswer', [answer], CALL_GAS);
   return feed;
 }

@@ -2,6 +2,8 @@ import {
   encodeDeployData,
   encodeFunctionData,
   getContractAddress,
+  keccak256,
+  stringToHex,
   type Abi,
   type Account,
   type Address,
@@ -17,11 +19,20 @@ import {
 export const DEPLOY_GAS = 8_000_000n;
 export const CALL_GAS = 1_500_000n;
 
+/** Deploy through a CREATE2 factory (SandboxCreate2Factory's `deploy(salt, initCode)`): addresses from the salt, not the nonce. */
+export interface Create2Options {
+  factory: Address;
+  /** Prefix of every salt; the contract's label completes it. */
+  saltPrefix: string;
+}
+
 /**
  * Transactions of one account sent back to back with explicit nonces, none
  * waiting for the previous receipt: the devnet mines them in nonce order, so a
- * contract's address is known (CREATE from sender and nonce) before it exists.
- * `settle` waits for all of them and names the first that reverted.
+ * contract's address is known (CREATE from sender and nonce, or CREATE2 from
+ * the factory and salt) before it exists. `settle` waits for all of them and
+ * names the first that reverted. A dry run (CREATE2 only) sends nothing and
+ * only computes the addresses of a deployment that already exists.
  */
 export interface TxSequence {
   readonly sender: Address;
@@ -32,10 +43,32 @@ export interface TxSequence {
   settle(): Promise<void>;
 }
 
+/** The address `factory` deploys `initCode` at with the salt for `label`. */
+export function create2Address(create2: Create2Options, label: string, initCode: Hex): { address: Address; salt: Hex } {
+  const salt = keccak256(stringToHex(`${create2.saltPrefix}${label}`));
+  return { address: getContractAddress({ opcode: 'CREATE2', from: create2.factory, salt, bytecode: initCode }), salt };
+}
+
+const CREATE2_FACTORY_ABI = [
+  {
+    type: 'function',
+    name: 'deploy',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'salt', type: 'bytes32' },
+      { name: 'initCode', type: 'bytes' },
+    ],
+    outputs: [{ name: 'addr', type: 'address' }],
+  },
+] as const;
+
 export async function startTxSequence(
   publicClient: PublicClient<Transport, Chain | undefined>,
   walletClient: WalletClient<Transport, Chain | undefined, Account>,
+  options: { create2?: Create2Options; dryRun?: boolean } = {},
 ): Promise<TxSequence> {
+  const { create2, dryRun = false } = options;
+  if (dryRun && !create2) throw new Error('startTxSequence: a dry run needs CREATE2 addresses');
   const account = walletClient.account;
   const sender = account.address;
   let nonce = await publicClient.getTransactionCount({ address: sender, blockTag: 'pending' });
@@ -46,6 +79,7 @@ export async function startTxSequence(
   const sent: { label: string; hash: Hash }[] = [];
 
   const send = async (label: string, to: Address | null, data: Hex, gas: bigint): Promise<Hash> => {
+    if (dryRun) return `0x${'0'.repeat(64)}`;
     const request = { account, chain: walletClient.chain, data, gas, nonce, maxFeePerGas, maxPriorityFeePerGas };
     let hash: Hash;
     try {
@@ -65,8 +99,14 @@ export async function startTxSequence(
       return sent.length;
     },
     async deploy(label, abi, bytecode, args = []) {
+      const initCode = encodeDeployData({ abi, bytecode, args });
+      if (create2) {
+        const { address, salt } = create2Address(create2, label, initCode);
+        await send(label, create2.factory, encodeFunctionData({ abi: CREATE2_FACTORY_ABI, functionName: 'deploy', args: [salt, initCode] }), DEPLOY_GAS);
+        return address;
+      }
       const address = getContractAddress({ from: sender, nonce: BigInt(nonce) });
-      await send(label, null, encodeDeployData({ abi, bytecode, args }), DEPLOY_GAS);
+      await send(label, null, initCode, DEPLOY_GAS);
       return address;
     },
     call(label, to, abi, functionName, args = [], gas = CALL_GAS) {
