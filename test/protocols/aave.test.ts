@@ -18,6 +18,7 @@ import { setSupplyApy } from '../../src/chain/sandbox/aave/setSupplyApy';
 import { sandboxCreate2FactoryAbi, sandboxPoolAbi, sandboxRateStrategyAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
 import artifacts from '../../src/chain/sandbox/artifacts.json';
 import { startDevnets, type Devnets } from '../../src/chain/sandbox/devnets';
+import { RAY } from '../../src/chain/sandbox/initialState';
 import { viemChainFor } from '../../src/chain/sandbox/viemChains';
 import type { ChainName } from '../../src/domain/chains';
 
@@ -26,7 +27,6 @@ import type { ChainName } from '../../src/domain/chains';
  * the suite moves the clock a year, which no shared devnet may see.
  */
 const USER_KEY = generatePrivateKey();
-const RAY = 10n ** 27n;
 /** EIP-1967 implementation slot (Aave's proxies use it). */
 const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 const USER_USDC = parseUnits('10000', 6);

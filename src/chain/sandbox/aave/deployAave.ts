@@ -120,7 +120,7 @@ const VARIABLE_RATE = 2n;
  */
 export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<AaveMarketDeployment> {
   const started = Date.now();
-  const art = (name: AaveContractName) => aaveArtifact(name);
+  const art = aaveArtifact;
   const abi = (name: AaveContractName): Abi => art(name).abi;
   const deployer = p.walletClient.account.address;
   const marketId = p.marketId ?? 'Sandbox Aave Market';

@@ -1,10 +1,9 @@
 import { type Account, type Address, type Chain, type Hash, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { sandboxRateStrategyAbi, sandboxTokenAbi } from '../abis';
 import { apyPercentToAaveRay } from '../../apy';
+import { RAY } from '../initialState';
 import { aaveArtifact } from './aaveArtifacts';
 import { readReserve } from './readReserve';
-
-const RAY = 10n ** 27n;
 
 export interface SetSupplyApyParameters {
   publicClient: PublicClient<Transport, Chain | undefined>;
