@@ -31,6 +31,7 @@ describe('sandbox contract artifacts', () => {
       'SandboxMessageTransmitter',
       'SandboxPool',
       'SandboxPriceFeed',
+      'SandboxRateStrategy',
       'SandboxToken',
       'SandboxTokenMessenger',
     ]);

@@ -13,7 +13,7 @@ import { ERROR_STATUS } from '../../../src/domain/errors/base';
 const ROOT = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const tracked = (): string[] => execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
-const MARKDOWN = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'sdk/README.md', ...['api-guide', 'architecture', 'operations', 'decisions', 'spending-policies', 'schema-changes'].map((d) => `docs/${d}.md`)];
+const MARKDOWN = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'sdk/README.md', ...['api-guide', 'architecture', 'operations', 'decisions', 'spending-policies', 'schema-changes', 'sandbox-aave'].map((d) => `docs/${d}.md`)];
 
 describe('the repository stands alone', () => {
   test('no tracked text file refers to documents outside the repository', () => {
