@@ -386,4 +386,15 @@ describe('CCTP v2 with the Iris-compatible attestation service', () => {
       }),
     ).rejects.toThrow('No TokenMessenger for domain');
   });
+
+  // Last: it leaves the source devnet down.
+  test('error: with the source devnet down the service answers 503 and the client a transient NETWORK_ERROR', async () => {
+    await devnets.kill(SOURCE);
+    const path = `/v2/messages/${CHAINS[SOURCE].cctpDomain}?transactionHash=${toHex(randomBytes(32))}`;
+    expect(await irisGet(path)).toMatchObject({ status: 503, body: { error: expect.stringContaining('Source chain unreachable') } });
+    const quick = createAttestationClient({ baseUrl: iris.url, clock, poll: { initialMs: 10, maxMs: 20 }, timeoutMs: 30 });
+    const e = await quick.fetchAttestation({ sourceDomain: CHAINS[SOURCE].cctpDomain, txHash: toHex(randomBytes(32)) }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(isTransient(e)).toBe(true);
+  });
 });

@@ -102,7 +102,8 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
   const chains = new Map<number, { config: IrisChain; client: PublicClient<HttpTransport, Chain> }>();
   for (const c of options.chains) {
     if (chains.has(c.domain)) throw new Error(`startIrisServer: two chains with domain ${c.domain}`);
-    const client = createPublicClient({ chain: viemChainFor(c.chain, c.rpcUrl), transport: http(c.rpcUrl) });
+    // One retry: a client polling the service retries anyway, and an unreachable chain should answer 503 soon.
+    const client = createPublicClient({ chain: viemChainFor(c.chain, c.rpcUrl), transport: http(c.rpcUrl, { retryCount: 1 }) });
     chains.set(c.domain, { config: c, client });
   }
   if (options.attesterManagerKey) {
@@ -184,9 +185,12 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
       if (!chains.has(domain)) return send(res, 400, { error: `Invalid source domain: ${domain}` });
       const txHash = url.searchParams.get('transactionHash');
       if (!txHash || !isHash(txHash)) return send(res, 400, { error: 'Invalid transactionHash' });
-      const found = await messages(domain, txHash).catch((e: unknown) => e);
-      if (found instanceof Error || (found !== null && !Array.isArray(found))) {
-        return send(res, 503, { error: `Source chain unreachable: ${found instanceof Error ? found.message.split('\n')[0] : ''}` });
+      let found: IrisMessage[] | null;
+      try {
+        found = await messages(domain, txHash);
+      } catch (e) {
+        // The source devnet did not answer: as transient for a client as the service being down.
+        return send(res, 503, { error: `Source chain unreachable: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
       }
       if (found === null) return send(res, 404, { error: 'Message hash not found' });
       return send(res, 200, { messages: found });
