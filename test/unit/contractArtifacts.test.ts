@@ -25,6 +25,7 @@ describe('sandbox contract artifacts', () => {
 
   it('behavior: every deployable sandbox contract is present with bytecode', () => {
     expect(Object.keys(compiled)).toEqual([
+      'MessageTransmitterV2',
       'SandboxAToken',
       'SandboxComet',
       'SandboxCreate2Factory',
@@ -34,6 +35,7 @@ describe('sandbox contract artifacts', () => {
       'SandboxRateStrategy',
       'SandboxToken',
       'SandboxTokenMessenger',
+      'TokenMessengerV2',
     ]);
     for (const c of Object.values(compiled)) expect(c.bytecode).toMatch(/^0x[0-9a-f]{100,}$/);
   });
