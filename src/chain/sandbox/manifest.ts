@@ -8,9 +8,11 @@ export interface ChainDeployment {
   rpcUrl: string;
   /** ERC-20 token per asset present on this chain (the API's "Assets"). */
   tokens: Partial<Record<TokenAsset, Address>>;
-  /** Aave-V3-like pool and its aToken per listed asset. */
+  /** Aave v3 Pool (the proxy callers use) and its aToken per listed asset. */
   aavePool: Address;
   aTokens: Partial<Record<TokenAsset, Address>>;
+  /** Sandbox only: the rate strategy of ours behind the reserves, which the admin rate control sets. */
+  aaveRateStrategy?: Address;
   /** Compound-V3-like market (base asset USDC), on the chains that have one. */
   comet: Address | null;
   /** CCTP-like bridge. */

@@ -2,8 +2,9 @@ import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { invalidChain, unsupportedAsset } from '../../domain/errors/chain';
-import { sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi } from '../sandbox/abis';
-import { apyPercentToAaveRay, apyPercentToCometRate } from '../apy';
+import { sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
+import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
+import { apyPercentToCometRate } from '../apy';
 import type { Protocol } from '../port';
 import type { ChainClient } from './chainClients';
 import type { FaultKind, FaultRegistry } from '../faults';
@@ -68,8 +69,11 @@ export function createSandboxControls(o: {
         if (!c.deployment.comet || asset !== 'USDC') throw invalidChain(chain, { reason: `no compound-v3 ${asset} market` });
         return mined(c, await w.writeContract({ address: c.deployment.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }));
       }
-      const hash = await w.writeContract({ address: c.deployment.aavePool, abi: sandboxPoolAbi, functionName: 'setLiquidityRate', args: [tokenOf(c, asset), apyPercentToAaveRay(apy)] });
-      return mined(c, hash);
+      const rateStrategy = c.deployment.aaveRateStrategy;
+      if (!rateStrategy || !c.deployment.aTokens[asset]) throw invalidChain(chain, { reason: `no aave-v3 ${asset} market with the sandbox rate strategy` });
+      // Aave's Pool takes a new rate only when one of its own actions touches the reserve: setSupplyApy sets the target, then pokes it.
+      const { txHashes } = await setSupplyApy({ publicClient: c.client, walletClient: w, market: { pool: c.deployment.aavePool, rateStrategy }, asset: tokenOf(c, asset), apyPercent: apy });
+      return { txHash: txHashes.at(-1)! };
     },
     async mint({ chain, asset, address, amount }) {
       const { c, w } = wallet(chain, 'faucet');
