@@ -111,7 +111,8 @@ describe('sandbox tokens', () => {
         expect(await e.publicClient.readContract({ address: token, abi: sandboxTokenAbi, functionName: 'symbol' })).toBe(asset);
       }
       const usdc = tokenOf(e, 'USDC');
-      expect(await e.publicClient.readContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'name' })).toBe('USD Coin');
+      // Circle's FiatTokenV2_2: EIP-712 domain name "USDC", version "2", as on the public test networks
+      expect(await e.publicClient.readContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'name' })).toBe('USDC');
       expect(await e.publicClient.readContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'version' })).toBe('2');
     }
     expect(sandboxChain(manifest, 'base-sepolia').tokens.DAI).toBeUndefined();
@@ -154,7 +155,7 @@ describe('sandbox tokens', () => {
         functionName: 'mint',
         args: [mallory.address, 1n],
       }),
-    ).rejects.toThrow(/NotMinter/);
+    ).rejects.toThrow(/FiatToken: caller is not a minter/);
   });
 
   it('behavior: EIP-2612 permit lets a spender pull tokens', async () => {
@@ -165,7 +166,7 @@ describe('sandbox tokens', () => {
     const nonce = await e.publicClient.readContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'nonces', args: [owner.address] });
     const deadline = (await chainTime(e)) + 3600n;
     const signature = await owner.account.signTypedData({
-      domain: { name: 'USD Coin', version: '2', chainId: e.d.chainId, verifyingContract: usdc },
+      domain: { name: 'USDC', version: '2', chainId: e.d.chainId, verifyingContract: usdc },
       types: {
         Permit: [
           { name: 'owner', type: 'address' },
@@ -228,7 +229,7 @@ describe('sandbox tokens', () => {
         nonce: toHex(randomBytes(32)),
       };
       const signature = await payer.account.signTypedData({
-        domain: { name: 'USD Coin', version: '2', chainId: e.d.chainId, verifyingContract: usdc },
+        domain: { name: 'USDC', version: '2', chainId: e.d.chainId, verifyingContract: usdc },
         types: TYPES,
         primaryType: 'TransferWithAuthorization',
         message: authorization,
@@ -274,14 +275,14 @@ describe('sandbox tokens', () => {
       await mined(e, await relayer.wallet.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'transferWithAuthorization', args }));
       await expect(
         e.publicClient.simulateContract({ account: relayer.account, address: usdc, abi: sandboxTokenAbi, functionName: 'transferWithAuthorization', args }),
-      ).rejects.toThrow(/AuthorizationUsedOrCanceled/);
+      ).rejects.toThrow(/authorization is used or canceled/);
     });
 
     it('error: an expired authorization or a tampered value is rejected', async () => {
       const { e, usdc, relayer, args } = await setup(0n);
       await expect(
         e.publicClient.simulateContract({ account: relayer.account, address: usdc, abi: sandboxTokenAbi, functionName: 'transferWithAuthorization', args }),
-      ).rejects.toThrow(/AuthorizationExpired/);
+      ).rejects.toThrow(/authorization is expired/);
       const fresh = await setup(3600n);
       const [from, to, , validAfter, validBefore, nonce, signature] = fresh.args;
       await expect(
@@ -292,7 +293,7 @@ describe('sandbox tokens', () => {
           functionName: 'transferWithAuthorization',
           args: [from, to, 9_999_999n, validAfter, validBefore, nonce, signature],
         }),
-      ).rejects.toThrow(/InvalidSignature/);
+      ).rejects.toThrow(/invalid signature/);
     });
   });
 });
@@ -326,7 +327,9 @@ describe('sandbox Aave-like pool', () => {
         });
         const words = decodeAbiParameters(RESERVE_DATA_WORDS, data as Hex);
         expect(words[1]).toBeGreaterThanOrEqual(RAY);
-        expect(words[2]).toBe(aprToRay(sandboxPoolApr(name, asset)));
+        // Aave's Pool computes the rate from the strategy's borrow rate and utilisation: equal to the target within rounding
+        const target = aprToRay(sandboxPoolApr(name, asset));
+        expect(words[2] > target - 1000n && words[2] < target + 1000n).toBe(true);
         expect(words[8]).toBe(e.d.aTokens[asset]);
       }
     }
@@ -388,7 +391,7 @@ describe('sandbox Aave-like pool', () => {
         functionName: 'withdraw',
         args: [tokenOf(e, 'USDC'), 1n, user.address],
       }),
-    ).rejects.toThrow(/NotEnoughAvailableUserBalance/);
+    ).rejects.toThrow(/reverted with the following reason:\s*32\b/); // Aave's NOT_ENOUGH_AVAILABLE_USER_BALANCE
   });
 });
 
