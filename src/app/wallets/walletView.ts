@@ -19,7 +19,7 @@ export interface WalletView {
  * are the account's, not the payer's; left out, not emptied, so the shape
  * says what it means), and `policyId` null.
  */
-export type PaidWalletView = Omit<WalletView, 'email' | 'metadata' | 'policyId'> & { policyId: null };
+export type PaidWalletView = Omit<WalletView, 'email' | 'metadata'>;
 
 /** The wallet as its account sees it. */
 export function toWalletView(w: Wallet): WalletView {

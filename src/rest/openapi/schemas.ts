@@ -58,7 +58,6 @@ export const walletSchema = z
 /** GET /wallets/{userId} paid for over x402: no email, no metadata (left out, not emptied), no policy shown. */
 export const paidWalletSchema = walletSchema
   .omit({ email: true, metadata: true })
-  .extend({ policyId: z.null().meta({ description: 'Always null on a paid read (the policy is the account\'s business)' }) })
   .openapi('PaidWallet', { description: 'A wallet as a paid (x402) read sees it: neither email nor metadata' });
 
 const tokenBalance = {
