@@ -155,7 +155,7 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
   const owner = randomUUID();
   const nowMs = deps.clock.now().getTime();
   if (!(await deps.store.paymentLocks.acquire(lockKey, owner, nowMs, nowMs + PAYER_LOCK_MS))) {
-    throw invalid('payer_busy', "Another payment of this payer is being verified or settled: send this one again once it is answered", { 'Retry-After': '1' });
+    throw invalid('payer_busy', 'Another payment of this payer is being verified or settled: send this one again once it is answered', { 'Retry-After': '1' });
   }
   const release = () => deps.store.paymentLocks.release(lockKey, owner);
 
@@ -165,9 +165,11 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
     try {
       verified = await deps.payments.verify(req.proof, req.resource);
     } catch (e) {
-      // A chain that did not answer is no fault of the proof: its slots go back.
-      if (!(e instanceof PaymentRejected)) await giveBack();
-      if (!(e instanceof PaymentRejected)) throw e;
+      if (!(e instanceof PaymentRejected)) {
+        // A chain that did not answer is no fault of the proof: its slots go back.
+        await giveBack();
+        throw e;
+      }
       throw invalid(e.reason, e.message);
     }
     await giveBack();
