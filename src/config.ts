@@ -4,6 +4,7 @@ import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
+import { trustedProxyProblem } from './http/clientAddress';
 import { SERVICE_ENVIRONMENTS, type ServiceEnvironment } from './domain/environment';
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -38,6 +39,15 @@ const envSchema = z
         (v) => !v || v.split(',').every((o) => /^https?:\/\/[^/\s*]+$/.test(o.trim())),
         'must be comma-separated origins like https://app.example.com (scheme and host, no path, no wildcard)',
       ),
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .superRefine((v, ctx) => {
+        for (const entry of v.split(',').filter((e) => e.trim() !== '')) {
+          const problem = trustedProxyProblem(entry);
+          if (problem) ctx.addIssue({ code: 'custom', message: `must be comma-separated IP addresses or CIDR ranges of the reverse proxies in front of the service: ${problem}` });
+        }
+      }),
     SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
@@ -125,6 +135,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Origins browser apps may call the API from (CORS); empty: no CORS. */
   corsOrigins: string[];
+  /** Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed; empty: the connecting peer is the client. */
+  trustedProxies: string[];
   /** x402 paid reads: who sends settlements and who is paid; absent in rpc mode unless both are configured. */
   payments?: { settlerKey: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
@@ -217,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     payments: paymentsConfig(e),
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    trustedProxies: e.TRUSTED_PROXIES.split(',').map((p) => p.trim()).filter((p) => p !== ''),
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

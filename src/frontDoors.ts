@@ -49,7 +49,7 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey });
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });

@@ -15,6 +15,7 @@ import type { RouteInfo } from './rest/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock } from './domain/clock';
+import { createClientAddress } from './http/clientAddress';
 import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine, type Engine } from './engine/engine';
 import { createX402Payments } from './chain/x402/x402Payments';
@@ -213,6 +214,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // GraphiQL's Headers tab holds the development key, so a newcomer's first Run answers data (development only).
     graphiqlApiKey: config.environment === 'development' ? dev.key : undefined,
     corsOrigins: config.corsOrigins,
+    clientAddress: createClientAddress(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
     adminToken: config.adminToken,
     v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps), webhookRoutes(deps), yieldHistoryRoutes(deps), intentCancelRoutes(deps)],

@@ -6,6 +6,8 @@ import { createX402Fetch, type X402FetchOptions, type X402Signer } from './x402'
 
 type Schemas = components['schemas'];
 export type Wallet = Schemas['Wallet'];
+/** A wallet as a paid (x402) read sees it: no email, no metadata, policyId null. */
+export type PaidWallet = Schemas['PaidWallet'];
 export type CreateWalletRequest = Schemas['CreateWalletRequest'];
 export type CreateIntentRequest = Schemas['CreateIntentRequest'];
 export type BalanceReport = Schemas['BalanceReport'];
@@ -61,8 +63,8 @@ export interface ServiceClient {
   readonly wallets: {
     /** POST /v1/wallets: creates a user's wallet (201). Idempotent with its Idempotency-Key. */
     create(body: CreateWalletRequest, o?: IdempotentCallOptions): Promise<Wallet>;
-    /** GET /v1/wallets/:userId: the wallet of one of your users. */
-    get(userId: string, o?: CallOptions): Promise<Wallet>;
+    /** GET /v1/wallets/:userId: the wallet of one of your users (a PaidWallet when the client pays per read instead of using a key). */
+    get(userId: string, o?: CallOptions): Promise<Wallet | PaidWallet>;
     /** POST /v1/demo/fund: sends the wallet 1 test USDC on arbitrum-sepolia (202, submitted). */
     fundDemo(walletId: string, o?: CallOptions): Promise<FundingReceipt>;
   };

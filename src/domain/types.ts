@@ -9,6 +9,12 @@ export interface Account {
   plan: PlanName;
   /** Custom per-minute limit (enterprise); the plan's figure when absent. */
   requestsPerMinute?: number;
+  /**
+   * Whether a paid read (x402, no API key) may look up this account's wallets
+   * by a user id that is an e-mail address. Off when absent: such a lookup
+   * would sell the mapping from a person's e-mail to their address.
+   */
+  paidEmailLookups?: boolean;
   createdAt: string;
 }
 

@@ -8,6 +8,7 @@ import { buildSchema } from './schema';
 import { maskError, withHttpStatus } from './errors';
 import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
 import type { StreamObserver } from './streamMetrics';
+import { createClientAddress, type ClientAddress } from '../http/clientAddress';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -64,10 +65,10 @@ export const GRAPHIQL_EXAMPLE_QUERY = `# Welcome! Press Run (Ctrl-Enter). The He
 }
 `;
 
-/** Only a browser on this machine gets the development key written into the page. */
-const fromLoopback = (req: IncomingMessage | undefined): boolean => {
-  const ip = req?.socket.remoteAddress ?? '';
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+/** Only a browser on this machine gets the development key written into the page (behind a trusted proxy on this machine, the client behind it decides). */
+const fromLoopback = (req: IncomingMessage | undefined, clientAddress: ClientAddress): boolean => {
+  const ip = req ? clientAddress(req) : '';
+  return ip === '::1' || ip.startsWith('127.');
 };
 
 /**
@@ -75,7 +76,8 @@ const fromLoopback = (req: IncomingMessage | undefined): boolean => {
  * production only. `graphiqlApiKey` (the development key, in development)
  * pre-fills GraphiQL's Headers tab, for requests from this machine only.
  */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string }): GraphQLServer {
+export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string; clientAddress?: ClientAddress }): GraphQLServer {
+  const clientAddress = o.clientAddress ?? createClientAddress([]);
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -84,7 +86,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       : (_request, ctx) => ({
           title: 'Wallet & Intent API',
           defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-          ...(o.graphiqlApiKey && fromLoopback(ctx?.req)
+          ...(o.graphiqlApiKey && fromLoopback(ctx?.req, clientAddress)
             ? { headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2), defaultEditorToolsVisibility: 'headers' as const, shouldPersistHeaders: false }
             : {}),
         }),

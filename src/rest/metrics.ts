@@ -14,7 +14,7 @@ import type { ChainClock } from '../chain/viem/clockOffsets';
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
-  /** Paid reads by outcome: settled, settlement_failed (served, payment not collected). */
+  /** Paid reads by settlement outcome: settled (served), settlement_failed (refused 402, the read's answer not sent). */
   paidReads: Counter<'outcome'>;
   /** x402 payments: settled, settlement_failed, refused (with the refusal's reason). */
   payments: Counter<'outcome' | 'reason'>;
@@ -81,7 +81,7 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
   });
   const paidReads = new Counter({
     name: 'x402_paid_reads_total',
-    help: 'Paid (x402) reads served, by settlement outcome',
+    help: 'Paid (x402) reads that reached settlement, by outcome (only settled ones are served)',
     labelNames: ['outcome'] as const,
     registers,
   });

@@ -8,7 +8,7 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
 import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, paidWalletSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
 import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
 import { listAuditEventsSchema } from '../domain/schemas/audit';
 import { listPoliciesSchema } from '../app/policies/managePolicies';
@@ -133,12 +133,17 @@ const OPERATIONS: OperationSpec[] = [
     path: '/wallets/{userId}',
     tag: 'Wallets',
     summary: 'Get a wallet by userId',
-    description: `Your wallet for this userId. ${cost('getWallet')}: a paid read must name the account in X-Account-Id (user ids are unique per account) and sees neither email, metadata nor policyId.`,
+    description: `Your wallet for this userId. ${cost('getWallet')}: a paid read must name the account in X-Account-Id (user ids are unique per account), is answered without email and metadata (PaidWallet) and policyId null, is refused (403 FORBIDDEN, reason email_user_id) for a user id that is an e-mail address unless the account allows it, and counts against the payer's lower limit of paid wallet lookups.`,
     request: { params: userIdParam },
     parameters: ['AccountId'],
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet } } },
-    errors: { 400: ['INVALID_REQUEST'], 404: ['WALLET_NOT_FOUND'] },
+    success: {
+      status: 200,
+      description: 'The wallet (Wallet to its account; PaidWallet to a paid read)',
+      schema: z.union([walletSchema, paidWalletSchema]),
+      examples: { wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet }, paid: { summary: 'As a paid read sees it', value: EXAMPLES.paidWallet } },
+    },
+    errors: { 400: ['INVALID_REQUEST'], 403: ['FORBIDDEN'], 404: ['WALLET_NOT_FOUND'] },
   },
   {
     operationId: 'getBalances',

@@ -11,6 +11,7 @@ import { outcomeMetrics } from './middleware/outcomeMetrics';
 import { errorHandler } from './middleware/errors';
 import { jsonBody } from './middleware/jsonBody';
 import { admission } from './middleware/admission';
+import { createClientAddress, type ClientAddress } from '../http/clientAddress';
 import { walletRoutes } from './routes/wallets';
 import { adminRoutes } from './routes/admin';
 import { healthRoutes, type HealthChecks } from './routes/health';
@@ -29,11 +30,14 @@ export interface RestAppOptions {
   adminRouters?: Router<RestState>[];
   /** Static documents (OpenAPI) served without auth. */
   publicRouters?: Router<RestState>[];
+  /** The client address of a request (TRUSTED_PROXIES); without it, the connecting peer. */
+  clientAddress?: ClientAddress;
 }
 
 /** The Koa app of the REST front door: thin routes over the use-cases; `routes` lists what it serves. */
 export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes: RouteInfo[] } {
   const app = new Koa<RestState>();
+  // Koa's own X-Forwarded-For reading (ctx.ip) is off: the client address is decided once, by clientAddress (TRUSTED_PROXIES).
   app.proxy = false;
   app.silent = true;
 
@@ -45,14 +49,17 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
 
   // Authentication and the rate window run before the body is read, so an unauthenticated body is never parsed.
   const admit = admission(o.deps, {
-    settled: () => {
-      o.metrics.paidReads.inc({ outcome: 'settled' });
-      o.metrics.payments.inc({ outcome: 'settled' });
-    },
-    settlementFailed: (info) => {
-      o.metrics.paidReads.inc({ outcome: 'settlement_failed' });
-      o.metrics.payments.inc({ outcome: 'settlement_failed', reason: info.reason ?? 'unknown' });
-      o.logger.error(info, 'paid read served but its payment was not settled');
+    clientAddress: o.clientAddress ?? createClientAddress([]),
+    events: {
+      settled: () => {
+        o.metrics.paidReads.inc({ outcome: 'settled' });
+        o.metrics.payments.inc({ outcome: 'settled' });
+      },
+      settlementFailed: (info) => {
+        o.metrics.paidReads.inc({ outcome: 'settlement_failed' });
+        o.metrics.payments.inc({ outcome: 'settlement_failed', reason: info.reason ?? 'unknown' });
+        o.logger.error(info, 'paid read refused: its payment could not be settled');
+      },
     },
   });
   const body = jsonBody(o.bodyLimitBytes);

@@ -175,6 +175,21 @@ export interface PaymentNonceRepo {
   isClaimed(key: string): Promise<boolean>;
 }
 
+/**
+ * Per-payer locks of paid reads (docs/api-guide.md, "Paying per request"):
+ * one payer's proofs are verified and settled one at a time across every
+ * instance on the database, so two proofs cannot both be verified against a
+ * balance that pays for one. A lock is a lease: held by `owner` (unique per
+ * request) until `untilMs` (ms since the epoch, on the shared clock)
+ * inclusive; a holder that crashed stops blocking once its lease runs out.
+ */
+export interface PaymentLockRepo {
+  /** Takes the lock `key` for `owner` until `untilMs`, in one conditional update: granted when free, expired at `nowMs`, or already `owner`'s; false when another owner holds it. */
+  acquire(key: string, owner: string, nowMs: number, untilMs: number): Promise<boolean>;
+  /** Gives the lock back, if `owner` still holds it (a late release never frees another owner's lock). Idempotent. */
+  release(key: string, owner: string): Promise<void>;
+}
+
 /** One entry of the shared intent event log: a persisted snapshot and the instance that wrote it. */
 export interface IntentEventEntry {
   /** Position in the log: strictly increasing, shared by every instance on the database. */
@@ -413,6 +428,7 @@ export interface Store {
   /** Absent where the server has no change streams: the bus then follows `intentEvents`. */
   intentChanges?: IntentChangeFeed;
   paymentNonces: PaymentNonceRepo;
+  paymentLocks: PaymentLockRepo;
   users: UserRepo;
   sessions: SessionRepo;
   auditLog: AuditLog;

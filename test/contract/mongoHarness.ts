@@ -5,7 +5,7 @@ import { createMongoStore } from '../../src/store/mongo/mongoStore';
 import type { Store } from '../../src/store/port';
 
 /** Every collection the adapter writes. */
-const STORE_COLLECTIONS = ['accounts', 'apiKeys', 'wallets', 'walletKeys', 'usage', 'idempotency', 'intents', 'intentEvents', 'intentLeases', 'nonces', 'counters', 'paymentNonces', 'users', 'sessions', 'serviceMeta', 'policies', 'policyClaims', 'auditLog', 'webhookEndpoints', 'webhookDeliveries', 'rateHistory'];
+const STORE_COLLECTIONS = ['accounts', 'apiKeys', 'wallets', 'walletKeys', 'usage', 'idempotency', 'intents', 'intentEvents', 'intentLeases', 'nonces', 'counters', 'paymentNonces', 'paymentLocks', 'users', 'sessions', 'serviceMeta', 'policies', 'policyClaims', 'auditLog', 'webhookEndpoints', 'webhookDeliveries', 'rateHistory'];
 
 /**
  * Runs a contract suite against MongoDB when MONGODB_URI is set, on a fresh

@@ -231,7 +231,7 @@ describe('keyless reads paid over x402', () => {
     const owned = await client.wallets.create({ userId: userId('sdk-paid'), metadata: { tier: 'gold' } });
     const paidWallet = await keyless.wallets.get(owned.userId);
     expect(paidWallet.id).toBe(owned.id);
-    expect(paidWallet.metadata).toEqual({});
+    expect('metadata' in paidWallet).toBe(false);
     expect(settlementOf(responseOf(paidWallet)!)?.success).toBe(true);
 
     expect(await usdcOf(account.address)).toBe(before - 2000n);

@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Get a wallet by userId
-         * @description Your wallet for this userId. 1 credit, or 0.001 USDC over x402 without a key: a paid read must name the account in X-Account-Id (user ids are unique per account) and sees neither email, metadata nor policyId.
+         * @description Your wallet for this userId. 1 credit, or 0.001 USDC over x402 without a key: a paid read must name the account in X-Account-Id (user ids are unique per account), is answered without email and metadata (PaidWallet) and policyId null, is refused (403 FORBIDDEN, reason email_user_id) for a user id that is an e-mail address unless the account allows it, and counts against the payer's lower limit of paid wallet lookups.
          *
          *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
          */
@@ -525,7 +525,7 @@ export interface components {
             chains: ("ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia")[];
             /** @description Present when set, and only for the owning account (never on a paid read) */
             email?: string;
-            /** @description As given at creation; `{}` on a paid read */
+            /** @description As given at creation (`{}` when none) */
             metadata: {
                 [key: string]: unknown;
             };
@@ -574,6 +574,39 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A wallet as a paid (x402) read sees it: neither email nor metadata */
+        PaidWallet: {
+            /**
+             * @description The wallet id (svc_wallet_ and 32 hex characters)
+             * @example svc_wallet_0123456789abcdef0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description Your application's id for the user: 1-128 characters of A-Z a-z 0-9 . _ : @ -, unique within the account
+             * @example user_42
+             */
+            userId: string;
+            /**
+             * @description The public address (0x… for ethereum, base58 T… for tron)
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
+            address: string;
+            /**
+             * @description ethereum: an EVM address on every chain the plan allows; tron: a Tron address (no chain supported for intents yet)
+             * @enum {string}
+             */
+            chainType: "ethereum" | "tron";
+            /** @description The chains the wallet acts on (the plan decides: test networks on free; none yet for tron) */
+            chains: ("ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia")[];
+            /** @description The wallet's own spending policy (svc_policy_…); null when none, its account's account-scope policy then governs it. Null on a paid read */
+            policyId: string | null;
+            /**
+             * Format: date-time
+             * @description When the wallet was created
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
         };
         /** @description Balances and lending positions of a wallet on each of its chains */
         BalanceReport: {
@@ -2067,7 +2100,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The wallet */
+            /** @description The wallet (Wallet to its account; PaidWallet to a paid read) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2080,7 +2113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Wallet"];
+                    "application/json": components["schemas"]["Wallet"] | components["schemas"]["PaidWallet"];
                 };
             };
             /**

@@ -55,6 +55,8 @@ export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock' | 'logge
 interface NewAccountParams {
   plan: PlanName;
   requestsPerMinute?: number;
+  /** Account.paidEmailLookups: set only when true. */
+  paidEmailLookups?: boolean;
   keyName?: string;
   scopes?: Scope[];
   presetKey?: string;
@@ -71,6 +73,7 @@ export async function createAccount(
 ): Promise<{ account: Account; apiKey?: IssuedApiKey }> {
   const account: Account = { id: newId('account'), plan: params.plan, createdAt: deps.clock.now().toISOString() };
   if (params.requestsPerMinute) account.requestsPerMinute = params.requestsPerMinute;
+  if (params.paidEmailLookups) account.paidEmailLookups = true;
   await deps.store.accounts.insert(account);
   if (params.withoutKey) return { account };
   const apiKey = await issueApiKey(deps, {

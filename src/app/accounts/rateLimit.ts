@@ -59,6 +59,22 @@ export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name
   return stateOf(w, await deps.store.usage.increment(w.key, 1, w.expiresAt));
 }
 
+/**
+ * Takes one slot of the counter `name`'s one-minute window when fewer than
+ * `limit` are taken, in one atomic step (nothing counted when full, so
+ * concurrent takers never pass `limit`); `giveBack` returns the slot.
+ */
+export async function takeInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number): Promise<{ state: RateState; giveBack(): Promise<void> }> {
+  const w = windowOf(deps, name, limit);
+  const used = await deps.store.usage.incrementIfAtMost(w.key, 1, limit, w.expiresAt);
+  return {
+    state: stateOf(w, used ?? limit + 1),
+    giveBack: async () => {
+      if (used !== null) await deps.store.usage.increment(w.key, -1, w.expiresAt);
+    },
+  };
+}
+
 /** Requests an account made per minute over the last `minutes` (≤ a day), oldest first, the current minute last: one read of its rate counters. */
 export async function requestHistory(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, minutes: number): Promise<{ minute: Date; requests: number }[]> {
   const n = Math.min(Math.max(1, Math.floor(minutes)), HISTORY_MINUTES);

@@ -53,9 +53,27 @@ export class PaymentRejected extends Error {
   }
 }
 
+/** What a proof says about itself, read without any chain call. */
+export interface InspectedProof {
+  /** The authorization's `from`, lower-case: who the proof says pays (not proven yet). */
+  payer: string;
+  /** As VerifiedPayment.nonceKey. */
+  nonceKey: string;
+  /**
+   * Whether the signature recovers to `payer` off chain (an externally owned
+   * account's signature). Only then do the proof's failures count against the
+   * payer: a forged proof naming someone else's address cannot use up that
+   * payer's allowance of invalid proofs. A contract wallet's signature is
+   * checked on chain by `verify` and reads false here.
+   */
+  signedByPayer: boolean;
+}
+
 export interface PaymentVerifier {
   /** The requirements for `resource` (the full URL of the read). */
   offer(resource: string): Promise<PaymentOffer>;
+  /** Decodes a proof and matches it to the offer for `resource`, with no chain call; PaymentRejected when it is not a well-formed proof of one of our offers. */
+  inspect(proof: PaymentProof, resource: string): Promise<InspectedProof>;
   /** Decodes and verifies a proof for `resource` (signature, payee, exact amount, time window, payer balance by simulation); PaymentRejected when it fails. */
   verify(proof: PaymentProof, resource: string): Promise<VerifiedPayment>;
 }

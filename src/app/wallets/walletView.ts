@@ -14,8 +14,15 @@ export interface WalletView {
   createdAt: string;
 }
 
-/** Paid (proof) readers never see `email` or `metadata` (docs/decisions.md). */
-export function toWalletView(w: Wallet, audience: 'owner' | 'paid' = 'owner'): WalletView {
+/**
+ * A wallet as a paid (x402) reader sees it: no `email`, no `metadata` (they
+ * are the account's, not the payer's; left out, not emptied, so the shape
+ * says what it means), and `policyId` null.
+ */
+export type PaidWalletView = Omit<WalletView, 'email' | 'metadata'>;
+
+/** The wallet as its account sees it. */
+export function toWalletView(w: Wallet): WalletView {
   const view: WalletView = {
     id: w.id,
     userId: w.userId,
@@ -26,11 +33,11 @@ export function toWalletView(w: Wallet, audience: 'owner' | 'paid' = 'owner'): W
     policyId: w.policyId ?? null,
     createdAt: w.createdAt,
   };
-  if (audience === 'paid') {
-    view.metadata = {};
-    view.policyId = null;
-    return view;
-  }
   if (w.email) view.email = w.email;
   return view;
+}
+
+/** The wallet as a paid reader sees it (PaidWalletView). */
+export function toPaidWalletView(w: Wallet): PaidWalletView {
+  return { id: w.id, userId: w.userId, address: w.address, chainType: w.chainType, chains: [...w.chains], policyId: null, createdAt: w.createdAt };
 }

@@ -1,9 +1,9 @@
-import { createWalletClient, http, publicActions, type Address, type Hex } from 'viem';
+import { createWalletClient, http, isAddress, isHex, publicActions, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
+import { authorizationTypes, toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { CHAINS, type ChainName } from '../../domain/chains';
 import { sandboxTokenAbi } from '../sandbox/abis';
@@ -22,6 +22,16 @@ const V1_NETWORK: Partial<Record<ChainName, string>> = { 'base-sepolia': 'base-s
 
 const caip = (chain: ChainName): string => `eip155:${CHAINS[chain].chainId}`;
 const same = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/** The EIP-3009 TransferWithAuthorization an "exact" EVM payment signs. */
+interface EvmAuthorization {
+  from: Address;
+  to: Address;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: Hex;
+}
 
 interface Market {
   chain: ChainName;
@@ -126,6 +136,41 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
     return { market, requirements: v1Accept(market, resource) as unknown as PaymentRequirements };
   }
 
+  /** The proof decoded and matched to our requirements, its authorization and nonce key: everything checked without a chain call. */
+  function read(proof: PaymentProof, resource: string) {
+    const payload = decode(proof);
+    const { market, requirements } = requirementsFor(payload, resource);
+    const authorization = (payload.payload as { authorization?: Partial<Record<keyof EvmAuthorization, unknown>> }).authorization;
+    if (typeof authorization?.from !== 'string' || !isAddress(authorization.from) || typeof authorization.nonce !== 'string') {
+      throw new PaymentRejected('invalid_payload', 'The payment carries no EIP-3009 authorization (from, nonce)');
+    }
+    const nonceKey = `${market.accept.network}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
+    return { payload, market, requirements, authorization: authorization as Partial<EvmAuthorization> & Pick<EvmAuthorization, 'from' | 'nonce'>, nonceKey, signature: (payload.payload as { signature?: unknown }).signature };
+  }
+
+  /**
+   * Whether the EIP-712 signature recovers to `from`: local ECDSA recovery, no
+   * RPC. False for anything else (a forgery, a malformed field, a contract
+   * wallet's signature, which only `verify` can check on chain).
+   */
+  async function signedByFrom(r: ReturnType<typeof read>): Promise<boolean> {
+    const { authorization: a, requirements, market, signature } = r;
+    const extra = requirements.extra as { name?: unknown; version?: unknown } | undefined;
+    if (typeof signature !== 'string' || !isHex(signature) || typeof extra?.name !== 'string' || typeof extra.version !== 'string') return false;
+    try {
+      const signer = await recoverTypedDataAddress({
+        domain: { name: extra.name, version: extra.version, chainId: CHAINS[market.chain].chainId, verifyingContract: requirements.asset as Address },
+        types: authorizationTypes,
+        primaryType: 'TransferWithAuthorization',
+        message: { from: a.from, to: a.to as Address, value: BigInt(a.value as string), validAfter: BigInt(a.validAfter as string), validBefore: BigInt(a.validBefore as string), nonce: a.nonce as Hex },
+        signature,
+      });
+      return same(signer, a.from);
+    } catch {
+      return false;
+    }
+  }
+
   return {
     async offer(resource) {
       const required: PaymentRequired = {
@@ -138,14 +183,13 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
       return { header: encodePaymentRequiredHeader(required), v1: { x402Version: 1, accepts: v1Markets.map((m) => v1Accept(m, resource)) } } satisfies PaymentOffer;
     },
 
+    async inspect(proof, resource) {
+      const r = read(proof, resource);
+      return { payer: r.authorization.from.toLowerCase(), nonceKey: r.nonceKey, signedByPayer: await signedByFrom(r) };
+    },
+
     async verify(proof, resource): Promise<VerifiedPayment> {
-      const payload = decode(proof);
-      const { market, requirements } = requirementsFor(payload, resource);
-      const authorization = (payload.payload as { authorization?: { from?: unknown; nonce?: unknown } }).authorization;
-      if (typeof authorization?.from !== 'string' || typeof authorization.nonce !== 'string') {
-        throw new PaymentRejected('invalid_payload', 'The payment carries no EIP-3009 authorization (from, nonce)');
-      }
-      const nonceKey = `${market.accept.network}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
+      const { payload, market, requirements, authorization, nonceKey } = read(proof, resource);
       let verdict;
       try {
         verdict = await facilitator.verify(payload, requirements);

@@ -8,6 +8,8 @@ export const scopesSchema = z
 export const createAccountSchema = z.strictObject({
   plan: z.enum(PLAN_NAMES, { error: `plan must be one of ${PLAN_NAMES.join(', ')}` }).default('free'),
   requestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
+  /** Lets paid reads (x402) look up this account's wallets by user ids that are e-mail addresses; off by default. */
+  paidEmailLookups: z.boolean().optional(),
   keyName: z.string().min(1).max(64).optional(),
   scopes: scopesSchema.optional(),
 });

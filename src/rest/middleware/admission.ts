@@ -2,7 +2,9 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppDeps } from '../../app/deps';
 import type { RestState, RestContext } from '../context';
 import { PAYABLE_OPERATIONS, type Operation } from '../../domain/plans';
-import { PROOF_HEADERS, admitPaidRead } from '../../app/payments/paidRead';
+import { PROOF_HEADERS, admitPaidRead, type PaidReadEvents } from '../../app/payments/paidRead';
+import type { ClientAddress } from '../../http/clientAddress';
+import { param } from '../params';
 import type { PaymentProof, PaymentVerifier } from '../../app/payments/port';
 import { admitRequest, authorizeOperation } from '../../app/accounts/admitRequest';
 import { rateHeaders } from '../../app/accounts/rateLimit';
@@ -10,10 +12,11 @@ import { CREDITS_REMAINING_HEADER, creditHeaders, readCreditHeaders } from '../.
 import { ServiceError } from '../../domain/errors/base';
 import type { Principal } from '../../app/accounts/principal';
 
-/** What the paid-read path reports: a read served whose payment could not be collected. */
-export interface PaidReadEvents {
-  settled?: () => void;
-  settlementFailed?: (info: { payer: string; network: string; reason: string | undefined }) => void;
+export interface AdmissionOptions {
+  /** The client's address of a request (TRUSTED_PROXIES): the invalid-proof limit counts by it. */
+  clientAddress: ClientAddress;
+  /** Settlements of paid reads, for the metrics and the log. */
+  events?: PaidReadEvents;
 }
 
 /** The first proof header the request carries. */
@@ -27,26 +30,35 @@ function proofOf(ctx: RestContext): PaymentProof | null {
 
 /**
  * A read the API lets a client pay for, asked with no credentials at all:
- * 402 with the offer, or, with a proof, the read served as a paid principal
- * and the payment collected after a 2xx (its settlement header on the answer).
+ * 402 with the offer, or, with a proof, the read run as a paid principal and
+ * its answer held until the payment is settled (admitPaidRead): a 2xx goes
+ * out with its settlement header, or, when the settlement fails, a 402
+ * PAYMENT_INVALID goes out instead of it (the read's body is never sent).
  */
-async function paidRead(deps: AppDeps & { payments: PaymentVerifier }, ctx: RestContext, next: () => Promise<unknown>, events: PaidReadEvents): Promise<void> {
+async function paidRead(deps: AppDeps & { payments: PaymentVerifier }, ctx: RestContext, next: () => Promise<unknown>, o: AdmissionOptions): Promise<void> {
   const operation = ctx.routerName as Operation;
-  const paid = await admitPaidRead(deps, {
-    operation,
-    resource: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
-    proof: proofOf(ctx),
-    clientIp: ctx.ip,
-    accountId: ctx.get('X-Account-Id') || undefined,
-  });
+  const paid = await admitPaidRead(
+    { ...deps, paidReadEvents: o.events },
+    {
+      operation,
+      resource: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+      proof: proofOf(ctx),
+      clientIp: o.clientAddress(ctx.req),
+      accountId: ctx.get('X-Account-Id') || undefined,
+      userId: operation === 'getWallet' ? param(ctx, 'userId') : undefined,
+    },
+  );
   ctx.state.principal = paid.principal;
-  await next();
-  if (ctx.status < 200 || ctx.status >= 300) return; // nothing served: nothing collected (the nonce stays claimed)
-  const { header, settlement } = await paid.collect();
+  try {
+    await next();
+  } catch (e) {
+    await paid.finish(false);
+    throw e;
+  }
+  // Koa sends the body only once every middleware has returned: until then the read's answer is held here.
+  const header = await paid.finish(ctx.status >= 200 && ctx.status < 300);
   // (cross-origin callers read it through the CORS policy's exposed headers, which name both settlement headers)
-  ctx.set(header.name, header.value);
-  if (settlement.success) events.settled?.();
-  else events.settlementFailed?.({ payer: settlement.payer, network: settlement.network, reason: settlement.errorReason });
+  if (header) ctx.set(header.name, header.value);
 }
 
 /**
@@ -76,11 +88,11 @@ async function setCreditHeaders(deps: AppDeps, ctx: ParameterizedContext<RestSta
  * PAYABLE_OPERATIONS) with no Authorization header at all takes the x402 path
  * instead; a bad or revoked key stays 401 and never turns into a payment.
  */
-export function admission(deps: AppDeps, events: PaidReadEvents = {}): Middleware<RestState> {
+export function admission(deps: AppDeps, o: AdmissionOptions): Middleware<RestState> {
   return async (ctx, next) => {
     const authorization = ctx.get('Authorization') || undefined;
     if (authorization === undefined && deps.payments && PAYABLE_OPERATIONS.has(ctx.routerName as Operation)) {
-      return paidRead({ ...deps, payments: deps.payments }, ctx as RestContext, next, events);
+      return paidRead({ ...deps, payments: deps.payments }, ctx as RestContext, next, o);
     }
     const { principal, rate } = await admitRequest(deps, authorization);
     ctx.state.principal = principal;

@@ -12,7 +12,8 @@ const isOperation = (name: string | undefined): name is Operation => name !== un
  * - credits: a 2xx answer to an API key on a route named after its operation
  *   (every `/v1` operation route is) was charged that operation's credits
  *   (operation() refunds anything else; payments and sessions pay none);
- * - a payment proof refused: 402 PAYMENT_INVALID, with its `details.reason`.
+ * - a payment proof refused: 402 PAYMENT_INVALID, with its `details.reason`
+ *   (a settlement that failed is counted where it fails, as settlement_failed).
  */
 export function outcomeMetrics(deps: Pick<AppDeps, 'onCreditsCharged'>, metrics: Pick<Metrics, 'payments'>): Middleware<RestState> {
   return async (ctx, next) => {
@@ -23,7 +24,7 @@ export function outcomeMetrics(deps: Pick<AppDeps, 'onCreditsCharged'>, metrics:
     }
     if (ctx.status === 402) {
       const body = ctx.body as { error?: unknown; details?: { reason?: unknown } } | undefined;
-      if (body?.error === 'PAYMENT_INVALID') metrics.payments.inc({ outcome: 'refused', reason: typeof body.details?.reason === 'string' ? body.details.reason : 'unknown' });
+      if (body?.error === 'PAYMENT_INVALID' && body.details?.reason !== 'settlement_failed') metrics.payments.inc({ outcome: 'refused', reason: typeof body.details?.reason === 'string' ? body.details.reason : 'unknown' });
     }
   };
 }

@@ -26,6 +26,7 @@ const WALLET = {
 } as const;
 
 export const EXAMPLES = {
+  paidWallet: { id: WALLET.id, userId: WALLET.userId, address: WALLET.address, chainType: WALLET.chainType, chains: WALLET.chains, policyId: null, createdAt: WALLET.createdAt },
   createWallet: { userId: 'user_42', email: 'ada@example.com', metadata: { plan: 'gold' } },
   createGovernedWallet: { userId: 'user_43', policyId: POLICY_ID },
   wallet: WALLET,

@@ -6,7 +6,7 @@ import { PROTOCOLS } from '../../chain/port';
 import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
 import { DEMO_FUND, type FundingReceipt } from '../../app/funding/fundDemoWallet';
 import { MAX_PAGE } from '../../app/intents/listIntents';
-import type { WalletView } from '../../app/wallets/walletView';
+import type { PaidWalletView, WalletView } from '../../app/wallets/walletView';
 import type { BalanceReport } from '../../app/balances/getBalances';
 import type { YieldReport } from '../../app/yields/getYields';
 import type { IntentView } from '../../app/intents/intentView';
@@ -49,11 +49,16 @@ export const walletSchema = z
     chainType: chainTypeSchema,
     chains: z.array(chainName).meta({ description: 'The chains the wallet acts on (the plan decides: test networks on free; none yet for tron)' }),
     email: z.string().optional().meta({ description: 'Present when set, and only for the owning account (never on a paid read)' }),
-    metadata: z.record(z.string(), z.unknown()).meta({ description: 'As given at creation; `{}` on a paid read' }),
+    metadata: z.record(z.string(), z.unknown()).meta({ description: 'As given at creation (`{}` when none)' }),
     policyId: z.string().nullable().meta({ description: "The wallet's own spending policy (svc_policy_…); null when none, its account's account-scope policy then governs it. Null on a paid read" }),
     createdAt: timestamp('When the wallet was created'),
   })
   .openapi('Wallet', { description: 'A wallet: one application user, one key held by the service' });
+
+/** GET /wallets/{userId} paid for over x402: no email, no metadata (left out, not emptied), no policy shown. */
+export const paidWalletSchema = walletSchema
+  .omit({ email: true, metadata: true })
+  .openapi('PaidWallet', { description: 'A wallet as a paid (x402) read sees it: neither email nor metadata' });
 
 const tokenBalance = {
   asset: z.enum(ASSETS),
@@ -425,6 +430,7 @@ type Agree<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>
 
 const agreements: [
   Agree<z.output<typeof walletSchema>, WalletView>,
+  Agree<z.output<typeof paidWalletSchema>, PaidWalletView>,
   Agree<z.output<typeof balanceReportSchema>, BalanceReport>,
   Agree<z.output<typeof yieldReportSchema>, YieldReport>,
   Agree<z.output<typeof fundingReceiptSchema>, FundingReceipt>,
@@ -434,5 +440,5 @@ const agreements: [
   Agree<z.output<typeof policyPageSchema>, { policies: PolicyView[]; pageInfo: Awaited<ReturnType<typeof listPolicies>>['pageInfo'] }>,
   Agree<z.output<typeof usageSchema>, UsageView>,
   Agree<z.output<typeof intentPreviewSchema>, IntentPreview>,
-] = [true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true];
 void agreements;

@@ -8,7 +8,7 @@ import { parseInput } from '../../domain/schemas/parse';
 import { createWalletSchema } from '../../domain/schemas/wallet';
 import { createWallet } from '../../app/wallets/createWallet';
 import { getWalletByUserId } from '../../app/wallets/getWallet';
-import { toWalletView } from '../../app/wallets/walletView';
+import { toPaidWalletView, toWalletView } from '../../app/wallets/walletView';
 import { withIdempotency } from '../../app/idempotency';
 
 /** The path parameter validated as a field, so a bad one is named `userId` in details.issues. */
@@ -44,7 +44,8 @@ export function walletRoutes(deps: AppDeps): Router<RestState> {
     operation(deps, 'getWallet', async (ctx) => {
       const { userId } = parseInput(userIdParam, { userId: param(ctx, 'userId') });
       const principal = ctx.state.principal!;
-      ctx.body = toWalletView(await getWalletByUserId(deps, principal, userId), principal.via === 'payment' ? 'paid' : 'owner');
+      const wallet = await getWalletByUserId(deps, principal, userId);
+      ctx.body = principal.via === 'payment' ? toPaidWalletView(wallet) : toWalletView(wallet);
     }),
   );
 

@@ -7,6 +7,7 @@ import { createMemorySessions, createMemoryUsers } from './memorySignIn';
 import { createMemoryPolicies } from './memoryPolicies';
 import { createMemoryWebhooks } from './memoryWebhooks';
 import { createMemoryRateHistory } from './memoryRateHistory';
+import { createMemoryPaymentLocks } from './memoryPaymentLocks';
 import { createMemoryIntentLeases } from './memoryIntentLeases';
 import { createMemoryNonces } from './memoryNonces';
 
@@ -190,6 +191,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     intentLeases: createMemoryIntentLeases(),
     nonces: createMemoryNonces(),
     intentChanges: intents.changes,
+    paymentLocks: createMemoryPaymentLocks(),
     paymentNonces: {
       async claim(key) {
         if (paymentNonces.has(key)) return false;

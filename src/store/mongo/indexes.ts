@@ -42,6 +42,7 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('intentEvents').createIndex({ at: 1 }, caps.ttlIndexes ? { expireAfterSeconds: 3600 } : {}),
     db.collection('intentLeases').createIndex({ until: 1 }),
     db.collection('intentLeases').createIndex({ owner: 1 }),
+    db.collection('paymentLocks').createIndex({ expireAt: 1 }, ttl),
     db.collection('auditLog').createIndex({ accountId: 1, at: -1, id: -1 }),
     db.collection('auditLog').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: AUDIT_RETENTION_DAYS * 86_400 } : {}),
     db.collection('rateHistory').createIndex({ chain: 1, protocol: 1, asset: 1, at: 1 }, { unique: true }),

@@ -12,6 +12,7 @@ import { claimEnvironment, createMongoSessions, createMongoUsers } from './mongo
 import { createMongoPolicies } from './mongoPolicies';
 import { createMongoWebhooks } from './mongoWebhooks';
 import { createMongoRateHistory } from './mongoRateHistory';
+import { createMongoPaymentLocks } from './mongoPaymentLocks';
 import { createMongoIntentLeases } from './mongoIntentLeases';
 import { createMongoNonces } from './mongoNonces';
 
@@ -257,6 +258,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     ...(capabilities.changeStreams ? { intentChanges: createMongoIntentChanges(db) } : {}),
     intentLeases: createMongoIntentLeases(db),
     nonces: createMongoNonces(db),
+    paymentLocks: createMongoPaymentLocks(db),
     paymentNonces: {
       async claim(key, record) {
         try {

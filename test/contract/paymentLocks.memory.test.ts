@@ -1,0 +1,4 @@
+import { createMemoryStore } from '../../src/store/memory/memoryStore';
+import { describePaymentLocksContract } from './paymentLocks.contract';
+
+describePaymentLocksContract('memory', async () => createMemoryStore());

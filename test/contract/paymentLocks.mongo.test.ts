@@ -1,0 +1,4 @@
+import { describePaymentLocksContract } from './paymentLocks.contract';
+import { describeOnMongo } from './mongoHarness';
+
+describeOnMongo('payment locks contract', describePaymentLocksContract);
