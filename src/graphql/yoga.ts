@@ -8,6 +8,7 @@ import { buildSchema } from './schema';
 import { maskError, withHttpStatus } from './errors';
 import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
 import type { StreamObserver } from './streamMetrics';
+import type { StreamQuotas } from './streamQuotas';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -75,7 +76,7 @@ const fromLoopback = (req: IncomingMessage | undefined): boolean => {
  * production only. `graphiqlApiKey` (the development key, in development)
  * pre-fills GraphiQL's Headers tab, for requests from this machine only.
  */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string }): GraphQLServer {
+export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string; quotas: StreamQuotas }): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -102,7 +103,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
     plugins: [
-      operationLimits(o.production),
+      operationLimits(o.production, o.quotas),
       endStreamsOnRevocation(o.deps.revocations),
       observeStreams(o.streams),
       maskResultErrors({ production: o.production, onMasked: (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed') }),
