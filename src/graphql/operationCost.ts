@@ -192,7 +192,9 @@ function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation
  * computed cost; not enough credits left: CREDITS_EXHAUSTED for the whole
  * operation. Either way nothing ran and nothing was spent. A subscription has
  * one root field and pays where it starts (shared streams charge each
- * joiner), so it is checked but not prepaid.
+ * joiner), so it is checked but not prepaid. Who pays for which fields is
+ * billedOperations' rule (a session only for a few), the same one REST's
+ * operation() follows.
  */
 export async function chargeOperation(
   deps: Pick<AppDeps, 'store' | 'clock'>,
