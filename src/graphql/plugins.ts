@@ -46,11 +46,13 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
       const context = args.contextValue as unknown as GraphQLContext;
       const refused = await chargeInto(context, args.document, args.operationName);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
-      if (!context.principal) return;
-      const slot = openSubscription(quotas, context.principal);
-      if (slot instanceof GraphQLError) return setResultAndStopExecution({ errors: [slot] });
-      // Whatever the subscription answers: a stream gives the slot back when it ends, anything else (errors) at once.
+      const principal = context.principal;
+      if (!principal) return;
+      // The slot is taken where the subscription really starts (no later hook can stop it and leave the slot held);
+      // a stream gives it back when it ends, any other answer (errors) at once.
       setSubscribeFn(async (subscribeArgs) => {
+        const slot = openSubscription(quotas, principal);
+        if (slot instanceof GraphQLError) return { errors: [slot] };
         try {
           const result = await subscribeFn(subscribeArgs);
           if (Symbol.asyncIterator in result) return holdingSlot(result, slot);
