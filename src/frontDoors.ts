@@ -9,6 +9,7 @@ import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
 import { createHardening } from './http/hardening';
 import { fastHealthz } from './rest/fastHealthz';
+import { createStreamQuotas } from './graphql/streamQuotas';
 
 /** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
 function answerDraining(res: ServerResponse): void {
@@ -49,7 +50,9 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress });
+  // One count of what each account holds open, for every transport that streams (WebSocket, SSE).
+  const quotas = createStreamQuotas();
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress, quotas });
   const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
@@ -75,7 +78,7 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   server.requestTimeout = TIMEOUTS.requestTimeout;
   server.headersTimeout = TIMEOUTS.headersTimeout;
   server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl, streams: o.metrics.streams });
+  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl, streams: o.metrics.streams, quotas });
   return {
     server,
     closeWebSocket: () => ws.close(),

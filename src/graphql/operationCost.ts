@@ -2,6 +2,7 @@ import { GraphQLError, Kind, getOperationAST, type DocumentNode, type FragmentDe
 import type { AppDeps } from '../app/deps';
 import type { Principal } from '../app/accounts/principal';
 import { prepayCredits, type PrepaidCredits } from '../app/accounts/credits';
+import { billedOperations, creditsOf, rateUnitsOwed } from '../app/accounts/billedOperations';
 import { CREDIT_COST, PLANS, type Operation } from '../domain/plans';
 import { toServiceError } from '../domain/errors/base';
 import { toGraphQLError } from './errors';
@@ -177,8 +178,9 @@ export async function chargeInto(context: GraphQLContext, document: DocumentNode
 function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation, credits: number) => void): PrepaidCredits {
   const reporting = Object.create(charge) as PrepaidCredits;
   reporting.consume = (op) => {
-    charge.consume(op);
-    if (CREDIT_COST[op] > 0) report(op, CREDIT_COST[op]);
+    const spent = charge.consume(op);
+    if (spent > 0) report(op, spent);
+    return spent;
   };
   return reporting;
 }
@@ -190,7 +192,9 @@ function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation
  * computed cost; not enough credits left: CREDITS_EXHAUSTED for the whole
  * operation. Either way nothing ran and nothing was spent. A subscription has
  * one root field and pays where it starts (shared streams charge each
- * joiner), so it is checked but not prepaid.
+ * joiner), so it is checked but not prepaid. Who pays for which fields is
+ * billedOperations' rule (a session only for a few), the same one REST's
+ * operation() follows.
  */
 export async function chargeOperation(
   deps: Pick<AppDeps, 'store' | 'clock'>,
@@ -200,13 +204,17 @@ export async function chargeOperation(
 ): Promise<{ charge?: PrepaidCredits; error?: GraphQLError }> {
   const refused = refusedField(principal, rootFields(document, operationName));
   if (refused) return { error: refused };
-  // The dashboard's own operations cost the account nothing; the session has its own rate window.
+  // The dashboard's own operations cost the account nothing (the session has its own rate window), except those billedOperations names.
   if (principal.via === 'session') {
     const n = rootFields(document, operationName).length;
-    if (n <= MAX_ROOT_FIELDS) return {};
-    return { error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, { extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS } }) };
+    if (n > MAX_ROOT_FIELDS) {
+      return { error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, { extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS } }) };
+    }
   }
-  const { cost, fields, operations } = operationCost(document, operationName);
+  const { fields, operations: selected } = operationCost(document, operationName);
+  const operations = billedOperations(principal, selected);
+  if (principal.via === 'session' && operations.length === 0) return {};
+  const cost = creditsOf(operations);
   const max = PLANS[principal.account.plan].maxOperationCost;
   if (fields > MAX_ROOT_FIELDS || cost > max) {
     const why = fields > MAX_ROOT_FIELDS ? `${fields} root fields (at most ${MAX_ROOT_FIELDS})` : `a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`;
@@ -217,9 +225,10 @@ export async function chargeOperation(
     };
   }
   if (getOperationAST(document, operationName ?? undefined)?.operation === 'subscription') return {};
-  // The rate window counts the operation by its cost (admission counted 1 of it), before any credit is taken.
-  if (cost > 1) {
-    const rate = await countRequestUnits(deps, principal.account, cost - 1);
+  // The rate window counts the operation by its cost (an API key's admission counted 1 of it), before any credit is taken.
+  const units = rateUnitsOwed(principal, cost);
+  if (units > 0) {
+    const rate = await countRequestUnits(deps, principal.account, units);
     if (rate.exceeded) return { error: toGraphQLError(rateLimitExceeded(rate.limit, rate.reset, retryAfterSeconds(rate, deps.clock.now()))) };
   }
   try {

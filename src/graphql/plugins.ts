@@ -11,6 +11,7 @@ import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
 import { chargeInto } from './operationCost';
 import { startedStream, type StreamObserver } from './streamMetrics';
+import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas';
 
 /**
  * The operation limits of operationLimits.ts inside yoga (SSE, multipart,
@@ -21,7 +22,7 @@ import { startedStream, type StreamObserver } from './streamMetrics';
  * validation errors before any result hook (so before maskError), hence the
  * cache strips suggestions in production.
  */
-export function operationLimits(production: boolean, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
+export function operationLimits(production: boolean, quotas: StreamQuotas, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
     onParams({ params }) {
       const err = checkRequestObjects({ variables: params.variables, extensions: params.extensions });
@@ -37,12 +38,31 @@ export function operationLimits(production: boolean, documents: DocumentCache = 
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       return { onExecuteDone: () => context.charge?.release() };
     },
-    // Subscriptions (SSE) pass the same check; they pay where they start (chargeInto prepays nothing for them).
-    async onSubscribe({ args, setResultAndStopExecution }) {
+    // Subscriptions (SSE) pass the same check; they pay where they start (chargeInto prepays nothing for them),
+    // and hold one of the account's subscription slots (the WebSocket's too: openSubscription) until their stream ends.
+    async onSubscribe({ args, setResultAndStopExecution, subscribeFn, setSubscribeFn }) {
       // Yoga would start the stream, then find no way to send it and answer 406 with an empty body (the stream left open).
       if (!acceptsAnyOf((args.contextValue as { request?: Request }).request?.headers.get('accept'), ['text/event-stream'])) return setResultAndStopExecution({ errors: [subscriptionNeedsStream()] });
-      const refused = await chargeInto(args.contextValue as unknown as GraphQLContext, args.document, args.operationName);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+      const context = args.contextValue as unknown as GraphQLContext;
+      const refused = await chargeInto(context, args.document, args.operationName);
+      if (refused) return setResultAndStopExecution({ errors: [refused] });
+      const principal = context.principal;
+      if (!principal) return;
+      // The slot is taken where the subscription really starts (no later hook can stop it and leave the slot held);
+      // a stream gives it back when it ends, any other answer (errors) at once.
+      setSubscribeFn(async (subscribeArgs) => {
+        const slot = openSubscription(quotas, principal);
+        if (slot instanceof GraphQLError) return { errors: [slot] };
+        try {
+          const result = await subscribeFn(subscribeArgs);
+          if (Symbol.asyncIterator in result) return holdingSlot(result, slot);
+          slot.release();
+          return result;
+        } catch (e) {
+          slot.release();
+          throw e;
+        }
+      });
     },
     onValidate({ setValidationFn }) {
       setValidationFn((_schema, document) => documents.yogaValidate(document));

@@ -15,15 +15,15 @@ import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
 import { chargeInto } from './operationCost';
-import { createStreamQuotas, quotaOf } from './streamQuotas';
+import { openSubscription, quotaOf, type StreamQuotas, type SubscriptionSlot } from './streamQuotas';
 import { startedStream, type StreamObserver } from './streamMetrics';
 
 type ConnectionExtra = {
   principal?: Principal;
   /** The account whose socket quota this connection holds, once admitted. */
   quotaAccount?: string;
-  /** Ids of this socket's live subscriptions (each holds a subscription slot of the account). */
-  subscriptions?: Set<string>;
+  /** This socket's live subscriptions by id, each holding a subscription slot of the account. */
+  subscriptions?: Map<string, SubscriptionSlot>;
   /** The connection's credentials: every operation is admitted with them again. */
   authorization?: string;
   /** Or the dashboard's session cookie, sent with the upgrade request. */
@@ -93,6 +93,8 @@ export function attachGraphQLWebSocket(o: {
   publicUrl?: () => string;
   /** Told when a subscription's stream opens and ends (metrics). */
   streams?: StreamObserver;
+  /** What accounts hold open on this instance, shared with the other transports. */
+  quotas: StreamQuotas;
 }): { close(): Promise<void> } {
   /** The connection's API key, else the session cookie of its upgrade request (opened from the service's own origin only). */
   const admit = (extra: ConnectionExtra): Promise<Admission> =>
@@ -101,7 +103,7 @@ export function attachGraphQLWebSocket(o: {
   // before useServer: this connection listener must run ahead of graphql-ws's own
   refuseServerMessageTypes(wss);
   const rules = operationRules(o.production);
-  const quotas = createStreamQuotas();
+  const quotas = o.quotas;
   const masked = (errors: readonly GraphQLError[], requestId?: string) =>
     errors.map((e) => maskError(e, () => requestId, { production: o.production, onMasked: (err) => o.logger.error({ err, requestId }, 'graphql operation failed') }));
   const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
@@ -140,7 +142,7 @@ export function attachGraphQLWebSocket(o: {
             return false;
           }
           ctx.extra.quotaAccount = principal.account.id;
-          ctx.extra.subscriptions = new Set();
+          ctx.extra.subscriptions = new Map();
           ctx.extra.principal = principal;
           // The socket ends with its credential: a revoked key, or a session signed out or expired.
           const credential = credentialOf(principal);
@@ -162,10 +164,12 @@ export function attachGraphQLWebSocket(o: {
         const account = ctx.extra.quotaAccount;
         if (account === undefined) return;
         quotas.release('socket', account);
-        quotas.release('subscription', account, ctx.extra.subscriptions?.size ?? 0);
+        for (const slot of ctx.extra.subscriptions?.values() ?? []) slot.release();
+        ctx.extra.subscriptions?.clear();
       },
       onComplete: (ctx, id) => {
-        if (ctx.extra.quotaAccount !== undefined && ctx.extra.subscriptions?.delete(id)) quotas.release('subscription', ctx.extra.quotaAccount);
+        ctx.extra.subscriptions?.get(id)?.release();
+        ctx.extra.subscriptions?.delete(id);
       },
       onSubscribe: async (ctx, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         try {
@@ -186,11 +190,9 @@ export function attachGraphQLWebSocket(o: {
         if (refused) return masked([refused], contextValue.requestId);
         const principal = ctx.extra.principal;
         if (principal && getOperationAST(document, payload.operationName ?? undefined)?.operation === 'subscription') {
-          if (!quotas.take('subscription', principal.account.id, principal.account.plan)) {
-            const max = quotaOf('subscription', principal.account.plan);
-            return [new GraphQLError(`Too many live subscriptions for this account (${max} on its plan): complete some first`, { extensions: { code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: max } })];
-          }
-          ctx.extra.subscriptions?.add(id);
+          const slot = openSubscription(quotas, principal);
+          if (slot instanceof GraphQLError) return [slot];
+          ctx.extra.subscriptions?.set(id, slot);
         }
         return { schema: o.schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
       },

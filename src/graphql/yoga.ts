@@ -9,6 +9,7 @@ import { maskError, withHttpStatus } from './errors';
 import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
 import type { StreamObserver } from './streamMetrics';
 import { createClientAddress, type ClientAddress } from '../http/clientAddress';
+import type { StreamQuotas } from './streamQuotas';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -76,7 +77,7 @@ const fromLoopback = (req: IncomingMessage | undefined, clientAddress: ClientAdd
  * production only. `graphiqlApiKey` (the development key, in development)
  * pre-fills GraphiQL's Headers tab, for requests from this machine only.
  */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string; clientAddress?: ClientAddress }): GraphQLServer {
+export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string; clientAddress?: ClientAddress; quotas: StreamQuotas }): GraphQLServer {
   const clientAddress = o.clientAddress ?? createClientAddress([]);
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
@@ -104,7 +105,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
     plugins: [
-      operationLimits(o.production),
+      operationLimits(o.production, o.quotas),
       endStreamsOnRevocation(o.deps.revocations),
       observeStreams(o.streams),
       maskResultErrors({ production: o.production, onMasked: (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed') }),

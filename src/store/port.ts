@@ -376,6 +376,12 @@ export interface DeliveryOutcome {
   deliveredAt: string | null;
 }
 
+/** What a claim passes over: deliveries of these accounts and endpoints. */
+export interface ClaimSkip {
+  accounts?: readonly string[];
+  endpoints?: readonly string[];
+}
+
 /**
  * Webhook endpoints and the deliveries owed to them (persisted, so they
  * survive a restart). A worker takes a due delivery with `claimDue`, one
@@ -400,9 +406,11 @@ export interface WebhookRepo {
   /**
    * Leases the pending delivery due soonest (nextAttemptAt ≤ now, not leased
    * or its lease run out) to `owner` until `leaseUntil`, in one conditional
-   * update; null when none is due.
+   * update; null when none is due. Deliveries of the accounts and endpoints
+   * in `skip` are left alone (the worker's fair share: an account or endpoint
+   * with all its slots busy waits, the others go first).
    */
-  claimDue(now: string, leaseUntil: string, owner: string): Promise<WebhookDelivery | null>;
+  claimDue(now: string, leaseUntil: string, owner: string, skip?: ClaimSkip): Promise<WebhookDelivery | null>;
   /** Records an attempt's outcome and ends the lease, if `owner` still holds it; false otherwise (nothing written). */
   finishAttempt(id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
   /** Gives the lease back without an attempt counted (a worker stopping); false when `owner` no longer holds it. */

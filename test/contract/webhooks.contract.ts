@@ -129,6 +129,25 @@ export function describeWebhooksContract(name: string, makeStore: () => Promise<
       await store.webhooks.deleteEndpoint(e.id);
     });
 
+    test('behavior: claimDue passes over the accounts and endpoints it is told to skip, and takes the soonest of the rest', async () => {
+      // instants of their own (year 2002), so no other test's delivery is due
+      const a = endpoint();
+      const a2 = endpoint({ accountId: a.accountId });
+      const b = endpoint();
+      for (const e of [a, a2, b]) await store.webhooks.insertEndpoint(e);
+      const t0 = Date.UTC(2002, 0, 1);
+      const oldA = delivery(a, { nextAttemptAt: at(t0 - 3000) });
+      const oldA2 = delivery(a2, { nextAttemptAt: at(t0 - 2000) });
+      const newB = delivery(b, { nextAttemptAt: at(t0 - 1000) });
+      for (const d of [oldA, oldA2, newB]) await store.webhooks.insertDelivery(d);
+      const lease = at(t0 + 30_000);
+      expect((await store.webhooks.claimDue(at(t0), lease, 'w', { accounts: [a.accountId] }))?.id).toBe(newB.id);
+      expect((await store.webhooks.claimDue(at(t0), lease, 'w', { endpoints: [a.id] }))?.id).toBe(oldA2.id);
+      expect(await store.webhooks.claimDue(at(t0), lease, 'w', { accounts: [a.accountId], endpoints: [] })).toBeNull();
+      expect((await store.webhooks.claimDue(at(t0), lease, 'w', { accounts: [], endpoints: [] }))?.id).toBe(oldA.id);
+      for (const e of [a, a2, b]) await store.webhooks.deleteEndpoint(e.id);
+    });
+
     test('behavior: a failed attempt reschedules; release gives the lease back without an attempt; a failed delivery is never due again', async () => {
       const e = endpoint();
       await store.webhooks.insertEndpoint(e);

@@ -136,7 +136,7 @@ describe('webhooks from the dashboard', () => {
   const LIST_HOOKS = '{ webhookEndpoints { id url } }';
   const HOOK_URL = 'http://127.0.0.1:9/hooks';
 
-  test('behavior: a session lists, creates, tests and deletes its endpoints at no credit; an API key of the account sees and uses the same ones', async () => {
+  test('behavior: a session lists, creates and deletes its endpoints at no credit, a test event costs 1 (it loads the delivery worker); an API key of the account sees and uses the same ones', async () => {
     const { jar, key } = await signedInWithKey('hooks');
     const made = await dashboardGql(srv.url, jar, CREATE_HOOK, { input: { url: HOOK_URL, events: ['INTENT_COMPLETED'] } });
     expect(made.body.errors).toBeUndefined();
@@ -147,9 +147,9 @@ describe('webhooks from the dashboard', () => {
     expect(test.body.data.sendTestWebhook).toMatchObject({ eventType: 'WEBHOOK_TEST', status: 'PENDING' });
     const log = await dashboardGql(srv.url, jar, 'query($id: ID!) { webhookDeliveries(endpointId: $id, first: 5) { edges { node { id } } } }', { id });
     expect(log.body.data.webhookDeliveries.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([test.body.data.sendTestWebhook.id]);
-    // the session paid nothing
+    // the session paid for the test event only
     const usage = await dashboardGql(srv.url, jar, '{ viewer { account { usage { credits { used } } } } }');
-    expect(usage.body.data.viewer.account.usage.credits.used).toBe(0);
+    expect(usage.body.data.viewer.account.usage.credits.used).toBe(1);
 
     // the account's API key sees the same endpoint and may still use every webhook field
     const viaKey = await srv.gql(LIST_HOOKS, {}, key);

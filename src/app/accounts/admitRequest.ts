@@ -4,7 +4,8 @@ import { ServiceError } from '../../domain/errors/base';
 import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
 import { checkApiKey, keyCheckError } from './authenticate';
-import { countRequest, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
+import { countRequest, countRequestUnits, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
+import { billedOperations, creditsOf, rateUnitsOwed } from './billedOperations';
 import { readCreditHeaders, reserveCredits, type CreditReservation, type PrepaidCredits } from './credits';
 
 export interface Admission {
@@ -61,8 +62,14 @@ export async function authorizeOperation(
   operation: Operation,
 ): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
   assertScope(principal, operation);
-  // A paid read was paid for in USDC, and the dashboard's session costs the account nothing: no credits to reserve.
-  if (principal.via === 'payment' || principal.via === 'session') return { usedAfter: null, refund: async () => undefined };
+  // A paid read was paid for in USDC, and the dashboard's session pays only for some operations (billedOperations decides).
+  const billed = billedOperations(principal, [operation]);
+  if (billed.length === 0) return { usedAfter: null, refund: async () => undefined };
+  const units = rateUnitsOwed(principal, creditsOf(billed));
+  if (units > 0) {
+    const rate = await countRequestUnits(deps, principal.account, units);
+    if (rate.exceeded) throw rateLimitExceeded(rate.limit, rate.reset, retryAfterSeconds(rate, deps.clock.now()));
+  }
   return reserveCredits(deps, principal.account, operation);
 }
 

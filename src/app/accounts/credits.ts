@@ -87,7 +87,8 @@ export async function reserveCredits(deps: Pick<AppDeps, 'store' | 'clock'>, acc
 
 /** Credits reserved for several operations at once (a GraphQL operation's root fields): each success consumes its share. */
 export interface PrepaidCredits {
-  consume(operation: Operation): void;
+  /** A success of `operation`: its credits are spent, if they were reserved (an operation the caller does not pay for spends none). Answers the credits spent. */
+  consume(operation: Operation): number;
   /** Gives back what no success consumed (once; later calls do nothing). */
   release(): Promise<void>;
 }
@@ -101,11 +102,18 @@ export interface PrepaidCredits {
 export async function prepayCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operations: readonly Operation[]): Promise<PrepaidCredits> {
   const cost = operations.reduce((sum, op) => sum + CREDIT_COST[op], 0);
   const reserved = await reserveCreditUnits(deps, account, cost);
+  // How many of each operation were paid for: a success consumes one of its own, never another's.
+  const unspent = new Map<Operation, number>();
+  for (const op of operations) unspent.set(op, (unspent.get(op) ?? 0) + 1);
   let consumed = 0;
   let released = false;
   return {
     consume(op) {
+      const left = unspent.get(op) ?? 0;
+      if (left === 0) return 0;
+      unspent.set(op, left - 1);
       consumed += CREDIT_COST[op];
+      return CREDIT_COST[op];
     },
     async release() {
       if (released) return;

@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Intent } from '../../domain/intent';
 import type { WebhookRepo } from '../../store/port';
-import { nextAttemptAt, WEBHOOK_TIMEOUT_MS, type RetrySchedule, type WebhookDelivery, type WebhookEventType } from '../../domain/webhooks';
+import { nextAttemptAt, RETRY_WINDOW_STEPS, WEBHOOK_TIMEOUT_MS, type RetrySchedule, type WebhookDelivery, type WebhookEventType } from '../../domain/webhooks';
+import type { DeliveryOutcome } from '../../store/port';
 import { toIntentView } from '../intents/intentView';
 import type { EgressPolicy } from './egress';
 import { signatureOf, type SecretBox } from './secrets';
-import { sendWebhook } from './send';
+import { sendWebhook, type SendResult } from './send';
+import { createCircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuitBreaker';
+import { createDeliverySlots } from './deliverySlots';
 
 /** What the use-cases need of the webhook machinery. */
 export interface WebhookServices {
@@ -33,11 +36,25 @@ export interface WebhookDispatcherOptions {
   logger: { warn(obj: object, msg: string): void };
   /** How often the worker looks for due deliveries; default the smaller of 1 s and the retry base. */
   pollMs?: number;
-  /** Attempts in flight at once; default 4. */
+  /** Attempts in flight at once, all accounts together; default 16. */
   concurrency?: number;
+  /** Attempts in flight for one account; default 4 (never more than `concurrency`). */
+  perAccount?: number;
+  /** Attempts in flight to one endpoint; default 2 (never more than `perAccount`). */
+  perEndpoint?: number;
+  /** The endpoints' circuit breaker; defaults: opens after 5 failures in a row, cools down 6 retry steps (30 s), at most 720 (1 h). */
+  breaker?: Partial<CircuitBreakerOptions>;
   /** One attempt's wait for an answer; default 10 s. */
   timeoutMs?: number;
+  /** Told what the worker did (metrics, tests); must not throw. */
+  onEvent?: (event: DeliveryEvent) => void;
 }
+
+/** What the worker did with a delivery, or to an endpoint's circuit. */
+export type DeliveryEvent =
+  | { type: 'attempted'; deliveryId: string; endpointId: string; accountId: string; ok: boolean }
+  | { type: 'held'; deliveryId: string; endpointId: string; accountId: string; until: string }
+  | { type: 'circuit'; endpointId: string; state: CircuitState['state'] };
 
 /** The events an intent entering its current status owes. */
 export function eventsFor(intent: Pick<Intent, 'status'>): WebhookEventType[] {
@@ -67,14 +84,28 @@ export function messageId(endpointId: string, intent: Pick<Intent, 'id' | 'versi
  * 30 min, 1 h, 2 h, 4 h, then every 8 h, until 24 h after its creation
  * (then failed). A worker that dies mid-attempt lets its lease run out and
  * any instance sends the delivery again.
+ *
+ * One account cannot slow another's deliveries: attempts in flight are capped
+ * per account and per endpoint, and accounts take turns at free slots
+ * (deliverySlots.ts), so a delivery of B is claimed while A's pile up or hang.
+ * An endpoint failing again and again trips its circuit (circuitBreaker.ts):
+ * its deliveries are held (rescheduled, not sent) for a cool-down, then one
+ * probe decides.
  */
 export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDispatcher {
   const owner = `worker_${randomBytes(6).toString('hex')}`;
   const timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   // Longer than the slowest attempt (DNS ≤ 5 s, the answer ≤ timeoutMs): a lease never runs out under a live attempt.
   const leaseMs = timeoutMs + 20_000;
-  const concurrency = o.concurrency ?? 4;
   const pollMs = o.pollMs ?? Math.max(10, Math.min(1_000, o.retry.baseMs));
+  const slots = createDeliverySlots({ total: o.concurrency ?? 16, perAccount: o.perAccount ?? 4, perEndpoint: o.perEndpoint ?? 2 });
+  const breaker = createCircuitBreaker(
+    { threshold: o.breaker?.threshold ?? 5, cooldownMs: o.breaker?.cooldownMs ?? 6 * o.retry.baseMs, maxCooldownMs: o.breaker?.maxCooldownMs ?? 720 * o.retry.baseMs },
+    (endpointId, state) => {
+      if (state === 'open') o.logger.warn({ endpointId }, 'webhook endpoint keeps failing: its deliveries are held for a cool-down');
+      o.onEvent?.({ type: 'circuit', endpointId, state });
+    },
+  );
   const inFlight = new Set<Promise<void>>();
   const recording = new Set<Promise<void>>();
   const abort = new AbortController();
@@ -89,15 +120,34 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
       await o.store.webhooks.finishAttempt(d.id, owner, { status: 'failed', attempts: d.attempts, nextAttemptAt: null, lastStatusCode: null, lastError: 'the endpoint was deleted', deliveredAt: null });
       return;
     }
-    const secret = o.secrets.open(endpoint.id, endpoint.secretCiphertext, endpoint.secretKeyVersion);
-    const timestamp = Math.floor(o.clock.now().getTime() / 1000);
-    const headers = { 'webhook-id': d.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureOf(secret, d.id, timestamp, d.body) };
-    const result = await sendWebhook(endpoint.url, d.body, headers, { egress: o.egress, timeoutMs, signal: abort.signal });
-    if (!result.ok && abort.signal.aborted) {
-      // stopping: not an attempt of the endpoint's; the next worker sends it
-      await o.store.webhooks.release(d.id, owner);
+    const admitted = breaker.admit(endpoint.id, o.clock.now().getTime());
+    if (!admitted.send) {
+      // a probe is in flight: given back, and passed over by claims until the probe has answered
+      if (admitted.until === null) await o.store.webhooks.release(d.id, owner);
+      else await hold(d, admitted.until);
       return;
     }
+    let recorded = false;
+    try {
+      const secret = o.secrets.open(endpoint.id, endpoint.secretCiphertext, endpoint.secretKeyVersion);
+      const timestamp = Math.floor(o.clock.now().getTime() / 1000);
+      const headers = { 'webhook-id': d.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureOf(secret, d.id, timestamp, d.body) };
+      const result = await sendWebhook(endpoint.url, d.body, headers, { egress: o.egress, timeoutMs, signal: abort.signal });
+      if (!result.ok && abort.signal.aborted) {
+        // stopping: not an attempt of the endpoint's; the next worker sends it
+        await o.store.webhooks.release(d.id, owner);
+        return;
+      }
+      breaker.record(endpoint.id, result.ok, o.clock.now().getTime());
+      recorded = true;
+      await recordOutcome(d, result);
+      o.onEvent?.({ type: 'attempted', deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId, ok: result.ok });
+    } finally {
+      if (!recorded) breaker.abandon(endpoint.id);
+    }
+  }
+
+  async function recordOutcome(d: WebhookDelivery, result: SendResult): Promise<void> {
     const now = o.clock.now();
     const attempts = d.attempts + 1;
     let outcome;
@@ -119,6 +169,36 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
     }
   }
 
+  /**
+   * A delivery to an endpoint whose circuit is open: not sent, due again when
+   * the cool-down ends (no attempt counted, the log's last outcome kept), or
+   * failed when that is past its retry window.
+   */
+  async function hold(d: WebhookDelivery, untilMs: number): Promise<void> {
+    const over = untilMs > Date.parse(d.createdAt) + RETRY_WINDOW_STEPS * o.retry.baseMs;
+    const outcome: DeliveryOutcome = {
+      status: over ? 'failed' : 'pending',
+      attempts: d.attempts,
+      nextAttemptAt: over ? null : new Date(untilMs).toISOString(),
+      lastStatusCode: d.lastStatusCode,
+      lastError: over ? (d.lastError ?? 'not sent: the endpoint kept failing until the retry window ended') : d.lastError,
+      deliveredAt: null,
+    };
+    if (await o.store.webhooks.finishAttempt(d.id, owner, outcome)) {
+      o.onEvent?.({ type: 'held', deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId, until: new Date(untilMs).toISOString() });
+    }
+  }
+
+  /** The due delivery soonest among accounts not yet served this turn, passing over full accounts and endpoints and those probing. */
+  function claimNext(): Promise<WebhookDelivery | null> {
+    const now = o.clock.now();
+    const skip = slots.skip(true);
+    return o.store.webhooks.claimDue(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), owner, {
+      accounts: skip.accounts,
+      endpoints: [...(skip.endpoints ?? []), ...breaker.probing()],
+    });
+  }
+
   async function pump(): Promise<void> {
     if (stopped) return;
     if (pumping) {
@@ -129,13 +209,20 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
     try {
       do {
         again = false;
-        while (!stopped && inFlight.size < concurrency) {
-          const now = o.clock.now();
-          const d = await o.store.webhooks.claimDue(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), owner);
+        while (!stopped && slots.free()) {
+          let d = await claimNext();
+          // everyone with a due delivery was served this turn: the next turn starts
+          if (!d && slots.turnStarted()) {
+            slots.nextTurn();
+            d = await claimNext();
+          }
           if (!d) break;
+          const done = slots.take(d);
+          const id = d.id;
           const p: Promise<void> = attempt(d)
-            .catch((err: unknown) => o.logger.warn({ err, deliveryId: d.id }, 'webhook delivery attempt failed'))
+            .catch((err: unknown) => o.logger.warn({ err, deliveryId: id }, 'webhook delivery attempt failed'))
             .finally(() => {
+              done();
               inFlight.delete(p);
               void pump();
             });

@@ -51,11 +51,14 @@ export function createMemoryWebhooks(): WebhookRepo {
         .slice(0, Math.max(0, limit))
         .map(copy);
     },
-    async claimDue(now, leaseUntil, owner) {
+    async claimDue(now, leaseUntil, owner, skip) {
+      const accounts = new Set(skip?.accounts);
+      const skipped = new Set(skip?.endpoints);
       let due: WebhookDelivery | undefined;
       for (const d of deliveries.values()) {
         if (d.status !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
         if (d.claimedUntil !== null && d.claimedUntil > now) continue;
+        if (accounts.has(d.accountId) || skipped.has(d.endpointId)) continue;
         if (!due || d.nextAttemptAt < (due.nextAttemptAt as string)) due = d;
       }
       if (!due) return null;

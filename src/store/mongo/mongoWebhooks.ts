@@ -71,9 +71,12 @@ export function createMongoWebhooks(db: Db): WebhookRepo {
       const docs = await deliveries.find(filter, noId).sort({ createdAt: -1, id: -1 }).limit(limit).toArray();
       return docs.map((d) => clean<WebhookDelivery>(d) as WebhookDelivery);
     },
-    async claimDue(now, leaseUntil, owner) {
+    async claimDue(now, leaseUntil, owner, skip) {
+      const filter: Filter<DeliveryDoc> = { status: 'pending', nextAttemptAt: { $lte: now }, $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }] };
+      if (skip?.accounts?.length) filter.accountId = { $nin: [...skip.accounts] };
+      if (skip?.endpoints?.length) filter.endpointId = { $nin: [...skip.endpoints] };
       const doc = await deliveries.findOneAndUpdate(
-        { status: 'pending', nextAttemptAt: { $lte: now }, $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }] },
+        filter,
         { $set: { claimedUntil: leaseUntil, claimedBy: owner } },
         { sort: { nextAttemptAt: 1 }, returnDocument: 'after', projection: { _id: 0, expireAt: 0 } },
       );
