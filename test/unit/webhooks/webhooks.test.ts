@@ -35,6 +35,49 @@ describe('egress: the address classifier', () => {
     expect(classifyAddress(address)).toBe(cls);
   });
 
+  // IPv6 forms that carry an IPv4 address: the IPv4 rules decide, whatever the IPv6 prefix looks like.
+  test.each([
+    ['::7f00:1', 'loopback', 'IPv4-compatible 127.0.0.1'],
+    ['::a00:1', 'private', 'IPv4-compatible 10.0.0.1'],
+    ['::ffff:0:7f00:1', 'loopback', 'IPv4-translated 127.0.0.1'],
+    ['::ffff:0:a9fe:a9fe', 'link-local', 'IPv4-translated 169.254.169.254'],
+    ['2002:a9fe:a9fe::1', 'link-local', '6to4 of 169.254.169.254'],
+    ['2002:7f00:1::', 'loopback', '6to4 of 127.0.0.1'],
+    ['2002:c0a8:101::1', 'private', '6to4 of 192.168.1.1'],
+    ['fec0::1', 'private', 'site-local'],
+    ['feff::1', 'private', 'site-local, top of the range'],
+    ['64:ff9b:1::a9fe:a9fe', 'private', 'local-use NAT64'],
+    ['64:ff9b:1:ffff::1', 'private', 'local-use NAT64, another prefix length'],
+    ['64:ff9b::7f00:1', 'loopback', 'well-known NAT64 of 127.0.0.1'],
+    ['64:ff9b::10.0.0.1', 'private', 'well-known NAT64 of 10.0.0.1'],
+    ['64:ff9b::169.254.169.254', 'link-local', 'well-known NAT64 of 169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback', 'Teredo with client 127.0.0.1'],
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private', 'Teredo with server 10.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'reserved', 'Teredo between public addresses'],
+    ['::0.0.0.2', 'unspecified', 'IPv4-compatible 0.0.0.2'],
+    ['fe80::1%eth0', 'link-local', 'link-local with a zone'],
+  ])('behavior: %s is %s (%s)', (address, cls) => {
+    expect(classifyAddress(address)).toBe(cls);
+  });
+
+  test.each([
+    ['64:ff9b::8.8.8.8', 'well-known NAT64 of a public address'],
+    ['2002:808:808::1', '6to4 of a public address'],
+    ['2001:4860:4860::8888', 'outside Teredo (2001:4860::/32)'],
+    ['fbff::1', 'just below the unique-local range'],
+  ])('behavior: %s is public (%s)', (address) => {
+    expect(classifyAddress(address)).toBe('public');
+  });
+
+  test('behavior: URLs naming the IPv6 transition forms of private addresses are refused, also in a sandbox', async () => {
+    for (const host of ['[::7f00:1]', '[::ffff:0:7f00:1]', '[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+      await expect(resolveAllowed(new URL(`http://${host}/hook`), { allowLoopback: false })).rejects.toBeInstanceOf(EgressRefused);
+    }
+    for (const host of ['[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]']) {
+      await expect(resolveAllowed(new URL(`http://${host}/hook`), { allowLoopback: true })).rejects.toBeInstanceOf(EgressRefused);
+    }
+  });
+
   test('behavior: just outside a private range is public (172.15.x, 172.32.x, 192.169.x)', () => {
     expect(['172.15.255.255', '172.32.0.0', '192.169.0.1', '11.0.0.1'].map(classifyAddress)).toEqual(['public', 'public', 'public', 'public']);
   });
