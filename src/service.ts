@@ -132,7 +132,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     clock,
     secrets: createSecretBox(masterKey, config.keyVaultPreviousKeys),
-    egress: { allowLoopback: config.webhooks.allowLoopback },
+    // Why an endpoint was refused or an attempt failed is told here only; API callers see "not delivered" and a status class.
+    egress: { allowLoopback: config.webhooks.allowLoopback, explain: (detail, msg) => logger.warn(detail, msg) },
     retry: { baseMs: config.webhooks.retryBaseMs },
     logger,
   });

@@ -1394,7 +1394,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
+            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
             /** @description Who acted */
             actor: {
                 /** @enum {string} */
@@ -1408,6 +1408,7 @@ export interface components {
                 intentId?: string;
                 policyId?: string;
                 keyId?: string;
+                webhookId?: string;
             };
             /** @description What was decided, by type (never a secret) */
             details: {
@@ -4146,7 +4147,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
+                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
                 /** @description Only events about this wallet */
                 walletId?: string;
                 /** @description Only events about this intent */

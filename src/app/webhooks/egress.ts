@@ -125,6 +125,25 @@ export interface EgressPolicy {
   allowLoopback: boolean;
   /** DNS resolution (tests inject one); default: the system resolver, every address. */
   lookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+  /**
+   * Where why a URL was refused or a delivery failed is told in full (the
+   * server log): callers of the API only learn "not delivered" and a status
+   * class (publicOutcome), never which address a name resolved to or how a
+   * connection failed, so an endpoint cannot be used to probe the network.
+   */
+  explain?: (detail: { host: string; reason: string }, msg: string) => void;
+}
+
+/** What an API caller is told of a refused URL: the same words whatever the rule and the address. */
+export const REFUSED_DESTINATION = 'is not a destination webhooks may reach: it must be http(s) and resolve to public addresses only';
+
+/**
+ * What an API caller is told of a failed attempt: "not delivered" and the
+ * class of the endpoint's answer ("not delivered (4xx)"), or "no answer" when
+ * there was none (refused destination, DNS, connection, timeout alike).
+ */
+export function publicOutcome(statusCode: number | null): string {
+  return statusCode === null || statusCode < 100 || statusCode > 599 ? 'not delivered (no answer)' : `not delivered (${Math.floor(statusCode / 100)}xx)`;
 }
 
 /** Why a URL or address is refused (the message names the rule), or null when allowed. */

@@ -1,5 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { classifyAddress, EgressRefused, resolveAllowed } from '../../../src/app/webhooks/egress';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { classifyAddress, EgressRefused, publicOutcome, resolveAllowed } from '../../../src/app/webhooks/egress';
+import { sendWebhook } from '../../../src/app/webhooks/send';
 import { createSecretBox, generateSecret, signatureOf } from '../../../src/app/webhooks/secrets';
 import { eventsFor, messageId } from '../../../src/app/webhooks/dispatcher';
 import { nextAttemptAt, RETRY_WINDOW_STEPS } from '../../../src/domain/webhooks';
@@ -168,5 +171,40 @@ describe('deliveries', () => {
     expect(ok({ url: 'https://example.com/h', events: ['intent.completed', 'intent.completed'] })).toBe(false);
     expect(ok({ url: 'https://example.com/h', events: ['wallet.created'] })).toBe(false);
     expect(ok({ url: 'https://example.com/h', events: ['intent.completed'], extra: 1 })).toBe(false);
+  });
+});
+
+describe('sending: what a failed attempt tells', () => {
+  test.each([
+    [null, 'not delivered (no answer)'],
+    [301, 'not delivered (3xx)'],
+    [401, 'not delivered (4xx)'],
+    [404, 'not delivered (4xx)'],
+    [503, 'not delivered (5xx)'],
+  ])('behavior: status %s is told as %s', (status, words) => {
+    expect(publicOutcome(status)).toBe(words);
+  });
+
+  test('behavior: the result holds the status class only; the reason (the code, the resolved address) goes to explain, once per attempt', async () => {
+    const server = createServer((_req, res) => res.writeHead(401).end('who are you'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const explained: { host: string; reason: string }[] = [];
+    const egress = { allowLoopback: true, explain: (d: { host: string; reason: string }) => explained.push(d) };
+    try {
+      expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: 401, error: 'not delivered (4xx)' });
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // the same port, closed now: connection refused
+    expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    // a refused destination, named through DNS
+    const lookup = async () => [{ address: '10.1.2.3', family: 4 }];
+    expect(await sendWebhook('http://intranet.example/h', '{}', {}, { egress: { ...egress, lookup }, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    expect(explained).toEqual([
+      { host: `127.0.0.1:${port}`, reason: 'the endpoint answered 401' },
+      { host: `127.0.0.1:${port}`, reason: 'could not reach the endpoint: ECONNREFUSED' },
+      { host: 'intranet.example', reason: expect.stringContaining('10.1.2.3') },
+    ]);
   });
 });
