@@ -8,6 +8,8 @@ import { buildSchema } from './schema';
 import { maskError, withHttpStatus } from './errors';
 import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
 import type { StreamObserver } from './streamMetrics';
+import { hostAllowed } from '../http/allowedHosts';
+import type { AllowedHost } from '../config';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -64,18 +66,33 @@ export const GRAPHIQL_EXAMPLE_QUERY = `# Welcome! Press Run (Ctrl-Enter). The He
 }
 `;
 
-/** Only a browser on this machine gets the development key written into the page. */
-const fromLoopback = (req: IncomingMessage | undefined): boolean => {
+/**
+ * Only a browser on this machine, asking by an allowed name, gets the
+ * development key written into the page: a page of another site re-pointed
+ * at this machine (DNS rebinding) sends its own name as Host. The GraphQL
+ * door refuses such a page already; this holds should yoga ever render the
+ * page where the door did not expect it.
+ */
+const mayHoldKey = (req: IncomingMessage | undefined, allowedHosts: readonly AllowedHost[]): boolean => {
   const ip = req?.socket.remoteAddress ?? '';
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+  return (ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.')) && hostAllowed(req?.headers.host, allowedHosts);
 };
 
 /**
  * graphql-yoga over the Pothos schema; GraphiQL and introspection outside
  * production only. `graphiqlApiKey` (the development key, in development)
- * pre-fills GraphiQL's Headers tab, for requests from this machine only.
+ * pre-fills GraphiQL's Headers tab, for requests from this machine by an
+ * allowed Host only.
  */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string }): GraphQLServer {
+export function createGraphQLServer(o: {
+  deps: AppDeps;
+  logger: Logger;
+  production: boolean;
+  streams?: StreamObserver;
+  graphiqlApiKey?: string;
+  /** Host header values a page holding the key is rendered for (src/http/allowedHosts.ts). */
+  allowedHosts?: readonly AllowedHost[];
+}): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -84,7 +101,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       : (_request, ctx) => ({
           title: 'Wallet & Intent API',
           defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-          ...(o.graphiqlApiKey && fromLoopback(ctx?.req)
+          ...(o.graphiqlApiKey && mayHoldKey(ctx?.req, o.allowedHosts ?? [])
             ? { headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2), defaultEditorToolsVisibility: 'headers' as const, shouldPersistHeaders: false }
             : {}),
         }),
