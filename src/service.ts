@@ -200,6 +200,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   };
   const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
   if ('off' in config.devAccount) logger.info(config.devAccount.off);
+  // A generated key (development only) is shown: the ready line, GraphiQL's Headers tab. DEV_API_KEY's is the operator's, never shown.
+  const shownDevKey = dev && !('off' in config.devAccount) && config.devAccount.generated ? dev.key : undefined;
   if (config.dashboard && !config.dashboard.signIn) {
     logger.info('dashboard sign-in: none configured (OIDC_ISSUER); the development sign-in runs in a development sandbox only, or with DEV_SIGNIN=true');
   }
@@ -214,8 +216,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     metrics,
     production: config.production,
-    // GraphiQL's Headers tab holds the development key, so a newcomer's first Run answers data (development only, pages to allowed hosts only).
-    graphiqlApiKey: config.environment === 'development' ? dev?.key : undefined,
+    // GraphiQL's Headers tab holds the generated development key, so a newcomer's first Run answers data (pages to allowed hosts only).
+    graphiqlApiKey: shownDevKey,
     allowedHosts: config.allowedHosts,
     corsOrigins: config.corsOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -263,7 +265,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     server,
     url,
     deps,
-    devApiKey: dev && 'generated' in config.devAccount && config.devAccount.generated ? dev.key : undefined,
+    devApiKey: shownDevKey,
     devAccountId: dev?.accountId,
     environment: config.environment,
     dashboardUrl: dashboard ? `${publicUrl()}/dashboard/` : undefined,

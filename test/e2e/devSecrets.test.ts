@@ -73,6 +73,18 @@ describe('the development key', () => {
     }
   });
 
+  test('security: in development a DEV_API_KEY set is not pre-filled in GraphiQL either (only a generated key is)', async () => {
+    const srv = await startTestServer({ DEV_API_KEY: GIVEN_KEY, DASHBOARD: 'off' });
+    try {
+      expect(srv.service.devApiKey).toBeUndefined();
+      const page = await getWithHost(srv.url, '/graphql', new URL(srv.url).host, { Accept: 'text/html' });
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain(GIVEN_KEY.slice(7));
+    } finally {
+      await srv.stop();
+    }
+  });
+
   test('behavior: in development a key is generated and handed out to print', async () => {
     const { service, lines } = await startLogged({});
     try {
