@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise' }), createLogger('silent'));
   const startupMs = Date.now() - t0;
-  const key = svc.devApiKey;
+  // started in development: the generated development key is there
+  const key = svc.devApiKey!;
   const get = async (path: string) => {
     const r = await fetch(svc.url + path, { headers: { Authorization: `Bearer ${key}` } });
     if (r.status !== 200 && r.status !== 201 && r.status !== 202) throw new Error(`${path}: ${r.status} ${await r.text()}`);

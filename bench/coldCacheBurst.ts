@@ -15,7 +15,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function main(): Promise<void> {
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise' }), createLogger('silent'));
-  const key = svc.devApiKey;
+  // started in development: the generated development key is there
+  const key = svc.devApiKey!;
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   const w = (await (await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers, body: JSON.stringify({ userId: 'burst' }) })).json()) as { id: string };
   const chains = svc.deps.chains;

@@ -75,7 +75,8 @@ function client(svc: RunningService) {
       return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
     }
   };
-  const key = svc.devApiKey;
+  // started in development: the generated development key is there
+  const key = svc.devApiKey!;
   return {
     async wallet(userId: string): Promise<{ id: string; address: string }> {
       const r = await call('POST', '/v1/wallets', key, { userId });

@@ -140,17 +140,19 @@ async function bareServer(): Promise<Fanout> {
 
 async function serviceServer(): Promise<Fanout> {
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise' }), createLogger('silent'));
-  const key = svc.devApiKey;
+  // started in development: the generated development key is there
+  const key = svc.devApiKey!;
+  const accountId = svc.devAccountId!;
   const w = await (
     await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"userId":"fanout"}' })
   ).json();
-  const intent = snapshot('intent_fanout', w.id, svc.devAccountId, 0);
+  const intent = snapshot('intent_fanout', w.id, accountId, 0);
   await svc.deps.store.intents.insert(intent);
   return {
     url: svc.url.replace('http', 'ws') + '/graphql',
     authorization: `Bearer ${key}`,
     intentId: intent.id,
-    publish: (v) => svc.deps.engine.bus.publish(snapshot(intent.id, w.id, svc.devAccountId, v)),
+    publish: (v) => svc.deps.engine.bus.publish(snapshot(intent.id, w.id, accountId, v)),
     stop: () => svc.stop(),
   };
 }

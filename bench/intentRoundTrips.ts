@@ -124,7 +124,8 @@ function api(svc: RunningService) {
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
   };
-  const key = svc.devApiKey;
+  // started in development: the generated development key is there
+  const key = svc.devApiKey!;
   const ok = (r: { status: number; body: Json }, want: number, what: string): Json => {
     if (r.status !== want) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;

@@ -67,6 +67,11 @@ const envSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SESSION_SECRET: z.string().regex(hex32, 'must be 32 bytes as 64 hex characters').optional(),
+    DEV_SIGNIN: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+    ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .refine((v) => !v || v.split(',').every((h) => parseAllowedHost(h.trim()) !== null), 'must be comma-separated host names or addresses, each optionally with :port (e.g. wallets.internal,10.0.0.5:3000,[::1]), no scheme or path'),
     GAS_BUDGET_PER_ACCOUNT: z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH as a decimal, e.g. 0.5')
@@ -92,6 +97,14 @@ const envSchema = z
     if (env.MONGODB_URI && env.DASHBOARD === 'on' && !env.SESSION_SECRET && env.SERVICE_ENV !== 'development') {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required with MONGODB_URI outside development (sessions must survive a restart and be shared by instances; generate one: openssl rand -hex 32)' });
     }
+    if (env.DEV_SIGNIN === 'true') {
+      // Anyone who types an e-mail becomes that user: never where real accounts live.
+      if (env.SERVICE_ENV === 'production' || env.NODE_ENV === 'production') {
+        ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'is refused in production: the development sign-in lets anyone sign in as any e-mail (configure OIDC_ISSUER instead)' });
+      }
+      if (env.CHAIN_MODE !== 'sandbox') ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'runs with CHAIN_MODE=sandbox only' });
+      if (env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
+    }
     if (env.CHAIN_MODE === 'rpc') {
       for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY', 'ATTESTER_KEY'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
@@ -101,11 +114,39 @@ const envSchema = z
 
 export type Env = z.output<typeof envSchema>;
 
+/**
+ * One entry of ALLOWED_HOSTS: a host name or address, lowercased, IPv6 in
+ * brackets, with a port when one is given (null: the entry is malformed).
+ */
+export function parseAllowedHost(entry: string): { host: string; port?: string } | null {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+  if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) return null;
+  return { host: m[1]!.toLowerCase(), ...(m[2] !== undefined ? { port: m[2] } : {}) };
+}
+
 /** How people sign in to the dashboard: a hosted OpenID Connect provider, or the embedded development one (sandbox only). */
 export type DashboardSignIn = { kind: 'hosted'; issuer: string; clientId: string; clientSecret?: string } | { kind: 'embedded' };
 
+/** A Host header value pages are served to: a host, and a port when only that one is allowed. */
+export interface AllowedHost {
+  host: string;
+  port?: string;
+}
+
 export interface Config {
   port: number;
+  /**
+   * Host header values the HTML pages (GraphiQL, /docs, the dashboard) are
+   * served to, so a page of another site re-pointed at this server's address
+   * (DNS rebinding) is refused (src/http/allowedHosts.ts).
+   */
+  allowedHosts: AllowedHost[];
+  /**
+   * The development account: `key` given (DEV_API_KEY: every environment,
+   * never printed) or `generated` (development only, printed in the ready
+   * line); `off` says why there is none.
+   */
+  devAccount: { key?: string; generated: boolean; plan: Env['DEV_PLAN'] } | { off: string };
   /** development (default), staging or production (docs/decisions.md, "staging"). */
   environment: ServiceEnvironment;
   /** The origin people reach the service at; by default the address it listens on. */
@@ -117,8 +158,6 @@ export interface Config {
   host: string;
   mongodbUri?: string;
   chainMode: 'sandbox' | 'rpc';
-  devApiKey?: string;
-  devPlan: Env['DEV_PLAN'];
   adminToken?: string;
   keyVaultMasterKey?: Buffer;
   /** Older master keys, for ciphertexts written before a rotation. */
@@ -176,11 +215,40 @@ function paymentsConfig(e: Env): Config['payments'] {
   return undefined;
 }
 
-/** A configured provider wins; otherwise the embedded development provider, in sandbox and outside production only. */
+/** Development proper: SERVICE_ENV=development (the default) and not NODE_ENV=production. What only a developer's machine gets is decided by this. */
+const isDevelopment = (e: Env): boolean => e.SERVICE_ENV === 'development' && e.NODE_ENV !== 'production';
+
+/**
+ * A configured provider wins; otherwise the embedded development provider
+ * (anyone signs in as any e-mail), in a sandbox in development, or where
+ * DEV_SIGNIN=true turns it on (a staging sandbox; refused in production).
+ * DEV_SIGNIN=false turns it off in development too.
+ */
 function dashboardSignIn(e: Env): DashboardSignIn | undefined {
   if (e.OIDC_ISSUER && e.OIDC_CLIENT_ID) return { kind: 'hosted', issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET };
-  if (e.CHAIN_MODE === 'sandbox' && e.SERVICE_ENV !== 'production' && e.NODE_ENV !== 'production') return { kind: 'embedded' };
+  if (e.CHAIN_MODE !== 'sandbox') return undefined;
+  if (e.DEV_SIGNIN === 'true' || (e.DEV_SIGNIN === undefined && isDevelopment(e))) return { kind: 'embedded' };
   return undefined;
+}
+
+/**
+ * The development account. DEV_API_KEY, when given, is registered in every
+ * environment (an operator's deliberate bootstrap key) and never printed;
+ * without it a key is generated, and printed, in development only.
+ */
+function devAccount(e: Env): Config['devAccount'] {
+  if (e.DEV_API_KEY) return { key: e.DEV_API_KEY, generated: false, plan: e.DEV_PLAN };
+  if (isDevelopment(e)) return { generated: true, plan: e.DEV_PLAN };
+  return { off: `no development account: DEV_API_KEY is not set and a key is generated in development only (SERVICE_ENV=${e.SERVICE_ENV}, NODE_ENV=${e.NODE_ENV})` };
+}
+
+/** ALLOWED_HOSTS, else the loopback names (any port) and PUBLIC_URL's host. */
+function allowedHosts(e: Env): AllowedHost[] {
+  if (e.ALLOWED_HOSTS) return e.ALLOWED_HOSTS.split(',').map((h) => parseAllowedHost(h.trim())!);
+  const loopback: AllowedHost[] = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
+  if (!e.PUBLIC_URL) return loopback;
+  const u = new URL(e.PUBLIC_URL);
+  return [...loopback, { host: u.hostname.toLowerCase(), ...(u.port ? { port: u.port } : {}) }];
 }
 
 export class ConfigError extends Error {
@@ -197,6 +265,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = r.data;
   return {
     port: e.PORT,
+    allowedHosts: allowedHosts(e),
+    devAccount: devAccount(e),
     environment: e.SERVICE_ENV,
     publicUrl: e.PUBLIC_URL,
     dashboard: e.DASHBOARD === 'off' ? undefined : { signIn: dashboardSignIn(e) },
@@ -204,8 +274,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     mongodbUri: e.MONGODB_URI,
     chainMode: e.CHAIN_MODE,
-    devApiKey: e.DEV_API_KEY,
-    devPlan: e.DEV_PLAN,
     adminToken: e.ADMIN_TOKEN,
     keyVaultMasterKey: e.KEY_VAULT_MASTER_KEY ? hexBytes(e.KEY_VAULT_MASTER_KEY) : undefined,
     keyVaultPreviousKeys: e.KEY_VAULT_PREVIOUS_KEYS ? e.KEY_VAULT_PREVIOUS_KEYS.split(',').map((k) => hexBytes(k.trim())) : [],

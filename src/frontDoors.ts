@@ -10,6 +10,8 @@ import { buildSchema } from './graphql/schema';
 import { createHardening } from './http/hardening';
 import { fastHealthz } from './rest/fastHealthz';
 import { createStreamQuotas } from './graphql/streamQuotas';
+import { hostAllowed, isCheckedPagePath, refuseHost } from './http/allowedHosts';
+import type { AllowedHost } from './config';
 
 /** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
 function answerDraining(res: ServerResponse): void {
@@ -32,7 +34,11 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
   oidc?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** The origin people reach the service at: a session's requests must come from it (read once listening). */
   publicUrl?: () => string;
+  /** Host header values GraphiQL, the dashboard and the development sign-in are served to (src/http/allowedHosts.ts); default: loopback names only. */
+  allowedHosts?: readonly AllowedHost[];
 };
+
+const LOOPBACK_HOSTS: readonly AllowedHost[] = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
 
 /**
  * Slow clients are dropped on time: headers must arrive within 10 s and a
@@ -50,10 +56,11 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWebSocket(): Promise<void>; routes: RouteInfo[]; drain(): void } {
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
+  const allowedHosts = o.allowedHosts ?? LOOPBACK_HOSTS;
   // One count of what each account holds open, for every transport that streams (WebSocket, SSE).
   const quotas = createStreamQuotas();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress, quotas });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
+  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress, quotas, allowedHosts });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl, allowedHosts });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });
@@ -65,6 +72,8 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
       if (draining) return answerDraining(res);
       // GET /healthz answers here, as the REST route would (fastHealthz); everything else goes to its door.
       if (healthz(req, res)) return;
+      // The dashboard and the development sign-in go to allowed hosts only (DNS rebinding); GraphiQL is checked by its door.
+      if (isCheckedPagePath(req.url) && !hostAllowed(req.headers.host, allowedHosts)) return refuseHost(req, res);
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
       else if (oidc && isOidcPath(req.url)) {
         oidc(req, res).catch((err: unknown) => {

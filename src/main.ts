@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const dashboard = service.dashboardUrl ? `  dashboard ${service.dashboardUrl}` : '';
-  const ready = `ready in ${Date.now() - started} ms (${service.environment}): REST ${service.url}/v1  GraphQL ${service.url}/graphql${dashboard}  health ${service.url}/healthz  dev API key ${service.devApiKey}`;
+  // Only a key generated for development is printed; DEV_API_KEY's is the operator's, and no account means nothing to show.
+  const devKey = service.devApiKey ? `  dev API key ${service.devApiKey}` : service.devAccountId ? '  dev API key: DEV_API_KEY (not printed)' : '';
+  const ready = `ready in ${Date.now() - started} ms (${service.environment}): REST ${service.url}/v1  GraphQL ${service.url}/graphql${dashboard}  health ${service.url}/healthz${devKey}`;
   // The ready line goes to stderr as plain text so a person sees it even when logs are piped as JSON.
   console.error(ready);
   logger.info({ url: service.url, devAccountId: service.devAccountId }, 'ready');

@@ -73,8 +73,10 @@ export interface RunningService {
   server: Server;
   url: string;
   deps: AppDeps;
-  devApiKey: string;
-  devAccountId: string;
+  /** The development key when one was generated (development only), to print; a DEV_API_KEY given is never handed out. */
+  devApiKey?: string;
+  /** The development account, when there is one (generated, or DEV_API_KEY's). */
+  devAccountId?: string;
   environment: string;
   /** The dashboard's URL, when it is on. */
   dashboardUrl?: string;
@@ -136,7 +138,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     clock,
     secrets: createSecretBox(masterKey, config.keyVaultPreviousKeys),
-    egress: { allowLoopback: config.webhooks.allowLoopback },
+    // Why an endpoint was refused or an attempt failed is told here only; API callers see "not delivered" and a status class.
+    egress: { allowLoopback: config.webhooks.allowLoopback, explain: (detail, msg) => logger.warn(detail, msg) },
     retry: { baseMs: config.webhooks.retryBaseMs },
     logger,
   });
@@ -199,7 +202,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       webhooks.onTransition(intent);
     },
   };
-  const dev = await bootstrapDevAccount(deps, { key: config.devApiKey, plan: config.devPlan });
+  const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
+  if ('off' in config.devAccount) logger.info(config.devAccount.off);
+  // A generated key (development only) is shown: the ready line, GraphiQL's Headers tab. DEV_API_KEY's is the operator's, never shown.
+  const shownDevKey = dev && !('off' in config.devAccount) && config.devAccount.generated ? dev.key : undefined;
+  if (config.dashboard && !config.dashboard.signIn) {
+    logger.info('dashboard sign-in: none configured (OIDC_ISSUER); the development sign-in runs in a development sandbox only, or with DEV_SIGNIN=true');
+  }
   const { resumed } = await engine.start();
   if (resumed > 0) logger.info({ resumed }, 'resumed unfinished intents');
   webhooks.start();
@@ -211,8 +220,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     metrics,
     production: config.production,
-    // GraphiQL's Headers tab holds the development key, so a newcomer's first Run answers data (development only).
-    graphiqlApiKey: config.environment === 'development' ? dev.key : undefined,
+    // GraphiQL's Headers tab holds the generated development key, so a newcomer's first Run answers data (pages to allowed hosts only).
+    graphiqlApiKey: shownDevKey,
+    allowedHosts: config.allowedHosts,
     corsOrigins: config.corsOrigins,
     clientAddress: createClientAddress(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
@@ -262,8 +272,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     server,
     url,
     deps,
-    devApiKey: dev.key,
-    devAccountId: dev.accountId,
+    devApiKey: shownDevKey,
+    devAccountId: dev?.accountId,
     environment: config.environment,
     dashboardUrl: dashboard ? `${publicUrl()}/dashboard/` : undefined,
     chains,

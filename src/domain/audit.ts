@@ -20,6 +20,8 @@ export const AUDIT_EVENT_TYPES = [
   'intent.cancelled',
   'apikey.created',
   'apikey.revoked',
+  'webhook.created',
+  'webhook.deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -42,6 +44,7 @@ export interface AuditSubject {
   intentId?: string;
   policyId?: string;
   keyId?: string;
+  webhookId?: string;
 }
 
 export interface AuditEvent {

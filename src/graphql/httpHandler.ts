@@ -4,6 +4,8 @@ import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { graphiqlScriptHashes, type GraphQLServer, type ServerContext } from './yoga';
 import { graphiqlCsp } from '../http/hardening';
+import { hostAllowed, refuseHost } from '../http/allowedHosts';
+import type { AllowedHost } from '../config';
 import { admitRequest, type Admission } from '../app/accounts/admitRequest';
 import { admitSession } from '../app/dashboard/sessions';
 import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';
@@ -59,7 +61,16 @@ function normalizeForYoga(req: IncomingMessage): void {
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
-export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean; publicUrl?: () => string }) {
+export function createGraphQLHttpHandler(o: {
+  yoga: GraphQLServer;
+  deps: AppDeps;
+  logger: Logger;
+  bodyLimitBytes: number;
+  production?: boolean;
+  publicUrl?: () => string;
+  /** Host header values the GraphiQL page is served to (src/http/allowedHosts.ts). */
+  allowedHosts: readonly AllowedHost[];
+}) {
   /**
    * An API key when the request sends one; otherwise the dashboard's session
    * cookie, from a request a cross-site page cannot forge (refuseCrossSite).
@@ -87,6 +98,7 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
     try {
       if (Number(req.headers['content-length'] ?? 0) > o.bodyLimitBytes) throw payloadTooLarge(o.bodyLimitBytes);
       if (rendersGraphiQL(req, o.production ?? false)) {
+        if (!hostAllowed(req.headers.host, o.allowedHosts)) return refuseHost(req, res);
         // The page inlines its scripts: allow exactly those, by hash, once the page is rendered.
         const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
         res.writeHead = ((...args: unknown[]) => {

@@ -10,6 +10,8 @@ import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimi
 import type { StreamObserver } from './streamMetrics';
 import { createClientAddress, type ClientAddress } from '../http/clientAddress';
 import type { StreamQuotas } from './streamQuotas';
+import { hostAllowed } from '../http/allowedHosts';
+import type { AllowedHost } from '../config';
 
 export interface ServerContext {
   req: IncomingMessage;
@@ -66,18 +68,36 @@ export const GRAPHIQL_EXAMPLE_QUERY = `# Welcome! Press Run (Ctrl-Enter). The He
 }
 `;
 
-/** Only a browser on this machine gets the development key written into the page (behind a trusted proxy on this machine, the client behind it decides). */
-const fromLoopback = (req: IncomingMessage | undefined, clientAddress: ClientAddress): boolean => {
+/**
+ * Only a browser on this machine (behind a trusted proxy on this machine, the
+ * client behind it decides), asking by an allowed name, gets the development
+ * key written into the page: a page of another site re-pointed at this machine
+ * (DNS rebinding) sends its own name as Host. The GraphQL door refuses such a
+ * page already; this holds should yoga ever render the page where the door did
+ * not expect it.
+ */
+const mayHoldKey = (req: IncomingMessage | undefined, clientAddress: ClientAddress, allowedHosts: readonly AllowedHost[]): boolean => {
   const ip = req ? clientAddress(req) : '';
-  return ip === '::1' || ip.startsWith('127.');
+  return (ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.')) && hostAllowed(req?.headers.host, allowedHosts);
 };
 
 /**
  * graphql-yoga over the Pothos schema; GraphiQL and introspection outside
  * production only. `graphiqlApiKey` (the development key, in development)
- * pre-fills GraphiQL's Headers tab, for requests from this machine only.
+ * pre-fills GraphiQL's Headers tab, for requests from this machine by an
+ * allowed Host only.
  */
-export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; production: boolean; streams?: StreamObserver; graphiqlApiKey?: string; clientAddress?: ClientAddress; quotas: StreamQuotas }): GraphQLServer {
+export function createGraphQLServer(o: {
+  deps: AppDeps;
+  logger: Logger;
+  production: boolean;
+  streams?: StreamObserver;
+  graphiqlApiKey?: string;
+  clientAddress?: ClientAddress;
+  quotas: StreamQuotas;
+  /** Host header values a page holding the key is rendered for (src/http/allowedHosts.ts). */
+  allowedHosts?: readonly AllowedHost[];
+}): GraphQLServer {
   const clientAddress = o.clientAddress ?? createClientAddress([]);
   return createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
@@ -87,7 +107,7 @@ export function createGraphQLServer(o: { deps: AppDeps; logger: Logger; producti
       : (_request, ctx) => ({
           title: 'Wallet & Intent API',
           defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
-          ...(o.graphiqlApiKey && fromLoopback(ctx?.req, clientAddress)
+          ...(o.graphiqlApiKey && mayHoldKey(ctx?.req, clientAddress, o.allowedHosts ?? [])
             ? { headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2), defaultEditorToolsVisibility: 'headers' as const, shouldPersistHeaders: false }
             : {}),
         }),

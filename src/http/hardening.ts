@@ -87,13 +87,20 @@ export function recordHeaderOps(middleware: Handler): HeaderOp[] {
   return ops;
 }
 
+/** A CORS preflight: OPTIONS naming the origin and the method a browser wants to send. */
+const isPreflight = (req: IncomingMessage): boolean =>
+  req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+
 /**
  * Security headers on every answer of both front doors (helmet: CSP,
  * nosniff, frame-ancestors, Referrer-Policy no-referrer, HSTS off on plain
- * http) and, when origins are configured, CORS for exactly those origins:
- * preflights answered 204 before any authentication, the request's origin
- * echoed only when it is on the list, never `*`. Helmet runs once, at
- * construction (recordHeaderOps); each answer replays what it did.
+ * http) and CORS: every preflight is answered 204 here, before any route or
+ * authentication (a preflight never carries credentials, so a door asking for
+ * them answered 401 where another answered 204); with origins configured,
+ * for exactly those origins, the request's origin echoed only when it is on
+ * the list, never `*`; without, with no Access-Control-Allow-* header at all,
+ * which the browser reads as a refusal. Helmet runs once, at construction
+ * (recordHeaderOps); each answer replays what it did.
  */
 export function createHardening(o: HardeningOptions): Handler {
   const ops = recordHeaderOps(securityHeadersMiddleware());
@@ -117,7 +124,11 @@ export function createHardening(o: HardeningOptions): Handler {
         }) as unknown as Handler);
   return (req, res, next) => {
     headers(res);
-    if (!corsHandler) return next();
-    corsHandler(req, res, next);
+    if (corsHandler) return corsHandler(req, res, next);
+    if (isPreflight(req)) {
+      res.writeHead(204, { 'Content-Length': '0' });
+      return res.end();
+    }
+    next();
   };
 }

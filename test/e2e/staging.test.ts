@@ -18,7 +18,8 @@ let dev: TestServer;
 
 beforeAll(async () => {
   const shared = { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! };
-  [staging, dev] = await Promise.all([startTestServer({ ...shared, SERVICE_ENV: 'staging' }), startTestServer(shared)]);
+  // The development sign-in is off outside development unless turned on: this staging sandbox turns it on to sign in at all.
+  [staging, dev] = await Promise.all([startTestServer({ ...shared, SERVICE_ENV: 'staging', DEV_SIGNIN: 'true' }), startTestServer(shared)]);
 });
 afterAll(async () => {
   await Promise.all([staging?.stop(), dev?.stop()]);

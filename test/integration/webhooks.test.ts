@@ -5,6 +5,7 @@ import { MongoClient } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import { startTestServer, type Json, type TestServer } from '../helpers/server';
 import { intentHttp } from './engine/intentsHttpHelpers';
+import { REFUSED_DESTINATION } from '../../src/app/webhooks/egress';
 
 /**
  * Webhooks end to end: the real service on the shared devnets, and a real
@@ -169,6 +170,67 @@ describe('webhooks on the sandbox (memory store)', () => {
     expect((await srv.rest('GET', `/v1/webhooks/${ok.body.id}`, { key })).status).toBe(404);
   });
 
+  test('behavior: a refused URL is answered with the same words whatever the rule, never the address a name resolved to', async () => {
+    const { key } = await srv.admin.createAccount({ plan: 'pro' });
+    const messages = new Set<string>();
+    for (const url of ['http://10.0.0.1/h', 'http://169.254.169.254/latest/meta-data', 'http://[::a00:1]/h', 'http://[2002:a9fe:a9fe::1]/h', 'http://[fec0::1]/h']) {
+      const a = await srv.rest('POST', '/v1/webhooks', { key, body: { url, events: ['intent.failed'] } });
+      expect({ url, status: a.status }).toEqual({ url, status: 400 });
+      messages.add(a.body.details.issues[0].message);
+      for (const leak of ['10.0.0.1', '169.254', 'private', 'link-local', 'loopback']) expect(a.text).not.toContain(leak);
+    }
+    expect([...messages]).toEqual([`url ${REFUSED_DESTINATION}`]);
+  });
+
+  test('behavior: the delivery log says "not delivered" and the status class only: an endpoint answering 401 and a closed port are told apart by nothing more', async () => {
+    const hook = await receiver(() => 401);
+    receivers.push(hook);
+    // a port nothing listens on: bound, then closed again
+    const closed = await receiver();
+    await closed.close();
+    const { key } = await srv.admin.createAccount({ plan: 'pro' });
+    const lastErrors: Record<string, Json> = {};
+    for (const [name, url] of [['answered401', hook.url], ['refused', closed.url]] as const) {
+      const created = await srv.rest('POST', '/v1/webhooks', { key, body: { url, events: ['intent.completed'] } });
+      expect(created.status).toBe(201);
+      expect((await srv.rest('POST', `/v1/webhooks/${created.body.id}/test`, { key })).status).toBe(202);
+      const d = await until(`${name}: an attempt recorded`, async () => (await srv.rest('GET', `/v1/webhooks/${created.body.id}/deliveries`, { key })).body.deliveries[0], (x: Json) => x?.attempts >= 1);
+      lastErrors[name] = d.lastError;
+      expect(JSON.stringify(d)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|answered/);
+    }
+    expect(lastErrors).toEqual({ answered401: 'not delivered (4xx)', refused: 'not delivered (no answer)' });
+  });
+
+  test('behavior: creating and deleting an endpoint is in the audit log, by REST and GraphQL alike: actor, webhook id, the URL host; never the secret or the path', async () => {
+    const { key, keyId } = await srv.admin.createAccount({ plan: 'pro' });
+    const url = 'http://127.0.0.1:9/hooks/receiver-token-0123';
+    const rest = await srv.rest('POST', '/v1/webhooks', { key, body: { url, events: ['intent.failed'] } });
+    expect(rest.status).toBe(201);
+    expect((await srv.rest('DELETE', `/v1/webhooks/${rest.body.id}`, { key })).status).toBe(204);
+    const g = await srv.gql('mutation($url: String!) { createWebhookEndpoint(input: { url: $url, events: [INTENT_COMPLETED] }) { secret endpoint { id } } }', { url }, key);
+    expect(g.body.errors).toBeUndefined();
+    const gqlId: string = g.body.data.createWebhookEndpoint.endpoint.id;
+    expect((await srv.gql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id: gqlId }, key)).body.data.deleteWebhookEndpoint).toBe(true);
+
+    const log = await srv.rest('GET', '/v1/audit-events', { key });
+    expect(log.status).toBe(200);
+    const hooks = log.body.events.filter((e: Json) => e.type.startsWith('webhook.')).map((e: Json) => ({ type: e.type, actor: e.actor, subject: e.subject, details: e.details }));
+    const actor = { type: 'apiKey', id: keyId };
+    expect(hooks).toEqual([
+      { type: 'webhook.deleted', actor, subject: { webhookId: gqlId }, details: { host: '127.0.0.1:9' } },
+      { type: 'webhook.created', actor, subject: { webhookId: gqlId }, details: { host: '127.0.0.1:9', events: ['intent.completed'] } },
+      { type: 'webhook.deleted', actor, subject: { webhookId: rest.body.id }, details: { host: '127.0.0.1:9' } },
+      { type: 'webhook.created', actor, subject: { webhookId: rest.body.id }, details: { host: '127.0.0.1:9', events: ['intent.failed'] } },
+    ]);
+    for (const secret of [rest.body.secret as string, g.body.data.createWebhookEndpoint.secret as string]) expect(log.text).not.toContain(secret.slice(6));
+    expect(log.text).not.toContain('receiver-token');
+    const gqlLog = await srv.gql('{ auditEvents(first: 10, type: WEBHOOK_CREATED) { edges { node { type subject { webhookId } } } } }', {}, key);
+    expect(gqlLog.body.data?.auditEvents.edges.map((e: Json) => e.node)).toEqual([
+      { type: 'WEBHOOK_CREATED', subject: { webhookId: gqlId } },
+      { type: 'WEBHOOK_CREATED', subject: { webhookId: rest.body.id } },
+    ]);
+  });
+
   test('behavior: GraphQL: create (secret once), list, send a test event, read the delivery log, delete', async () => {
     const hook = await receiver();
     receivers.push(hook);
@@ -203,7 +265,7 @@ test('behavior: outside a sandbox-and-development setup (NODE_ENV=production) a 
     const { key } = await prod.admin.createAccount({ plan: 'pro' });
     for (const url of ['http://127.0.0.1:8080/h', 'http://[::1]/h', 'http://localhost/h']) {
       const a = await prod.rest('POST', '/v1/webhooks', { key, body: { url, events: ['intent.completed'] } });
-      expect({ url, status: a.status, path: a.body.details?.issues?.[0]?.path, message: a.body.details?.issues?.[0]?.message }).toEqual({ url, status: 400, path: 'url', message: expect.stringContaining('loopback') });
+      expect({ url, status: a.status, path: a.body.details?.issues?.[0]?.path, message: a.body.details?.issues?.[0]?.message }).toEqual({ url, status: 400, path: 'url', message: `url ${REFUSED_DESTINATION}` });
     }
   } finally {
     await prod.stop();

@@ -1427,7 +1427,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
+            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
             /** @description Who acted */
             actor: {
                 /** @enum {string} */
@@ -1441,6 +1441,7 @@ export interface components {
                 intentId?: string;
                 policyId?: string;
                 keyId?: string;
+                webhookId?: string;
             };
             /** @description What was decided, by type (never a secret) */
             details: {
@@ -4179,7 +4180,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked";
+                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
                 /** @description Only events about this wallet */
                 walletId?: string;
                 /** @description Only events about this intent */

@@ -5,9 +5,10 @@ import { BlockList, isIP } from 'node:net';
  * Where the service may send webhooks (SSRF). Only http and https URLs; the
  * host's addresses (every one DNS gives) must all be public. Refused:
  * private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), loopback
- * (127/8, ::1), link-local (169.254/16, fe80::/10), unspecified (0.0.0.0/8,
- * ::), multicast and reserved ranges, and IPv4 written inside IPv6
- * (::ffff:10.0.0.1 counts as 10.0.0.1). A sandbox outside production allows
+ * (127/8, ::1), link-local (169.254/16, fe80::/10), site-local (fec0::/10),
+ * unspecified (0.0.0.0/8, ::), multicast and reserved ranges, and IPv4
+ * carried inside IPv6 (mapped, compatible, translated, NAT64, 6to4, Teredo:
+ * embeddedIpv4), judged by the IPv4 rules. A sandbox outside production allows
  * loopback only (a receiver on the developer's machine); nothing else.
  *
  * The check runs when an endpoint is created (400 naming `url`) and again at
@@ -37,9 +38,10 @@ const ranges: [AddressClass, string, number, 'ipv4' | 'ipv6'][] = [
   ['loopback', '::1', 128, 'ipv6'],
   ['private', 'fc00::', 7, 'ipv6'],
   ['link-local', 'fe80::', 10, 'ipv6'],
+  // site-local, deprecated (RFC 3879) but still routed inside some networks
+  ['private', 'fec0::', 10, 'ipv6'],
   ['multicast', 'ff00::', 8, 'ipv6'],
   ['reserved', '2001:db8::', 32, 'ipv6'],
-  ['reserved', '64:ff9b::', 96, 'ipv6'],
   ['reserved', '100::', 64, 'ipv6'],
 ];
 const lists = new Map<AddressClass, BlockList>();
@@ -49,16 +51,56 @@ for (const [cls, net, prefix, type] of ranges) {
   list.addSubnet(net, prefix, type);
 }
 
-/** The IPv4 address an IPv6 one carries (::ffff:a.b.c.d, ::a.b.c.d), else null. */
-function embeddedIpv4(address: string): string | null {
-  const m = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address) ?? /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1]!;
-  // ::ffff:7f00:1 written in hex
-  const hex = /^(?:0{0,4}:){0,5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The eight 16-bit groups of an IPv6 literal (zone id dropped, a trailing dotted quad read as two groups), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let a = address.replace(/%.*$/, '').toLowerCase();
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (quad) {
+    const b = quad.slice(1).map(Number);
+    if (b.some((x) => x > 255)) return null;
+    a = `${a.slice(0, quad.index)}${((b[0]! << 8) | b[1]!).toString(16)}:${((b[2]! << 8) | b[3]!).toString(16)}`;
+  }
+  const halves = a.split('::');
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const fill = 8 - head.length - tail.length;
+  if (halves.length === 2 ? fill < 1 : fill !== 0) return null;
+  const groups = [...head, ...Array<number>(halves.length === 2 ? fill : 0).fill(0), ...tail];
+  return groups.some(Number.isNaN) ? null : groups;
+}
+
+const dotted = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * What an IPv6 address says about the IPv4 one it carries, for the forms a
+ * packet can be turned into IPv4 by (the host's stack, a relay, a NAT64
+ * gateway): the IPv4 address to apply the IPv4 rules to, or a class of its
+ * own; null when the address carries none.
+ *
+ * - ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible, deprecated),
+ *   ::ffff:0:a.b.c.d (translated, SIIT), 64:ff9b::a.b.c.d (well-known NAT64)
+ *   and 2002:AABB:CCDD::/48 (6to4): the embedded IPv4 address.
+ * - 2001:0::/32 (Teredo): the client address (last 32 bits, inverted) and the
+ *   server address (bits 32-63); refused as a whole (no receiver lives on a
+ *   Teredo tunnel), with the class of a non-public embedded address.
+ * - 64:ff9b:1::/48 (local-use NAT64): where the IPv4 address sits depends on
+ *   the operator's prefix length, so it cannot be read: private.
+ */
+function embeddedIpv4(g: number[]): { v4: string } | { cls: AddressClass } | null {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return { v4: dotted(g[6]!, g[7]!) };
+  // :: and ::1 are IPv6's own unspecified and loopback addresses, not IPv4-compatible ones.
+  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return { v4: dotted(g[6]!, g[7]!) };
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return { v4: dotted(g[6]!, g[7]!) };
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return { v4: dotted(g[6]!, g[7]!) };
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return { cls: 'private' };
+  if (g[0] === 0x2002) return { v4: dotted(g[1]!, g[2]!) };
+  if (g[0] === 0x2001 && g[1] === 0) {
+    const client = classifyAddress(dotted(g[6]! ^ 0xffff, g[7]! ^ 0xffff));
+    const server = classifyAddress(dotted(g[2]!, g[3]!));
+    return { cls: client !== 'public' ? client : server !== 'public' ? server : 'reserved' };
   }
   return null;
 }
@@ -68,8 +110,10 @@ export function classifyAddress(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) return 'reserved';
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 && isIP(v4) === 4) return classifyAddress(v4);
+    const groups = ipv6Groups(address);
+    if (!groups) return 'reserved';
+    const embedded = embeddedIpv4(groups);
+    if (embedded) return 'cls' in embedded ? embedded.cls : classifyAddress(embedded.v4);
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
   for (const [cls, list] of lists) if (list.check(address, type)) return cls;
@@ -81,6 +125,25 @@ export interface EgressPolicy {
   allowLoopback: boolean;
   /** DNS resolution (tests inject one); default: the system resolver, every address. */
   lookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+  /**
+   * Where why a URL was refused or a delivery failed is told in full (the
+   * server log): callers of the API only learn "not delivered" and a status
+   * class (publicOutcome), never which address a name resolved to or how a
+   * connection failed, so an endpoint cannot be used to probe the network.
+   */
+  explain?: (detail: { host: string; reason: string }, msg: string) => void;
+}
+
+/** What an API caller is told of a refused URL: the same words whatever the rule and the address. */
+export const REFUSED_DESTINATION = 'is not a destination webhooks may reach: it must be http(s) and resolve to public addresses only';
+
+/**
+ * What an API caller is told of a failed attempt: "not delivered" and the
+ * class of the endpoint's answer ("not delivered (4xx)"), or "no answer" when
+ * there was none (refused destination, DNS, connection, timeout alike).
+ */
+export function publicOutcome(statusCode: number | null): string {
+  return statusCode === null || statusCode < 100 || statusCode > 599 ? 'not delivered (no answer)' : `not delivered (${Math.floor(statusCode / 100)}xx)`;
 }
 
 /** Why a URL or address is refused (the message names the rule), or null when allowed. */

@@ -8,12 +8,13 @@ import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_TEST_EVENT, type WebhookDelivery, type W
 import { invalidRequest, serviceUnavailable } from '../../domain/errors/request';
 import { webhookNotFound } from '../../domain/errors/webhooks';
 import { decodeCursor, encodeCursor } from '../intents/listIntents';
-import { EgressRefused, resolveAllowed } from './egress';
+import { EgressRefused, REFUSED_DESTINATION, resolveAllowed } from './egress';
 import { generateSecret } from './secrets';
 import { toDeliveryView, toWebhookView, type CreatedWebhookView, type DeliveryView, type WebhookView } from './webhookView';
 import type { WebhookServices } from './dispatcher';
+import { actorOf, recordAudit } from '../audit/recordAudit';
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'webhooks'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'webhooks' | 'logger'>;
 
 function services(deps: Pick<AppDeps, 'webhooks'>): WebhookServices {
   if (!deps.webhooks) throw serviceUnavailable('Webhooks are not running on this instance');
@@ -30,16 +31,22 @@ export async function ownWebhook(deps: Pick<AppDeps, 'store'>, principal: Princi
 /**
  * POST /webhooks: registers an endpoint and answers its signing secret, the
  * only time it is shown. The URL must be http(s) and (outside a sandbox's
- * loopback) resolve to public addresses only: 400 naming `url` otherwise. A
- * name that does not resolve yet is accepted; every delivery checks again.
+ * loopback) resolve to public addresses only: 400 naming `url` otherwise,
+ * with the same words whatever the rule (REFUSED_DESTINATION). A name that
+ * does not resolve yet is accepted; every delivery checks again.
  */
 export async function createWebhookEndpoint(deps: Deps, principal: Principal, body: unknown): Promise<CreatedWebhookView> {
   const svc = services(deps);
   const input = parseInput(createWebhookSchema, body);
+  const url = new URL(input.url);
   try {
-    await resolveAllowed(new URL(input.url), svc.egress);
+    await resolveAllowed(url, svc.egress);
   } catch (e) {
-    if (e instanceof EgressRefused) throw invalidRequest([{ path: 'url', message: `url ${e.message}` }]);
+    if (e instanceof EgressRefused) {
+      // Which rule and which address stay in the server log: the answer would tell what a name resolves to inside the network.
+      svc.egress.explain?.({ host: url.host, reason: e.message }, 'webhook endpoint refused');
+      throw invalidRequest([{ path: 'url', message: `url ${REFUSED_DESTINATION}` }]);
+    }
     // not resolvable now: accepted, checked again before every attempt
   }
   if ((await deps.store.webhooks.countEndpoints(principal.account.id)) >= MAX_WEBHOOK_ENDPOINTS) {
@@ -59,6 +66,8 @@ export async function createWebhookEndpoint(deps: Deps, principal: Principal, bo
     createdAt: deps.clock.now().toISOString(),
   };
   await deps.store.webhooks.insertEndpoint(endpoint);
+  // An endpoint receives every update of the account's intents: who added one, and where it sends, is on record (never its secret).
+  await recordAudit(deps, { accountId: endpoint.accountId, type: 'webhook.created', actor: actorOf(principal), subject: { webhookId: id }, details: { host: url.host, events: endpoint.events } });
   return { ...toWebhookView(endpoint), secret };
 }
 
@@ -70,10 +79,21 @@ export async function getWebhookEndpoint(deps: Pick<AppDeps, 'store'>, principal
   return toWebhookView(await ownWebhook(deps, principal, webhookId));
 }
 
-/** DELETE /webhooks/:id: the endpoint and every delivery still owed to it are gone. */
-export async function deleteWebhookEndpoint(deps: Pick<AppDeps, 'store'>, principal: Principal, webhookId: string): Promise<void> {
+/** DELETE /webhooks/:id: the endpoint and every delivery still owed to it are gone (recorded as `webhook.deleted`). */
+export async function deleteWebhookEndpoint(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, principal: Principal, webhookId: string): Promise<void> {
   const e = await ownWebhook(deps, principal, webhookId);
-  await deps.store.webhooks.deleteEndpoint(e.id);
+  // A concurrent delete that got there first records it; this one has nothing left to record.
+  if (!(await deps.store.webhooks.deleteEndpoint(e.id))) return;
+  await recordAudit(deps, { accountId: e.accountId, type: 'webhook.deleted', actor: actorOf(principal), subject: { webhookId: e.id }, details: { host: hostOf(e.url) } });
+}
+
+/** The URL's host (and port), what the audit log names of an endpoint: its path and query may carry the receiver's own token. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 /** The endpoint's delivery log, newest first, by cursor. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveAllowed, type EgressPolicy } from './egress';
+import { publicOutcome, resolveAllowed, type EgressPolicy } from './egress';
 
 /** What one POST of a delivery came to. */
 export type SendResult = { ok: true; statusCode: number } | { ok: false; statusCode: number | null; error: string };
@@ -13,8 +13,10 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * POSTs `body` to `url` with `headers`, connecting only to the address the
  * egress check allowed (the socket's lookup is pinned to it, TLS still
  * verifies the URL's host name). 2xx is delivered; anything else, a redirect
- * included (never followed), a timeout or a connection error is a failure
- * with its reason. `signal` aborts it (a stopping worker).
+ * included (never followed), a timeout or a connection error is a failure.
+ * The failure's `error` is what the delivery log shows (publicOutcome: the
+ * status class only); the full reason goes to `egress.explain` (the server
+ * log). `signal` aborts it (a stopping worker).
  */
 export async function sendWebhook(
   url: string,
@@ -26,13 +28,17 @@ export async function sendWebhook(
   try {
     target = new URL(url);
   } catch {
-    return { ok: false, statusCode: null, error: 'the endpoint URL does not parse' };
+    return { ok: false, statusCode: null, error: publicOutcome(null) };
   }
+  // The full reason is told once, to the server log; the result carries only what the delivery log may show.
+  const failed = (statusCode: number | null, reason: string): SendResult & { reason: string } => ({ ok: false, statusCode, error: publicOutcome(statusCode), reason });
   let pinned: { address: string; family: 4 | 6 };
   try {
     pinned = await resolveAllowed(target, options.egress);
   } catch (e) {
-    return { ok: false, statusCode: null, error: e instanceof Error ? e.message : String(e) };
+    const reason = e instanceof Error ? e.message : String(e);
+    options.egress.explain?.({ host: target.host, reason }, 'webhook attempt not delivered');
+    return { ok: false, statusCode: null, error: publicOutcome(null) };
   }
   const lookup: LookupFunction = (_host, opts, cb) => {
     if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
@@ -41,12 +47,13 @@ export async function sendWebhook(
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    const done = (r: SendResult) => {
+    const done = (r: SendResult & { reason?: string }) => {
       if (settled) return;
       settled = true;
+      if (r.reason !== undefined) options.egress.explain?.({ host: target.host, reason: r.reason }, 'webhook attempt not delivered');
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      resolve(r);
+      resolve(r.ok ? r : { ok: false, statusCode: r.statusCode, error: r.error });
     };
     const req = client.request(
       target,
@@ -64,7 +71,7 @@ export async function sendWebhook(
           if (read > MAX_ANSWER_BYTES) res.destroy();
         });
         const finish = () =>
-          done(statusCode >= 200 && statusCode < 300 ? { ok: true, statusCode } : { ok: false, statusCode, error: `the endpoint answered ${statusCode}` });
+          done(statusCode >= 200 && statusCode < 300 ? { ok: true, statusCode } : failed(statusCode, `the endpoint answered ${statusCode}`));
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);
@@ -72,15 +79,16 @@ export async function sendWebhook(
     );
     const timer = setTimeout(() => {
       req.destroy();
-      done({ ok: false, statusCode: null, error: `no answer within ${options.timeoutMs} ms` });
+      done(failed(null, `no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     const onAbort = () => {
       req.destroy();
-      done({ ok: false, statusCode: null, error: 'aborted' });
+      // a stopping worker, not the endpoint: nothing to explain (the attempt is given back)
+      done({ ok: false, statusCode: null, error: publicOutcome(null) });
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
-    req.on('error', (e) => done({ ok: false, statusCode: null, error: `could not reach the endpoint: ${(e as NodeJS.ErrnoException).code ?? e.message}` }));
+    req.on('error', (e) => done(failed(null, `could not reach the endpoint: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
     req.end(body);
   });
 }

@@ -27,6 +27,8 @@ const EVENT_TYPE_DESCRIPTIONS: Record<AuditEventType, string> = {
   'intent.cancelled': 'An intent was cancelled (details: completedSteps, the steps that ran before it stopped).',
   'apikey.created': 'An API key was issued (details: its display prefix, name and scopes; never the key).',
   'apikey.revoked': 'An API key was revoked.',
+  'webhook.created': "A webhook endpoint was registered (details: the URL's host and the events; never its secret).",
+  'webhook.deleted': "A webhook endpoint was deleted (details: the URL's host).",
 };
 
 /** "wallet.policy_set" ↔ WALLET_POLICY_SET. */
@@ -60,6 +62,7 @@ const AuditSubjectRef = builder.objectRef<AuditSubject>('AuditSubject').implemen
     intentId: t.id({ nullable: true, description: 'The intent concerned.', resolve: (s) => s.intentId ?? null }),
     policyId: t.id({ nullable: true, description: 'The spending policy concerned.', resolve: (s) => s.policyId ?? null }),
     keyId: t.id({ nullable: true, description: 'An API key id (never the key).', resolve: (s) => s.keyId ?? null }),
+    webhookId: t.id({ nullable: true, description: 'The webhook endpoint concerned.', resolve: (s) => s.webhookId ?? null }),
   }),
 });
 

@@ -362,7 +362,7 @@ export const auditEventSchema = z
       })
       .meta({ description: 'Who acted' }),
     subject: z
-      .strictObject({ walletId: z.string().optional(), intentId: z.string().optional(), policyId: z.string().optional(), keyId: z.string().optional() })
+      .strictObject({ walletId: z.string().optional(), intentId: z.string().optional(), policyId: z.string().optional(), keyId: z.string().optional(), webhookId: z.string().optional() })
       .meta({ description: 'What the event is about: only the ids that apply' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'What was decided, by type (never a secret)' }),
   })

@@ -24,21 +24,50 @@ const GOOD_KEY = `svc_sk_${'ab'.repeat(32)}`;
 describe('config', () => {
   test('behavior: defaults of docs/operations.md (127.0.0.1:3000, sandbox, free, in-memory, 1 MiB bodies)', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', chainMode: 'sandbox', devPlan: 'free', logLevel: 'info', production: false, bodyLimitBytes: 1024 * 1024 });
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', chainMode: 'sandbox', logLevel: 'info', production: false, bodyLimitBytes: 1024 * 1024 });
     expect(c.mongodbUri).toBeUndefined();
     expect(c.adminToken).toBeUndefined();
-    expect(c.devApiKey).toBeUndefined();
+    expect(c.devAccount).toEqual({ generated: true, plan: 'free' });
     expect(c.keyVaultMasterKey).toBeUndefined();
   });
 
   test('behavior: values are parsed (PORT 0, DEV_API_KEY, ADMIN_TOKEN, a 0x master key as 32 bytes, production)', () => {
     const c = loadConfig({ PORT: '0', DEV_API_KEY: GOOD_KEY, ADMIN_TOKEN: 'a'.repeat(16), KEY_VAULT_MASTER_KEY: `0x${'11'.repeat(32)}`, NODE_ENV: 'production', DEV_PLAN: 'pro' });
     expect(c.port).toBe(0);
-    expect(c.devApiKey).toBe(GOOD_KEY);
+    expect(c.devAccount).toEqual({ key: GOOD_KEY, generated: false, plan: 'pro' });
     expect(c.adminToken).toBe('a'.repeat(16));
     expect(c.keyVaultMasterKey?.equals(Buffer.alloc(32, 0x11))).toBe(true);
     expect(c.production).toBe(true);
-    expect(c.devPlan).toBe('pro');
+  });
+
+  test('security: a development key is generated in development only; DEV_API_KEY is honoured in every environment', () => {
+    expect(loadConfig({}).devAccount).toEqual({ generated: true, plan: 'free' });
+    for (const env of [{ SERVICE_ENV: 'staging' }, { SERVICE_ENV: 'production' }, { NODE_ENV: 'production' }, { SERVICE_ENV: 'development', NODE_ENV: 'production' }]) {
+      expect({ env, devAccount: loadConfig(env).devAccount }).toEqual({ env, devAccount: { off: expect.stringMatching(/^no development account: DEV_API_KEY is not set/) } });
+      expect({ env, devAccount: loadConfig({ ...env, DEV_API_KEY: GOOD_KEY }).devAccount }).toEqual({ env, devAccount: { key: GOOD_KEY, generated: false, plan: 'free' } });
+    }
+  });
+
+  test('security: the development sign-in is on in a development sandbox only, unless DEV_SIGNIN says otherwise (never in production)', () => {
+    expect(loadConfig({}).dashboard?.signIn).toEqual({ kind: 'embedded' });
+    expect(loadConfig({ DEV_SIGNIN: 'false' }).dashboard?.signIn).toBeUndefined();
+    expect(loadConfig({ SERVICE_ENV: 'staging' }).dashboard?.signIn).toBeUndefined();
+    expect(loadConfig({ SERVICE_ENV: 'staging', DEV_SIGNIN: 'true' }).dashboard?.signIn).toEqual({ kind: 'embedded' });
+    expect(configError({ SERVICE_ENV: 'production', DEV_SIGNIN: 'true' })).toMatch(/^\s*DEV_SIGNIN: is refused in production/m);
+    expect(configError({ NODE_ENV: 'production', DEV_SIGNIN: 'true' })).toMatch(/^\s*DEV_SIGNIN: is refused in production/m);
+    expect(configError({ DEV_SIGNIN: 'yes' })).toMatch(/^\s*DEV_SIGNIN: must be true or false/m);
+    expect(configError({ DEV_SIGNIN: 'true', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c', PUBLIC_URL: 'https://api.example.com' })).toMatch(/^\s*DEV_SIGNIN: cannot be combined with OIDC_ISSUER/m);
+  });
+
+  test('behavior: ALLOWED_HOSTS lists the hosts pages are served to; by default loopback names on any port and PUBLIC_URL\'s host', () => {
+    const loopback = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
+    expect(loadConfig({}).allowedHosts).toEqual(loopback);
+    expect(loadConfig({ PUBLIC_URL: 'https://Wallets.Example.com' }).allowedHosts).toEqual([...loopback, { host: 'wallets.example.com' }]);
+    expect(loadConfig({ PUBLIC_URL: 'http://wallets.internal:8080' }).allowedHosts).toEqual([...loopback, { host: 'wallets.internal', port: '8080' }]);
+    expect(loadConfig({ ALLOWED_HOSTS: 'wallets.internal, 10.0.0.5:3000,[::1]' }).allowedHosts).toEqual([{ host: 'wallets.internal' }, { host: '10.0.0.5', port: '3000' }, { host: '[::1]' }]);
+    for (const bad of ['https://wallets.internal', 'wallets.internal/path', '*.example.com', 'host:99999', '']) {
+      expect({ bad, message: tryConfig({ ALLOWED_HOSTS: bad })?.message ?? null }).toEqual({ bad, message: bad === '' ? null : expect.stringMatching(/^\s*ALLOWED_HOSTS: must be comma-separated host names/m) });
+    }
   });
 
   test.each([['abc'], ['70000'], ['-1'], ['3.5']])('error: PORT=%s is named', (port) => {

@@ -1,5 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { classifyAddress, EgressRefused, resolveAllowed } from '../../../src/app/webhooks/egress';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { classifyAddress, EgressRefused, publicOutcome, resolveAllowed } from '../../../src/app/webhooks/egress';
+import { sendWebhook } from '../../../src/app/webhooks/send';
 import { createSecretBox, generateSecret, signatureOf } from '../../../src/app/webhooks/secrets';
 import { eventsFor, messageId } from '../../../src/app/webhooks/dispatcher';
 import { nextAttemptAt, RETRY_WINDOW_STEPS } from '../../../src/domain/webhooks';
@@ -33,6 +36,49 @@ describe('egress: the address classifier', () => {
     ['not-an-ip', 'reserved'],
   ])('behavior: %s is %s', (address, cls) => {
     expect(classifyAddress(address)).toBe(cls);
+  });
+
+  // IPv6 forms that carry an IPv4 address: the IPv4 rules decide, whatever the IPv6 prefix looks like.
+  test.each([
+    ['::7f00:1', 'loopback', 'IPv4-compatible 127.0.0.1'],
+    ['::a00:1', 'private', 'IPv4-compatible 10.0.0.1'],
+    ['::ffff:0:7f00:1', 'loopback', 'IPv4-translated 127.0.0.1'],
+    ['::ffff:0:a9fe:a9fe', 'link-local', 'IPv4-translated 169.254.169.254'],
+    ['2002:a9fe:a9fe::1', 'link-local', '6to4 of 169.254.169.254'],
+    ['2002:7f00:1::', 'loopback', '6to4 of 127.0.0.1'],
+    ['2002:c0a8:101::1', 'private', '6to4 of 192.168.1.1'],
+    ['fec0::1', 'private', 'site-local'],
+    ['feff::1', 'private', 'site-local, top of the range'],
+    ['64:ff9b:1::a9fe:a9fe', 'private', 'local-use NAT64'],
+    ['64:ff9b:1:ffff::1', 'private', 'local-use NAT64, another prefix length'],
+    ['64:ff9b::7f00:1', 'loopback', 'well-known NAT64 of 127.0.0.1'],
+    ['64:ff9b::10.0.0.1', 'private', 'well-known NAT64 of 10.0.0.1'],
+    ['64:ff9b::169.254.169.254', 'link-local', 'well-known NAT64 of 169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback', 'Teredo with client 127.0.0.1'],
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private', 'Teredo with server 10.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'reserved', 'Teredo between public addresses'],
+    ['::0.0.0.2', 'unspecified', 'IPv4-compatible 0.0.0.2'],
+    ['fe80::1%eth0', 'link-local', 'link-local with a zone'],
+  ])('behavior: %s is %s (%s)', (address, cls) => {
+    expect(classifyAddress(address)).toBe(cls);
+  });
+
+  test.each([
+    ['64:ff9b::8.8.8.8', 'well-known NAT64 of a public address'],
+    ['2002:808:808::1', '6to4 of a public address'],
+    ['2001:4860:4860::8888', 'outside Teredo (2001:4860::/32)'],
+    ['fbff::1', 'just below the unique-local range'],
+  ])('behavior: %s is public (%s)', (address) => {
+    expect(classifyAddress(address)).toBe('public');
+  });
+
+  test('behavior: URLs naming the IPv6 transition forms of private addresses are refused, also in a sandbox', async () => {
+    for (const host of ['[::7f00:1]', '[::ffff:0:7f00:1]', '[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+      await expect(resolveAllowed(new URL(`http://${host}/hook`), { allowLoopback: false })).rejects.toBeInstanceOf(EgressRefused);
+    }
+    for (const host of ['[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]']) {
+      await expect(resolveAllowed(new URL(`http://${host}/hook`), { allowLoopback: true })).rejects.toBeInstanceOf(EgressRefused);
+    }
   });
 
   test('behavior: just outside a private range is public (172.15.x, 172.32.x, 192.169.x)', () => {
@@ -125,5 +171,40 @@ describe('deliveries', () => {
     expect(ok({ url: 'https://example.com/h', events: ['intent.completed', 'intent.completed'] })).toBe(false);
     expect(ok({ url: 'https://example.com/h', events: ['wallet.created'] })).toBe(false);
     expect(ok({ url: 'https://example.com/h', events: ['intent.completed'], extra: 1 })).toBe(false);
+  });
+});
+
+describe('sending: what a failed attempt tells', () => {
+  test.each([
+    [null, 'not delivered (no answer)'],
+    [301, 'not delivered (3xx)'],
+    [401, 'not delivered (4xx)'],
+    [404, 'not delivered (4xx)'],
+    [503, 'not delivered (5xx)'],
+  ])('behavior: status %s is told as %s', (status, words) => {
+    expect(publicOutcome(status)).toBe(words);
+  });
+
+  test('behavior: the result holds the status class only; the reason (the code, the resolved address) goes to explain, once per attempt', async () => {
+    const server = createServer((_req, res) => res.writeHead(401).end('who are you'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const explained: { host: string; reason: string }[] = [];
+    const egress = { allowLoopback: true, explain: (d: { host: string; reason: string }) => explained.push(d) };
+    try {
+      expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: 401, error: 'not delivered (4xx)' });
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // the same port, closed now: connection refused
+    expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    // a refused destination, named through DNS
+    const lookup = async () => [{ address: '10.1.2.3', family: 4 }];
+    expect(await sendWebhook('http://intranet.example/h', '{}', {}, { egress: { ...egress, lookup }, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    expect(explained).toEqual([
+      { host: `127.0.0.1:${port}`, reason: 'the endpoint answered 401' },
+      { host: `127.0.0.1:${port}`, reason: 'could not reach the endpoint: ECONNREFUSED' },
+      { host: 'intranet.example', reason: expect.stringContaining('10.1.2.3') },
+    ]);
   });
 });
