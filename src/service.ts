@@ -29,6 +29,7 @@ import { usageRoutes } from './rest/routes/usage';
 import { yieldHistoryRoutes } from './rest/routes/yieldHistory';
 import { intentCancelRoutes } from './rest/routes/intentCancel';
 import { releaseReservation } from './app/policies/decideIntent';
+import { checkPlanPolicy } from './app/policies/planCheck';
 import { hasSignedTransaction } from './domain/intent';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
@@ -153,6 +154,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
     // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
+    // USD caps priced where the plan executes, checked (and the daily reservation settled) before its first signature.
+    checkPlan: (intent, steps) => checkPlanPolicy({ store, chains: chains.port, clock }, intent, steps),
     onFinal: (intent) => ((intent.status === 'failed' || intent.status === 'cancelled') && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
     onTransition: (intent) => {
       metrics.intentTransition(intent);

@@ -154,7 +154,16 @@ export interface IntentPolicy {
   version: number;
   /** The rules of that version, kept with the intent: planning and signing follow them, whatever later versions say. */
   rules: PolicyRules;
-  reservation?: { key: string; cents: number; expiresAt: string };
+  reservation?: PolicyReservation;
+  /** What planning added to the reservation once the plan was priced where it executes (counted in the window's bucket of that moment). */
+  planned?: PolicyReservation;
+}
+
+/** Cents counted in one bucket of the wallet's daily window. */
+export interface PolicyReservation {
+  key: string;
+  cents: number;
+  expiresAt: string;
 }
 
 /** Results as they stand when execution starts: nothing done, nothing spent. */

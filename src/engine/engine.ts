@@ -35,6 +35,8 @@ export interface EngineOptions {
   txStuckAfterMs?: number;
   /** Called after each confirmed transaction of a wallet (drop its cached balances). */
   onWalletActivity?: (walletId: string) => void;
+  /** The spending policy's check of each plan before its first signature (see EngineEffects.checkPlan). */
+  checkPlan?: EngineEffects['checkPlan'];
   /** Called with the gas cost of each mined transaction of an intent. */
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
   /** Called once when an intent reaches a final state, after it is persisted (a failed one's reservations are given back). */
@@ -97,6 +99,7 @@ export function createEngine(options: EngineOptions): Engine {
     txStuckAfterMs: options.txStuckAfterMs ?? 60_000,
     onWalletActivity: options.onWalletActivity,
     onGasSpent: options.onGasSpent,
+    checkPlan: options.checkPlan,
   };
   const onError = (err: unknown, info: { actorId: string }): void => logger.error({ actorId: info.actorId, err }, 'actor failed');
   const intentActors = createActorSystem<IntentMsg>({ clock, onError, gate: scheduler });
