@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createKeyCache } from './app/accounts/keyCache';
 import { createKeyRevocations } from './app/accounts/keyRevocations';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { Logger } from './logger';
 import type { AppDeps } from './app/deps';
 import { createStore } from './store/createStore';
@@ -86,8 +86,23 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * Devnets attached through SANDBOX_MANIFEST outlive this process, while a
+ * memory store's master key would be drawn anew at each start: the wallets
+ * the service made on those chains would lose their keys (and funds) at a
+ * restart. Refused before anything starts, unless the key is configured.
+ */
+export function assertKeysOutliveRestart(config: Pick<Config, 'mongodbUri' | 'sandboxManifestPath' | 'keyVaultMasterKey'>): void {
+  if (config.mongodbUri === undefined && config.sandboxManifestPath !== undefined && config.keyVaultMasterKey === undefined) {
+    throw new ConfigError(
+      'Invalid environment:\n  KEY_VAULT_MASTER_KEY: is required with SANDBOX_MANIFEST and the memory store (no MONGODB_URI): the devnets outlive this process, and wallet keys encrypted under a random master key would be lost at a restart (generate one: openssl rand -hex 32)',
+    );
+  }
+}
+
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  assertKeysOutliveRestart(config);
   const localClock = { now: () => new Date() };
   // One registry per instance; the layers report into it through hooks (they never import it).
   const metrics = createMetrics();
