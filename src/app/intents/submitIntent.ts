@@ -6,7 +6,8 @@ import { assertGasBudget } from '../budgets/gasBudget';
 import { getWalletById } from '../wallets/getWallet';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
-import { newId } from '../../domain/ids';
+import { ID_PREFIX, newId } from '../../domain/ids';
+import { DuplicateError } from '../../store/port';
 import type { Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
@@ -69,7 +70,7 @@ export async function submitIntent(
   body: unknown,
   idempotencyKey?: string,
 ): Promise<SubmitIntentResult> {
-  return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async () => {
+  return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async ({ seed }) => {
     const params = parseCreateIntent(body);
     assertChainsUsable(principal, namedChains(params), deps.environment);
     const wallet = await getWalletById(deps, principal, params.walletId);
@@ -82,7 +83,8 @@ export async function submitIntent(
     );
     const now = deps.clock.now().toISOString();
     const intent: Intent & LendOptimization = {
-      id: newId('intent'),
+      // under an Idempotency-Key the id comes from the key's record: a retry that took a dead first attempt over names the same intent
+      id: seed === undefined ? newId('intent') : `${ID_PREFIX.intent}${seed.slice(0, 32)}`,
       accountId: principal.account.id,
       walletId: wallet.id,
       status: 'pending',
@@ -105,11 +107,19 @@ export async function submitIntent(
       await deps.store.intents.insert(intent);
     } catch (e) {
       await decision?.release();
+      // the first attempt stored it (and the engine runs it): the retry answers it
+      const first = seed !== undefined && e instanceof DuplicateError ? await deps.store.intents.get(intent.id) : null;
+      if (first && first.accountId === intent.accountId) return { status: 201, body: toIntentView(first) };
       throw e;
     }
     // On record before the engine runs it, so it is there before its outcome (recordAudit never throws).
     await recordAudit(deps, { accountId: intent.accountId, type: 'intent.created', actor: actorOf(principal), subject: { walletId: intent.walletId, intentId: intent.id }, details: intentCreatedDetails(intent) });
-    await deps.engine.submit(intent);
+    try {
+      await deps.engine.submit(intent);
+    } catch (err) {
+      // Stored is created: the engine's sweep of never-leased intents (or recovery at the next start) runs it; a failed answer would only invite a retry.
+      deps.logger?.warn({ err, intentId: intent.id }, 'intent stored but not handed to the engine; left for its sweep');
+    }
     return { status: 201, body: toIntentView(intent) };
   });
 }
