@@ -19,6 +19,9 @@ import type { EngineEffects } from './unitContext';
 import { walletSigner } from './walletSigner';
 import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';
 
+/** How often a planner waiting for a wallet's planning lease asks again. */
+const PLAN_LOCK_WAIT = { baseMs: 25, maxMs: 500 };
+
 /** What `createEngine` needs. */
 export interface EngineOptions {
   /** `auditLog`: where final transitions are recorded (absent: not recorded). */
@@ -107,6 +110,18 @@ export function createEngine(options: EngineOptions): Engine {
   let stopping = false;
   const resume = options.resume ?? { baseMs: 1_000, maxMs: 30_000 };
   const leases = options.leases ? keepLeases(options.leases) : undefined;
+  if (leases) effects.planLock = walletPlanLock(leases);
+
+  /** The wallet's planning lease, kept among the intent leases (renewed with them; one that outlives its engine expires like theirs). */
+  function walletPlanLock(keeper: LeaseKeeper): NonNullable<EngineEffects['planLock']> {
+    return async (walletId, signal) => {
+      const id = `walletplan:${walletId}`;
+      for (let attempt = 1; ; attempt++) {
+        if (await keeper.acquire(id)) return () => keeper.release(id);
+        await sleep(clock, backoffMs(PLAN_LOCK_WAIT, attempt), signal);
+      }
+    };
+  }
 
   function keepLeases(o: NonNullable<EngineOptions['leases']>): LeaseKeeper {
     const now = o.now ?? (() => Date.now());

@@ -29,6 +29,15 @@ export interface EngineEffects {
    * error the intent fails with. Absent: no such check.
    */
   checkPlan?: (intent: Intent, steps: readonly Step[]) => Promise<{ ok: true; policy?: IntentPolicy } | { ok: false; error: ServiceError }>;
+  /**
+   * Several engines on one store: takes the wallet's planning lease in the
+   * store (waiting while another engine plans for the wallet) and resolves
+   * with its release. Planning holds it until its plan is committed, so the
+   * next planner of the wallet, on any instance, reads that plan among the
+   * executing intents' reservations. Absent: this engine is the store's only
+   * one and its wallet actor already plans one intent of a wallet at a time.
+   */
+  planLock?: (walletId: string, signal: AbortSignal) => Promise<() => Promise<void>>;
   /** A transaction of the intent was mined, costing `gasCostWei` (the account's gas budget counts it). */
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }
