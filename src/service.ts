@@ -28,9 +28,8 @@ import { policyRoutes } from './rest/routes/policies';
 import { usageRoutes } from './rest/routes/usage';
 import { yieldHistoryRoutes } from './rest/routes/yieldHistory';
 import { intentCancelRoutes } from './rest/routes/intentCancel';
-import { releaseReservation } from './app/policies/decideIntent';
+import { settleFinalIntent } from './app/budgets/finalIntent';
 import { checkPlanPolicy } from './app/policies/planCheck';
-import { hasSignedTransaction } from './domain/intent';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
@@ -168,10 +167,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     onGasSpent: (intent, wei) => {
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
-    // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
     // USD caps priced where the plan executes, checked (and the daily reservation settled) before its first signature.
     checkPlan: (intent, steps) => checkPlanPolicy({ store, chains: chains.port, clock }, intent, steps),
-    onFinal: (intent) => ((intent.status === 'failed' || intent.status === 'cancelled') && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
+    // What admission reserved comes back: the gas estimate always, the daily cap's share when nothing was signed (it moved nothing).
+    onFinal: (intent) => settleFinalIntent({ store }, intent),
     onTransition: (intent) => {
       metrics.intentTransition(intent);
       webhooks.onTransition(intent);

@@ -146,6 +146,8 @@ export interface Intent {
   cancelRequestedAt?: string;
   /** The spending policy the intent was decided under, and what it reserved of the wallet's daily cap. */
   policy?: IntentPolicy;
+  /** What admission reserved of the account's gas budget (gwei): given back once the intent is final, its actual gas having been counted receipt by receipt. */
+  gasReservation?: { key: string; gwei: number; expiresAt: string };
 }
 
 /** An intent's policy record: which version decided it, and its reservation in the daily window (given back if it fails before signing). */
