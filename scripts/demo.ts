@@ -69,7 +69,11 @@ async function connect(): Promise<Target> {
   const { startService } = await import('../src/service');
   const adminToken = randomBytes(24).toString('hex');
   const env: Record<string, string> = { PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN: adminToken, DASHBOARD: 'off' };
-  if (process.env.SANDBOX_MANIFEST) env.SANDBOX_MANIFEST = process.env.SANDBOX_MANIFEST;
+  if (process.env.SANDBOX_MANIFEST) {
+    env.SANDBOX_MANIFEST = process.env.SANDBOX_MANIFEST;
+    // attached devnets need a configured master key; the demo's wallets are throwaway, so a fresh one serves unless one is given
+    env.KEY_VAULT_MASTER_KEY = process.env.KEY_VAULT_MASTER_KEY || randomBytes(32).toString('hex');
+  }
   const started = Date.now();
   const svc = await startService(loadConfig(env), createLogger('silent'));
   const chains = Object.values(svc.chains.manifest.chains).map((c) => `${c!.chain} (${c!.chainId})`);

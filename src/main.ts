@@ -22,8 +22,8 @@ async function main(): Promise<void> {
   try {
     service = await startService(config, logger);
   } catch (e) {
-    // A database server without what the service needs: one line naming it, like a bad variable.
-    if (e instanceof MissingCapabilityError || e instanceof EnvironmentMismatchError) {
+    // A database server without what the service needs, or a combination of variables refused at start: one line naming it, like a bad variable.
+    if (e instanceof ConfigError || e instanceof MissingCapabilityError || e instanceof EnvironmentMismatchError) {
       console.error(e.message);
       process.exit(2);
     }

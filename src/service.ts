@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createKeyCache } from './app/accounts/keyCache';
 import { createKeyRevocations } from './app/accounts/keyRevocations';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { Logger } from './logger';
 import type { AppDeps } from './app/deps';
 import { createStore } from './store/createStore';
@@ -29,8 +29,8 @@ import { policyRoutes } from './rest/routes/policies';
 import { usageRoutes } from './rest/routes/usage';
 import { yieldHistoryRoutes } from './rest/routes/yieldHistory';
 import { intentCancelRoutes } from './rest/routes/intentCancel';
-import { releaseReservation } from './app/policies/decideIntent';
-import { hasSignedTransaction } from './domain/intent';
+import { settleFinalIntent } from './app/budgets/finalIntent';
+import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
@@ -88,8 +88,23 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * Devnets attached through SANDBOX_MANIFEST outlive this process, while a
+ * memory store's master key would be drawn anew at each start: the wallets
+ * the service made on those chains would lose their keys (and funds) at a
+ * restart. Refused before anything starts, unless the key is configured.
+ */
+export function assertKeysOutliveRestart(config: Pick<Config, 'mongodbUri' | 'sandboxManifestPath' | 'keyVaultMasterKey'>): void {
+  if (config.mongodbUri === undefined && config.sandboxManifestPath !== undefined && config.keyVaultMasterKey === undefined) {
+    throw new ConfigError(
+      'Invalid environment:\n  KEY_VAULT_MASTER_KEY: is required with SANDBOX_MANIFEST and the memory store (no MONGODB_URI): the devnets outlive this process, and wallet keys encrypted under a random master key would be lost at a restart (generate one: openssl rand -hex 32)',
+    );
+  }
+}
+
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  assertKeysOutliveRestart(config);
   const localClock = { now: () => new Date() };
   // One registry per instance; the layers report into it through hooks (they never import it).
   // The chains' clock offsets are read at scrape time; the chains start after the registry.
@@ -159,8 +174,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     onGasSpent: (intent, wei) => {
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
     },
-    // An intent that failed before signing anything moved nothing: what it reserved of its wallet's daily cap comes back.
-    onFinal: (intent) => ((intent.status === 'failed' || intent.status === 'cancelled') && !hasSignedTransaction(intent) ? releaseReservation({ store }, intent.policy) : undefined),
+    // USD caps priced where the plan executes, checked (and the daily reservation settled) before its first signature.
+    checkPlan: (intent, steps) => checkPlanPolicy({ store, chains: chains.port, clock }, intent, steps),
+    // What admission reserved comes back: the gas estimate always, the daily cap's share when nothing was signed (it moved nothing).
+    onFinal: (intent) => settleFinalIntent({ store }, intent),
     onTransition: (intent) => {
       metrics.intentTransition(intent);
       webhooks.onTransition(intent);

@@ -20,6 +20,11 @@ function canonical(v: unknown): string {
   return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
 }
 
+/** What a guarded run knows of its key: `seed` is the same for every run of one key's record (a retry that took a dead first run over included), so what it creates can be named from it. */
+export interface IdempotentAttempt {
+  seed?: string;
+}
+
 export interface Replayable<T> {
   status: number;
   body: T;
@@ -31,15 +36,20 @@ export interface Replayable<T> {
  * the first answer again; with another body, or while the first is still
  * running, 409 IDEMPOTENCY_CONFLICT. Failed attempts free the key. A first
  * attempt that died without answering holds the key only for its lease
- * (IDEMPOTENCY_LEASE_MS); then one retry takes it over and runs.
+ * (IDEMPOTENCY_LEASE_MS); then one retry takes it over and runs, with the
+ * same `seed` as the first (a run names what it creates from it, so the
+ * retry finds what the first created instead of creating it twice). An
+ * answer that could not be recorded is still given: the key stays held
+ * until its lease runs out (a retry within it is a 409), never freed for a
+ * second run with another seed.
  */
 export async function withIdempotency<T>(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>,
   params: { scope: string; key: string | undefined; request: unknown },
-  run: () => Promise<{ status: number; body: T }>,
+  run: (attempt: IdempotentAttempt) => Promise<{ status: number; body: T }>,
 ): Promise<Replayable<T>> {
   const { scope, key } = params;
-  if (key === undefined) return { ...(await run()), replayed: false };
+  if (key === undefined) return { ...(await run({})), replayed: false };
   if (!KEY_PATTERN.test(key)) {
     throw invalidRequest([{ path: 'Idempotency-Key', message: 'must be 1-255 printable ASCII characters' }]);
   }
@@ -47,6 +57,7 @@ export async function withIdempotency<T>(
   const now = deps.clock.now();
   const owner = randomUUID();
   const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString();
+  const createdAt = now.toISOString();
   const existing = await deps.store.idempotency.insertIfAbsent({
     scope,
     key,
@@ -55,7 +66,7 @@ export async function withIdempotency<T>(
     body: null,
     owner,
     lockedUntil,
-    createdAt: now.toISOString(),
+    createdAt,
     expiresAt: new Date(now.getTime() + TTL_MS).toISOString(),
   });
   if (existing) {
@@ -66,12 +77,15 @@ export async function withIdempotency<T>(
     if (leaseEnd > now.getTime()) throw idempotencyConflict(key);
     if (!(await deps.store.idempotency.takeOver(scope, key, existing.owner ?? null, owner, lockedUntil))) throw idempotencyConflict(key);
   }
+  const seed = createHash('sha256').update(`${scope}\n${key}\n${existing?.createdAt ?? createdAt}`).digest('hex');
+  let result: { status: number; body: T };
   try {
-    const result = await run();
-    await deps.store.idempotency.complete(scope, key, owner, result.status, result.body);
-    return { ...result, replayed: false };
+    result = await run({ seed });
   } catch (e) {
     await deps.store.idempotency.delete(scope, key, owner);
     throw e;
   }
+  // The work is done: a failure to record its answer must not free the key for a second run (the lease holds it; a takeover reruns with the same seed).
+  await deps.store.idempotency.complete(scope, key, owner, result.status, result.body).catch((err: unknown) => deps.logger?.warn({ err, scope }, 'idempotent answer not recorded; the key stays held until its lease ends'));
+  return { ...result, replayed: false };
 }

@@ -146,6 +146,8 @@ export interface Intent {
   cancelRequestedAt?: string;
   /** The spending policy the intent was decided under, and what it reserved of the wallet's daily cap. */
   policy?: IntentPolicy;
+  /** What admission reserved of the account's gas budget (gwei): given back once the intent is final, its actual gas having been counted receipt by receipt. */
+  gasReservation?: { key: string; gwei: number; expiresAt: string };
 }
 
 /** An intent's policy record: which version decided it, and its reservation in the daily window (given back if it fails before signing). */
@@ -154,7 +156,16 @@ export interface IntentPolicy {
   version: number;
   /** The rules of that version, kept with the intent: planning and signing follow them, whatever later versions say. */
   rules: PolicyRules;
-  reservation?: { key: string; cents: number; expiresAt: string };
+  reservation?: PolicyReservation;
+  /** What planning added to the reservation once the plan was priced where it executes (counted in the window's bucket of that moment). */
+  planned?: PolicyReservation;
+}
+
+/** Cents counted in one bucket of the wallet's daily window. */
+export interface PolicyReservation {
+  key: string;
+  cents: number;
+  expiresAt: string;
 }
 
 /** Results as they stand when execution starts: nothing done, nothing spent. */

@@ -19,7 +19,14 @@ export async function advance(intent: Intent, ctx: UnitContext): Promise<void> {
         await ctx.commit({ type: 'cancel' });
         return;
       }
-      await ctx.commit(await planIntent(intent, ctx));
+      {
+        const release = await ctx.planLock?.(intent.walletId, ctx.signal);
+        try {
+          await ctx.commit(await planIntent(intent, ctx));
+        } finally {
+          await release?.();
+        }
+      }
       return;
     case 'executing':
       await executeNext(intent, ctx);

@@ -19,6 +19,9 @@ import type { EngineEffects } from './unitContext';
 import { walletSigner } from './walletSigner';
 import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';
 
+/** How often a planner waiting for a wallet's planning lease asks again. */
+const PLAN_LOCK_WAIT = { baseMs: 25, maxMs: 500 };
+
 /** What `createEngine` needs. */
 export interface EngineOptions {
   /** `auditLog`: where final transitions are recorded (absent: not recorded). */
@@ -35,6 +38,8 @@ export interface EngineOptions {
   txStuckAfterMs?: number;
   /** Called after each confirmed transaction of a wallet (drop its cached balances). */
   onWalletActivity?: (walletId: string) => void;
+  /** The spending policy's check of each plan before its first signature (see EngineEffects.checkPlan). */
+  checkPlan?: EngineEffects['checkPlan'];
   /** Called with the gas cost of each mined transaction of an intent. */
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
   /** Called once when an intent reaches a final state, after it is persisted (a failed one's reservations are given back). */
@@ -97,6 +102,7 @@ export function createEngine(options: EngineOptions): Engine {
     txStuckAfterMs: options.txStuckAfterMs ?? 60_000,
     onWalletActivity: options.onWalletActivity,
     onGasSpent: options.onGasSpent,
+    checkPlan: options.checkPlan,
   };
   const onError = (err: unknown, info: { actorId: string }): void => logger.error({ actorId: info.actorId, err }, 'actor failed');
   const intentActors = createActorSystem<IntentMsg>({ clock, onError, gate: scheduler });
@@ -104,6 +110,18 @@ export function createEngine(options: EngineOptions): Engine {
   let stopping = false;
   const resume = options.resume ?? { baseMs: 1_000, maxMs: 30_000 };
   const leases = options.leases ? keepLeases(options.leases) : undefined;
+  if (leases) effects.planLock = walletPlanLock(leases);
+
+  /** The wallet's planning lease, kept among the intent leases (renewed with them; one that outlives its engine expires like theirs). */
+  function walletPlanLock(keeper: LeaseKeeper): NonNullable<EngineEffects['planLock']> {
+    return async (walletId, signal) => {
+      const id = `walletplan:${walletId}`;
+      for (let attempt = 1; ; attempt++) {
+        if (await keeper.acquire(id)) return () => keeper.release(id);
+        await sleep(clock, backoffMs(PLAN_LOCK_WAIT, attempt), signal);
+      }
+    };
+  }
 
   function keepLeases(o: NonNullable<EngineOptions['leases']>): LeaseKeeper {
     const now = o.now ?? (() => Date.now());

@@ -1,6 +1,7 @@
-import type { ServiceError } from '../domain/errors/base';
+import { isServiceError, type ServiceError } from '../domain/errors/base';
 import type { Intent } from '../domain/intent';
 import { fromUnits } from '../domain/money';
+import { withRetry } from './executor/retry';
 import { planOn, planningError, readPlanning, reportedApy } from './planning';
 import type { IntentEvent } from './stateMachine';
 import type { UnitContext } from './unitContext';
@@ -12,14 +13,27 @@ const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error
 /**
  * Plans a planning intent: reads the wallet's holdings on its chains, the
  * rates and route fees (transient errors retried), then runs the pure
- * planner (src/engine/planning.ts, shared with the preview). Returns the
- * `execute` event, or `fail` (INSUFFICIENT_FUNDS with details, or why the
- * chains could not be read).
+ * planner (src/engine/planning.ts, shared with the preview), then the
+ * policy's check of the plan (its USD value where each step executes).
+ * Returns the `execute` event, or `fail` (INSUFFICIENT_FUNDS with details,
+ * POLICY_VIOLATION, or why the chains could not be read).
  */
 export async function planIntent(intent: Intent, ctx: UnitContext): Promise<IntentEvent> {
   const read = await readPlanning(intent, ctx);
   if (!read.ok) return fail(read.error);
   const result = planOn(intent, read.snapshot);
   if (!result.ok) return fail(await planningError(intent, ctx, read.snapshot, result.error));
-  return { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
+  const execute: IntentEvent = { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
+  if (!ctx.checkPlan || !intent.policy) return execute;
+  const checkPlan = ctx.checkPlan;
+  let checked;
+  try {
+    checked = await withRetry(() => checkPlan(intent, result.plan.steps), { policy: ctx.retry, clock: ctx.clock, signal: ctx.signal });
+  } catch (e) {
+    // the prices could not be read beyond the retries: nothing is signed
+    if (isServiceError(e) && e.code !== 'INTERNAL_ERROR') return fail(e);
+    throw e;
+  }
+  if (!checked.ok) return fail(checked.error);
+  return checked.policy ? { ...execute, policy: checked.policy } : execute;
 }

@@ -1,11 +1,11 @@
 import { ServiceError } from '../domain/errors/base';
-import type { ExecutionPlan, Intent, IntentError, IntentResults, IntentStatus, Step } from '../domain/intent';
+import type { ExecutionPlan, Intent, IntentError, IntentPolicy, IntentResults, IntentStatus, Step } from '../domain/intent';
 import { emptyResults } from '../domain/intent';
 
 /** What moves an intent (docs/architecture.md, "The intent engine"); each event has exactly one target state. */
 export type IntentEvent =
   | { type: 'plan' }
-  | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number }
+  | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number; policy?: IntentPolicy }
   | { type: 'progress'; step?: Step; results?: IntentResults }
   | { type: 'complete'; results: IntentResults; step?: Step }
   | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step }
@@ -55,7 +55,7 @@ function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent>
     case 'plan':
       return {};
     case 'execute':
-      return { executionPlan: event.plan, amount: event.amount, results: emptyResults(event.apy) };
+      return { executionPlan: event.plan, amount: event.amount, results: emptyResults(event.apy), ...(event.policy && { policy: event.policy }) };
     case 'progress':
       return { executionPlan: withStep(intent, event.step, event.type), results: event.results ?? intent.results };
     case 'complete':

@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock';
-import type { Intent } from '../domain/intent';
+import type { Intent, IntentPolicy, Step } from '../domain/intent';
+import type { ServiceError } from '../domain/errors/base';
 import type { ChainPort } from '../chain/port';
 import type { KeyVault } from '../chain/keyVault';
 import type { IntentRepo, WalletRepo } from '../store/port';
@@ -22,6 +23,21 @@ export interface EngineEffects {
   txStuckAfterMs: number;
   /** A transaction of the wallet was confirmed (cached balances are stale). */
   onWalletActivity?: (walletId: string) => void;
+  /**
+   * The policy's check of a made plan, before anything is signed (the USD
+   * caps priced where each step executes): the policy record to keep, or the
+   * error the intent fails with. Absent: no such check.
+   */
+  checkPlan?: (intent: Intent, steps: readonly Step[]) => Promise<{ ok: true; policy?: IntentPolicy } | { ok: false; error: ServiceError }>;
+  /**
+   * Several engines on one store: takes the wallet's planning lease in the
+   * store (waiting while another engine plans for the wallet) and resolves
+   * with its release. Planning holds it until its plan is committed, so the
+   * next planner of the wallet, on any instance, reads that plan among the
+   * executing intents' reservations. Absent: this engine is the store's only
+   * one and its wallet actor already plans one intent of a wallet at a time.
+   */
+  planLock?: (walletId: string, signal: AbortSignal) => Promise<() => Promise<void>>;
   /** A transaction of the intent was mined, costing `gasCostWei` (the account's gas budget counts it). */
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }

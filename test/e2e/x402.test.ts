@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { ADMIN_TOKEN, fitInRateWindow, startTestServer, type Json, type TestServer } from '../helpers/server';
+import { ADMIN_TOKEN, TEST_MASTER_KEY, fitInRateWindow, startTestServer, type Json, type TestServer } from '../helpers/server';
 import { signProof, type Authorization } from '../helpers/x402Proof';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -231,7 +231,7 @@ describe('logs', () => {
     // a second service on this file's own devnets
     const manifest = join(mkdtempSync(join(tmpdir(), 'x402-')), 'manifest.json');
     writeFileSync(manifest, JSON.stringify(srv.service.chains.manifest));
-    const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: manifest }), createLogger('debug', sink));
+    const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: manifest, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY }), createLogger('debug', sink));
     try {
       const secret = generatePrivateKey();
       const account = privateKeyToAccount(secret);

@@ -7,6 +7,8 @@ import type { Account } from '../../src/domain/types';
 
 /** The admin token every test server is started with (≥ 16 characters, as config requires). */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+/** The master key of test servers attached to devnets with the memory store. */
+export const TEST_MASTER_KEY = '7e57'.repeat(16);
 
 /** A parsed JSON body; tests read fields freely and assert on them. */
 export type Json = any;
@@ -86,7 +88,10 @@ function expectStatus(a: HttpAnswer, status: number, what: string): void {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...shared, ...env });
+  const merged: Record<string, string | undefined> = { PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...shared, ...env };
+  // Attached devnets with the memory store need a configured master key (the service refuses a random one); a test's wallets die with it anyway.
+  const keyed = merged.SANDBOX_MANIFEST && !merged.MONGODB_URI && !merged.KEY_VAULT_MASTER_KEY ? { KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY } : {};
+  const config = loadConfig({ ...merged, ...keyed });
   const service = await startService(config, createLogger('silent'));
   const { url } = service;
 

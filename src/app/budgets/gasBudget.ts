@@ -1,7 +1,11 @@
 import { formatEther } from 'viem';
 import type { UsageRepo } from '../../store/port';
 import { ServiceError } from '../../domain/errors/base';
-import { budgetUsed, recordInBudget, type RollingBudget } from './rollingWindow';
+import type { ChainName } from '../../domain/chains';
+import type { Intent, IntentAction } from '../../domain/intent';
+import type { ChainPort, TxKind } from '../../chain/port';
+import { TYPICAL_GAS } from '../../chain/typicalGas';
+import { recordInBudget, takeFromBudget, type RollingBudget } from './rollingWindow';
 
 /**
  * The gas the service pays for one account's intents (every transaction's
@@ -25,15 +29,44 @@ export async function recordGasSpent(usage: UsageRepo, accountId: string, wei: b
   await recordInBudget(usage, gasBudget(accountId, 0), Number((wei + GWEI - 1n) / GWEI), now.getTime());
 }
 
-/** 429 GAS_BUDGET_EXCEEDED when the account's gas over the last 24 h has reached `budgetWei`: the intent is not started. */
-export async function assertGasBudget(usage: UsageRepo, accountId: string, budgetWei: bigint, now: Date): Promise<void> {
+/** The transactions an action sends at least (a lend that needs bridges sends more: its actual gas is counted as it is paid). */
+const KINDS: Record<IntentAction, TxKind[]> = { lend: ['approve', 'supply'], withdraw: ['withdraw'], bridge: ['approve', 'burn', 'mint'] };
+
+/** The gas an intent is expected to cost: the typical gas of its transactions at the highest gas price now among the chains it may run on. */
+export async function estimateIntentGasWei(chains: Pick<ChainPort, 'gasQuote'>, action: IntentAction, onChains: readonly ChainName[]): Promise<bigint> {
+  if (onChains.length === 0) return 0n;
+  const quotes = await Promise.all(onChains.map((c) => chains.gasQuote(c)));
+  const price = quotes.reduce((max, q) => (q.gasPriceWei > max ? q.gasPriceWei : max), 0n);
+  return KINDS[action].reduce((sum, kind) => sum + TYPICAL_GAS[kind], 0n) * price;
+}
+
+/** What an admitted intent holds of its account's gas budget until it is final. */
+export type GasReservation = NonNullable<Intent['gasReservation']> & { giveBack(): Promise<void> };
+
+/**
+ * Reserves `estimateWei` of the account's gas budget over the rolling 24 h,
+ * atomically in the store's counters (two admissions never both pass the
+ * cap), or 429 GAS_BUDGET_EXCEEDED with nothing started. The intent's actual
+ * gas is counted receipt by receipt (recordGasSpent, gas top-ups included);
+ * the reservation is given back when the intent is final (settleGasReservation).
+ */
+export async function reserveGasBudget(usage: UsageRepo, accountId: string, budgetWei: bigint, estimateWei: bigint, now: Date): Promise<GasReservation> {
   const limitGwei = Number(budgetWei / GWEI);
-  const { used, retryAfterSeconds } = await budgetUsed(usage, gasBudget(accountId, limitGwei), now.getTime());
-  if (used < limitGwei) return;
+  // at least one gwei: an account whose budget is spent starts nothing, whatever the estimate
+  const gwei = Math.max(1, Number((estimateWei + GWEI - 1n) / GWEI));
+  const take = await takeFromBudget(usage, gasBudget(accountId, limitGwei), gwei, now.getTime());
+  if (take.ok) return { key: take.bucket.key, gwei, expiresAt: take.bucket.expiresAt.toISOString(), giveBack: take.giveBack };
   const budget = formatEther(budgetWei);
-  const spent = formatEther(BigInt(used) * GWEI);
-  throw new ServiceError('GAS_BUDGET_EXCEEDED', `This account's gas budget of ${budget} ETH per ${WINDOW_HOURS} h is spent (${spent} ETH)`, {
-    details: { budgetEth: budget, spentEth: spent, windowHours: WINDOW_HOURS, retryAfterSeconds },
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+  const spent = formatEther(BigInt(take.used) * GWEI);
+  throw new ServiceError('GAS_BUDGET_EXCEEDED', `This account's gas budget of ${budget} ETH per ${WINDOW_HOURS} h is spent (${spent} ETH, and this intent is expected to need ${formatEther(BigInt(gwei) * GWEI)} ETH)`, {
+    details: { budgetEth: budget, spentEth: spent, windowHours: WINDOW_HOURS, retryAfterSeconds: take.retryAfterSeconds },
+    headers: { 'Retry-After': String(take.retryAfterSeconds) },
   });
+}
+
+/** Gives back what a final intent reserved of its account's gas budget (its actual gas stays counted). */
+export async function settleGasReservation(usage: UsageRepo, intent: Pick<Intent, 'gasReservation'>): Promise<void> {
+  const r = intent.gasReservation;
+  if (!r || r.gwei <= 0) return;
+  await usage.increment(r.key, -r.gwei, new Date(r.expiresAt));
 }

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { getIntent } from './getIntent';
 import { actorOf, recordAudit } from '../audit/recordAudit';
-import { releaseReservation } from '../policies/decideIntent';
+import { settleFinalIntent } from '../budgets/finalIntent';
 import { isServiceError } from '../../domain/errors/base';
 import { intentNotCancellable, versionConflict } from '../../domain/errors/intent';
 import type { Intent } from '../../domain/intent';
@@ -64,7 +64,7 @@ export async function cancelIntent(deps: CancelDeps, principal: Principal, inten
 
 /** What the engine does after a final transition, for the one the use-case made: reservation back, audit, metrics and hooks, then published. */
 async function settleCancelled(deps: CancelDeps, principal: Principal, intent: Intent): Promise<void> {
-  await releaseReservation(deps, intent.policy).catch((err: unknown) => deps.logger?.warn({ err, intentId: intent.id }, 'reservation of a cancelled intent not given back'));
+  await settleFinalIntent(deps, intent).catch((err: unknown) => deps.logger?.warn({ err, intentId: intent.id }, 'reservation of a cancelled intent not given back'));
   const event = finalIntentEvent(intent);
   if (event) await recordAudit(deps, { accountId: event.accountId, type: event.type, subject: event.subject, details: event.details, actor: actorOf(principal) });
   try {

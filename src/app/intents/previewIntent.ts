@@ -11,7 +11,10 @@ import { policyViolation } from '../../domain/errors/policy';
 import type { Intent, Step, Strategy } from '../../domain/intent';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
-import { refuseRequest, toCents, type PolicyRules } from '../../domain/policy';
+import { refuseRequest, type PolicyRules } from '../../domain/policy';
+import { requestSourceChains } from '../policies/decideIntent';
+import { refusePlanValue } from '../policies/planCheck';
+import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
 import type { AssumedFunds, GasEstimateMethod, GasQuote, TxRequest } from '../../chain/port';
 import { planOn, planningError, rankNetReturns, readPlanning, reportedApy, type PlanningEffects } from '../../engine/planning';
@@ -151,11 +154,8 @@ export async function checkPolicy(deps: PreviewIntentDeps, principalWallet: Awai
   const policy = await effectivePolicy(deps, principalWallet);
   if (!policy) return undefined;
   const rules: PolicyRules = policy.rules;
-  let cents = 0n;
-  if (rules.maxUsdPerIntent !== undefined) {
-    const priceChain = params.chain ?? params.fromChain ?? principalWallet.chains.find((c) => deps.chains.chains.includes(c)) ?? principalWallet.chains[0]!;
-    cents = toCents(Number(params.amount) * (await deps.chains.priceUsd(params.asset as TokenAsset, priceChain)));
-  }
+  // the request's floor, as submit prices it (pricing.ts); the plan's own value is checked once planned
+  const cents = rules.maxUsdPerIntent !== undefined ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, principalWallet, params, rules)) : 0n;
   const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params).map((n) => n.chain), usdCents: cents });
   if (refusal) throw policyViolation({ id: policy.id, version: policy.version }, refusal);
   return { id: policy.id, version: policy.version, rules };
@@ -207,6 +207,11 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   if (!read.ok) throw read.error;
   const result = planOn(intent, read.snapshot);
   if (!result.ok) throw await planningError(intent, fx, read.snapshot, result.error);
+  if (policy?.rules.maxUsdPerIntent !== undefined) {
+    // the plan priced where each step executes, as the engine checks it before signing (the daily cap is not reserved by a preview)
+    const refused = refusePlanValue(policy.rules, await planCents(deps.chains, result.plan.steps, intent.asset));
+    if (refused) throw policyViolation(policy, refused);
+  }
 
   const asset = intent.asset;
   const quotes = new Map<ChainName, Promise<GasQuote>>();

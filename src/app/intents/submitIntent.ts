@@ -2,18 +2,19 @@ import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { withIdempotency, type Replayable } from '../idempotency';
 import { assertChainsUsable, type NamedChain } from '../chainAccess';
-import { assertGasBudget } from '../budgets/gasBudget';
+import { estimateIntentGasWei, reserveGasBudget } from '../budgets/gasBudget';
 import { getWalletById } from '../wallets/getWallet';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
-import { newId } from '../../domain/ids';
+import { ID_PREFIX, newId } from '../../domain/ids';
+import { DuplicateError } from '../../store/port';
 import type { Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
 import { actorOf, recordAudit } from '../audit/recordAudit';
-import { decideIntent } from '../policies/decideIntent';
+import { decideIntent, requestSourceChains } from '../policies/decideIntent';
 
 /** The engine as use-cases see it: it takes a persisted pending intent and runs it in the background. */
 export interface IntentSubmitter {
@@ -69,20 +70,28 @@ export async function submitIntent(
   body: unknown,
   idempotencyKey?: string,
 ): Promise<SubmitIntentResult> {
-  return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async () => {
+  return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async ({ seed }) => {
     const params = parseCreateIntent(body);
     assertChainsUsable(principal, namedChains(params), deps.environment);
     const wallet = await getWalletById(deps, principal, params.walletId);
     checkWalletChains(wallet, params);
-    // The shared gas tank pays for what the intent sends: an account past its 24 h budget starts nothing.
-    await assertGasBudget(deps.store.usage, principal.account.id, deps.limits.gasBudgetPerAccountWei, deps.clock.now());
     // The wallet's spending policy decides what the request alone decides, and reserves the daily cap, before anything is stored.
     const decision = await decideIntent(deps, wallet, params, (error, refusal) =>
       recordAudit(deps, { accountId: principal.account.id, type: 'intent.denied', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: String(error.details.policyId) }, details: { action: params.action, amount: params.amount, asset: params.asset, version: error.details.version, ...refusal } }).then(() => undefined),
     );
+    // The shared gas tank pays for what the intent sends: its expected gas is reserved of the account's 24 h budget, or nothing starts.
+    let gas;
+    try {
+      const estimate = await estimateIntentGasWei(deps.chains, params.action, requestSourceChains(deps, wallet, params, decision?.policy.rules));
+      gas = await reserveGasBudget(deps.store.usage, principal.account.id, deps.limits.gasBudgetPerAccountWei, estimate, deps.clock.now());
+    } catch (e) {
+      await decision?.release();
+      throw e;
+    }
     const now = deps.clock.now().toISOString();
     const intent: Intent & LendOptimization = {
-      id: newId('intent'),
+      // under an Idempotency-Key the id comes from the key's record: a retry that took a dead first attempt over names the same intent
+      id: seed === undefined ? newId('intent') : `${ID_PREFIX.intent}${seed.slice(0, 32)}`,
       accountId: principal.account.id,
       walletId: wallet.id,
       status: 'pending',
@@ -100,16 +109,26 @@ export async function submitIntent(
       updatedAt: now,
       version: 0,
       ...(decision && { policy: decision.policy }),
+      gasReservation: { key: gas.key, gwei: gas.gwei, expiresAt: gas.expiresAt },
     };
     try {
       await deps.store.intents.insert(intent);
     } catch (e) {
       await decision?.release();
+      await gas.giveBack();
+      // the first attempt stored it (and the engine runs it): the retry answers it
+      const first = seed !== undefined && e instanceof DuplicateError ? await deps.store.intents.get(intent.id) : null;
+      if (first && first.accountId === intent.accountId) return { status: 201, body: toIntentView(first) };
       throw e;
     }
     // On record before the engine runs it, so it is there before its outcome (recordAudit never throws).
     await recordAudit(deps, { accountId: intent.accountId, type: 'intent.created', actor: actorOf(principal), subject: { walletId: intent.walletId, intentId: intent.id }, details: intentCreatedDetails(intent) });
-    await deps.engine.submit(intent);
+    try {
+      await deps.engine.submit(intent);
+    } catch (err) {
+      // Stored is created: the engine's sweep of never-leased intents (or recovery at the next start) runs it; a failed answer would only invite a retry.
+      deps.logger?.warn({ err, intentId: intent.id }, 'intent stored but not handed to the engine; left for its sweep');
+    }
     return { status: 201, body: toIntentView(intent) };
   });
 }

@@ -1,13 +1,14 @@
 import type { AppDeps } from '../deps';
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ChainName } from '../../domain/chains';
 import type { IntentPolicy } from '../../domain/intent';
 import type { Wallet } from '../../domain/types';
-import { centsToUsd, refuseRequest, toCents, usdCents, type PolicyRefusal } from '../../domain/policy';
+import { centsToUsd, refuseRequest, usdCents, type PolicyRefusal, type PolicyRules } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
 import type { ServiceError } from '../../domain/errors/base';
 import type { CreateIntentParams } from '../../domain/schemas/intent';
 import { takeFromBudget } from '../budgets/rollingWindow';
 import { effectivePolicy } from './walletPolicy';
+import { requestFloorCents, sourceChains, type PricedRequest } from './pricing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -17,6 +18,13 @@ export const dailyWindow = (walletId: string, limitCents: bigint) => ({ key: `po
 
 /** The chains an intent request names. */
 const namedChains = (p: CreateIntentParams): ChainName[] => [p.chain, p.fromChain, p.toChain].filter((c): c is ChainName => c !== undefined);
+
+/** The chains the request's plan could draw from (the wallet's served chains as a last resort, so a price is always read). */
+export function requestSourceChains(deps: Pick<AppDeps, 'chains'>, wallet: Wallet, params: CreateIntentParams, rules: PolicyRules | undefined): ChainName[] {
+  const served = wallet.chains.filter((c) => deps.chains.chains.includes(c));
+  const chains = sourceChains(params as PricedRequest, served, rules);
+  return chains.length > 0 ? chains : served.length > 0 ? served : wallet.chains.slice(0, 1);
+}
 
 /** What the decision hands back: the record to keep on the intent, and how to undo its reservation if the intent is not stored. */
 export interface IntentDecision {
@@ -29,7 +37,8 @@ export interface IntentDecision {
  * charged (issue "spending policies" item 2): the action, the chains it
  * names, the per-intent cap, and the wallet's rolling daily cap, reserved
  * atomically in the store (exactly at the limit is allowed). The USD value is
- * the amount at the asset's price now. A refusal throws POLICY_VIOLATION
+ * the request's floor (pricing.ts): the amount at the cheapest price among the
+ * chains its plan could draw from; planning settles it to the plan's value. A refusal throws POLICY_VIOLATION
  * (reported to `onDenied` first). Null: no policy governs the wallet.
  */
 export async function decideIntent(
@@ -48,12 +57,8 @@ export async function decideIntent(
   };
   const { rules } = policy;
   const needsValue = rules.maxUsdPerIntent !== undefined || rules.maxUsdPerDay !== undefined;
-  let cents = 0n;
-  if (needsValue) {
-    const priceChain = params.chain ?? params.fromChain ?? wallet.chains.find((c) => deps.chains.chains.includes(c)) ?? wallet.chains[0]!;
-    const price = await deps.chains.priceUsd(params.asset as TokenAsset, priceChain);
-    cents = toCents(Number(params.amount) * price);
-  }
+  // The request's floor: a cap exceeded even at the cheapest chain the plan could draw from is refused now; planning prices the plan itself.
+  const cents = needsValue ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, wallet, params, rules)) : 0n;
   const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params), usdCents: cents });
   if (refusal) return deny(refusal);
   const record: IntentPolicy = { id: policy.id, version: policy.version, rules };
@@ -67,7 +72,8 @@ export async function decideIntent(
 
 /** Gives back what a failed intent reserved of its wallet's daily cap, when it failed before signing anything. */
 export async function releaseReservation(deps: Pick<AppDeps, 'store'>, policy: IntentPolicy | undefined): Promise<void> {
-  const r = policy?.reservation;
-  if (!r || r.cents <= 0) return;
-  await deps.store.usage.increment(r.key, -r.cents, new Date(r.expiresAt));
+  for (const r of [policy?.reservation, policy?.planned]) {
+    if (!r || r.cents <= 0) continue;
+    await deps.store.usage.increment(r.key, -r.cents, new Date(r.expiresAt));
+  }
 }

@@ -125,9 +125,12 @@ class SubTxRun {
 /**
  * Takes back an allowance a failed step leaves standing (approve confirmed,
  * its spend not): one `revoke` (approve to 0), persisted and followed like
- * every sub-transaction, with the ordinary bounded retries. It never holds
- * the failure up: when the node keeps failing, the intent fails all the same
- * with the revoke recorded as far as it got.
+ * every sub-transaction. Before it is signed the retries are bounded: when
+ * the node keeps failing, the intent fails all the same with no revoke. Once
+ * signed it is followed to its receipt like any transaction in flight (waits
+ * capped at `retry.inFlightMaxMs`, never giving up), so the intent never
+ * ends with a signed transaction nobody follows; a fault that is not
+ * transient goes up, and the engine resumes the intent from its record.
  */
 async function revokeLeftover(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
   const spec = leftoverAllowance(step, intent.results);
@@ -140,8 +143,10 @@ async function revokeLeftover(intent: Intent, step: Step, ctx: UnitContext): Pro
       await run.commitReceipt(receipt);
       return run.intent;
     } catch (e) {
-      if (!isTransient(e) || attempt >= ctx.retry.attempts) return run.intent;
-      await sleep(ctx.clock, backoffMs(ctx.retry, attempt), ctx.signal);
+      const inFlight = run.record !== undefined;
+      if (inFlight && !isTransient(e)) throw e;
+      if (!inFlight && (!isTransient(e) || attempt >= ctx.retry.attempts)) return run.intent;
+      await sleep(ctx.clock, backoffMs({ baseMs: ctx.retry.baseMs, maxMs: inFlight ? ctx.retry.inFlightMaxMs : ctx.retry.maxMs }, attempt), ctx.signal);
     }
   }
 }

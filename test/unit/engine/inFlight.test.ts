@@ -97,6 +97,25 @@ describe('engine: transactions in flight are followed to their outcome', () => {
     expect(records(done).map((r) => `${r.kind}:${r.status}`)).toEqual(['approve:confirmed', 'supply:reverted', 'revoke:confirmed']);
   });
 
+  test('error: a signed revoke whose receipt keeps failing past the bounded retries is followed to its receipt before the intent fails', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    h.chain.revertNext('supply');
+    let armed = false;
+    h.chain.beforeReceipt = async (_chain, hash) => {
+      // the revoke is signed and broadcast: its receipt now fails more times than the bounded retries allow
+      if (!armed && h.chain.signed.some((s) => s.kind === 'revoke' && s.txHash === hash)) {
+        armed = true;
+        h.chain.failNext('receipt', 'NETWORK_ERROR', { count: 8 });
+      }
+    };
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(armed).toBe(true);
+    expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED' });
+    expect(records(done).map((r) => `${r.kind}:${r.status}`)).toEqual(['approve:confirmed', 'supply:reverted', 'revoke:confirmed']);
+    expect(h.chain.signedCount('revoke')).toBe(1);
+  });
+
   test('error: a reverted burn leaves no allowance to the bridge', async () => {
     const w = await h.wallet();
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('20'));

@@ -4,6 +4,7 @@ import type { Address } from 'viem';
 import type { AppDeps } from '../../../src/app/deps';
 import { createKeyCache } from '../../../src/app/accounts/keyCache';
 import { recordGasSpent } from '../../../src/app/budgets/gasBudget';
+import { settleFinalIntent } from '../../../src/app/budgets/finalIntent';
 import { createKeyRevocations } from '../../../src/app/accounts/keyRevocations';
 import type { PlanName } from '../../../src/domain/plans';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
@@ -56,6 +57,7 @@ export async function startIntentsServer(o: { gasBudgetWei?: bigint } = {}): Pro
     retry: { baseMs: 1, maxMs: 5 },
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
     onGasSpent: (intent, wei) => void recordGasSpent(store.usage, intent.accountId, wei, new Date()),
+    onFinal: (intent) => settleFinalIntent({ store }, intent),
   });
   const deps: AppDeps & { engine: Engine } = {
     store,

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { ConfigError, loadConfig } from '../../../src/config';
+import { assertKeysOutliveRestart } from '../../../src/service';
 
 /** The ConfigError `env` produces, or null when it is accepted. */
 function tryConfig(env: NodeJS.ProcessEnv): ConfigError | null {
@@ -114,4 +115,25 @@ describe('start with a persistent store and no master key', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/KEY_VAULT_MASTER_KEY: is required with MONGODB_URI/);
   }, 60_000);
+});
+
+describe('start on attached devnets with the memory store and no master key', () => {
+  test('error: the process exits with status 2 naming KEY_VAULT_MASTER_KEY and SANDBOX_MANIFEST, before attaching to anything', () => {
+    // the manifest does not exist: the refusal comes before the chains are read
+    const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+      env: { PATH: process.env.PATH, SANDBOX_MANIFEST: '/nonexistent/manifest.json', LOG_LEVEL: 'silent', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/KEY_VAULT_MASTER_KEY: is required with SANDBOX_MANIFEST and the memory store/);
+  }, 60_000);
+
+  test('behavior: a configured master key, or a persistent store, lets it start', () => {
+    const manifest = { sandboxManifestPath: '/x/manifest.json' };
+    expect(() => assertKeysOutliveRestart({ ...manifest, keyVaultMasterKey: Buffer.alloc(32, 1) })).not.toThrow();
+    expect(() => assertKeysOutliveRestart({ ...manifest, mongodbUri: 'mongodb://h/db', keyVaultMasterKey: Buffer.alloc(32, 1) })).not.toThrow();
+    expect(() => assertKeysOutliveRestart({})).not.toThrow();
+    expect(() => assertKeysOutliveRestart(manifest)).toThrow(ConfigError);
+  });
 });
