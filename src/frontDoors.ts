@@ -31,6 +31,8 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
   oidc?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** The origin people reach the service at: a session's requests must come from it (read once listening). */
   publicUrl?: () => string;
+  /** Answer the common GraphQL-over-HTTP requests before yoga (default true); off, yoga answers every request. */
+  graphqlFastPath?: boolean;
 };
 
 /**
@@ -50,7 +52,7 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   const rest = createRestApp(o);
   const koaHandler = rest.app.callback();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl, fastPath: o.graphqlFastPath ?? true });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });

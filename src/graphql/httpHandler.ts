@@ -59,7 +59,16 @@ function normalizeForYoga(req: IncomingMessage): void {
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
  */
-export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps; logger: Logger; bodyLimitBytes: number; production?: boolean; publicUrl?: () => string }) {
+export function createGraphQLHttpHandler(o: {
+  yoga: GraphQLServer;
+  deps: AppDeps;
+  logger: Logger;
+  bodyLimitBytes: number;
+  production?: boolean;
+  publicUrl?: () => string;
+  /** false: yoga answers every request (the fast path's differential test compares the two). */
+  fastPath?: boolean;
+}) {
   /**
    * An API key when the request sends one; otherwise the dashboard's session
    * cookie, from a request a cross-site page cannot forge (refuseCrossSite).
@@ -99,7 +108,7 @@ export function createGraphQLHttpHandler(o: { yoga: GraphQLServer; deps: AppDeps
       const { principal, rate } = await admit(req);
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
-      const route = fastPath.route(req);
+      const route = o.fastPath === false ? null : fastPath.route(req);
       let handOver: HandOver | undefined = {};
       if (route) {
         const idem = req.headers['idempotency-key'];
