@@ -12,7 +12,7 @@ import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge, unsupportedMediaType } from '../domain/errors/request';
 import { newId } from '../domain/ids';
 import { toGraphQLError, type OnMasked } from './errors';
-import { createGraphQLFastPath, type HandOver } from './fastPath';
+import { createGraphQLFastPath } from './fastPath';
 import { readBoundedBody } from './readBody';
 import { acceptsAnyOf, YOGA_ANSWER_TYPES } from './acceptHeader';
 import { buildSchema } from './schema';
@@ -109,23 +109,21 @@ export function createGraphQLHttpHandler(o: {
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
       const route = o.fastPath === false ? null : fastPath.route(req);
-      let handOver: HandOver | undefined = {};
       if (route) {
         const idem = req.headers['idempotency-key'];
-        handOver = await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined }, route);
+        await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined }, route);
+        return;
       }
-      if (handOver) {
-        normalizeForYoga(req);
-        // yoga would stream the body without a bound: read it here, bounded, and hand it over
-        // (whatwg-node takes a Buffer left on `req.body` as the body); the fast path may have read it already.
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          // yoga answers other media types 415 with an empty body: answer with the error object instead.
-          if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
-          const body = handOver.body ?? (await readBoundedBody(req, o.bodyLimitBytes));
-          if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
-        }
-        await listen(req, res, { principal, requestId });
+      normalizeForYoga(req);
+      // yoga would stream the body without a bound: read it here, bounded, and hand it over
+      // (whatwg-node takes a Buffer left on `req.body` as the body).
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // yoga answers other media types 415 with an empty body: answer with the error object instead.
+        if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
+        const body = await readBoundedBody(req, o.bodyLimitBytes);
+        if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
       }
+      await listen(req, res, { principal, requestId });
     } catch (thrown) {
       const e = toServiceError(thrown);
       if (e.status >= 500) o.logger.error({ err: thrown, requestId }, 'graphql request failed');

@@ -1,4 +1,4 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
@@ -6,7 +6,7 @@ import { acceptsAnyOf } from './acceptHeader';
 import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
-import { checkRequestObjects } from './operationLimits';
+import { subscriptionNeedsStream } from './httpRules';
 import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
 import { chargeInto } from './operationCost';
@@ -15,7 +15,7 @@ import { startedStream, type StreamObserver } from './streamMetrics';
 /**
  * The operation limits of operationLimits.ts inside yoga (SSE, multipart,
  * forms, application/graphql bodies, and what the fast path hands over):
- * bounded parsing, variables nesting and the shared validation rules (depth;
+ * bounded parsing and the shared validation rules (depth;
  * no introspection in production), through the parse and validation cache
  * the fast path uses (documentCache; yoga's own cache is off). Yoga answers
  * validation errors before any result hook (so before maskError), hence the
@@ -23,10 +23,6 @@ import { startedStream, type StreamObserver } from './streamMetrics';
  */
 export function operationLimits(production: boolean, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
-    onParams({ params }) {
-      const err = checkRequestObjects({ variables: params.variables, extensions: params.extensions });
-      if (err) throw err;
-    },
     onParse({ setParseFn }) {
       setParseFn((source) => documents.yogaParse(typeof source === 'string' ? source : source.body));
     },
@@ -50,10 +46,6 @@ export function operationLimits(production: boolean, documents: DocumentCache = 
   };
 }
 
-
-/** The fast path's answer to a subscription it cannot stream, as a request error (HTTP 400 under graphql-response+json). */
-const subscriptionNeedsStream = () =>
-  new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
 /** Subscriptions served by yoga (SSE) end with UNAUTHORIZED when the key they were opened with is revoked. */
 export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
