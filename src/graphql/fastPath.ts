@@ -6,7 +6,7 @@ import { readBoundedBody } from './readBody';
 import { chargeInto } from './operationCost';
 import { documentCache } from './documentCache';
 import { answerType, type AnswerType } from './acceptHeader';
-import { answerOf, operationOf, paramsFromJson, paramsFromSearch, subscriptionNeedsStream, type GraphQLParams } from './httpRules';
+import { answerOf, operationOf, paramsFromJson, paramsFromSearch, subscriptionRefusal, type GraphQLParams } from './httpRules';
 
 export interface FastPathOptions {
   schema: GraphQLSchema;
@@ -14,6 +14,11 @@ export interface FastPathOptions {
   bodyLimitBytes: number;
   /** Logs what is masked as INTERNAL_ERROR. */
   onMasked?: OnMasked;
+}
+
+/** A subscription the fast path leaves to yoga (SSE): the request as it came, with the body it already read (POST). */
+export interface HandOver {
+  body?: Buffer;
 }
 
 /** How the fast path answers a request: its method and the JSON type it answers in. */
@@ -35,11 +40,12 @@ export function createGraphQLFastPath(o: FastPathOptions) {
   const mask = { production: o.production, onMasked: o.onMasked };
   const documents = documentCache(o.schema, o.production);
 
-  /** Writes the answer (one write: headers and body). */
-  const send = (res: ServerResponse, result: ExecutionResult, type: AnswerType): void => {
+  /** Writes the answer (one write: headers and body); undefined, so a handler can `return send(…)`. */
+  const send = (res: ServerResponse, result: ExecutionResult, type: AnswerType): undefined => {
     const a = answerOf(result, type);
     res.writeHead(a.status, { ...a.headers, 'Content-Length': Buffer.byteLength(a.body) });
     res.end(a.body);
+    return undefined;
   };
   const refuse = (res: ServerResponse, error: GraphQLError, type: AnswerType) => send(res, { errors: [error] }, type);
 
@@ -57,13 +63,14 @@ export function createGraphQLFastPath(o: FastPathOptions) {
   }
 
   /** The request's parameters (GET: its query string; POST: its JSON body, read bounded), or the error refusing them. */
-  async function paramsOf(req: IncomingMessage, method: 'GET' | 'POST'): Promise<GraphQLParams | GraphQLError> {
+  async function paramsOf(req: IncomingMessage, method: 'GET' | 'POST'): Promise<{ params: GraphQLParams | GraphQLError; body?: Buffer }> {
     if (method === 'GET') {
       const url = req.url ?? '';
       const q = url.indexOf('?');
-      return paramsFromSearch(q === -1 ? '' : url.substring(q + 1));
+      return { params: paramsFromSearch(q === -1 ? '' : url.substring(q + 1)) };
     }
-    return paramsFromJson((await readBoundedBody(req, o.bodyLimitBytes)).toString('utf8'));
+    const body = await readBoundedBody(req, o.bodyLimitBytes);
+    return { params: paramsFromJson(body.toString('utf8')), body };
   }
 
   return {
@@ -78,10 +85,10 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       return { method, type: type ?? 'application/json' };
     },
 
-    /** Answers the request (what it routes, it answers; nothing is handed over). */
-    async handle(req: IncomingMessage, res: ServerResponse, context: GraphQLContext, route: FastRoute): Promise<void> {
+    /** Answers the request, or hands a subscription that may stream to yoga (with the body it read). */
+    async handle(req: IncomingMessage, res: ServerResponse, context: GraphQLContext, route: FastRoute): Promise<HandOver | undefined> {
       const { type, method } = route;
-      const params = await paramsOf(req, method);
+      const { params, body } = await paramsOf(req, method);
       if (params instanceof GraphQLError) return refuse(res, params, type);
       const p = documents.parse(params.query);
       if (p.error) return refuse(res, maskError(p.error, () => context.requestId, mask), type);
@@ -89,8 +96,11 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       if (operation instanceof GraphQLError) return refuse(res, operation, type);
       const invalid = documents.validate(p.document);
       if (invalid.length > 0) return send(res, { errors: invalid }, type);
-      // Subscriptions stream (SSE, with yoga; graphql-ws): a JSON answer cannot carry one.
-      if (operation.operation === 'subscription') return refuse(res, subscriptionNeedsStream(), type);
+      if (operation.operation === 'subscription') {
+        // Subscriptions stream (SSE, with yoga; graphql-ws): a JSON answer cannot carry one.
+        const refused = subscriptionRefusal(req.headers.accept);
+        return refused ? refuse(res, refused, type) : { body };
+      }
       return send(res, await run(context, p.document, params.variables, params.operationName ?? undefined), type);
     },
   };

@@ -12,7 +12,7 @@ import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge, unsupportedMediaType } from '../domain/errors/request';
 import { newId } from '../domain/ids';
 import { toGraphQLError, type OnMasked } from './errors';
-import { createGraphQLFastPath } from './fastPath';
+import { createGraphQLFastPath, type HandOver } from './fastPath';
 import { readBoundedBody } from './readBody';
 import { acceptsAnyOf, YOGA_ANSWER_TYPES } from './acceptHeader';
 import { buildSchema } from './schema';
@@ -109,18 +109,19 @@ export function createGraphQLHttpHandler(o: {
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
       const route = o.fastPath === false ? null : fastPath.route(req);
+      let handOver: HandOver | undefined = {};
       if (route) {
         const idem = req.headers['idempotency-key'];
-        await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined }, route);
-        return;
+        handOver = await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined }, route);
+        if (!handOver) return;
       }
       normalizeForYoga(req);
       // yoga would stream the body without a bound: read it here, bounded, and hand it over
-      // (whatwg-node takes a Buffer left on `req.body` as the body).
+      // (whatwg-node takes a Buffer left on `req.body` as the body); the fast path may have read it already.
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga answers other media types 415 with an empty body: answer with the error object instead.
         if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
-        const body = await readBoundedBody(req, o.bodyLimitBytes);
+        const body = handOver.body ?? (await readBoundedBody(req, o.bodyLimitBytes));
         if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
       }
       await listen(req, res, { principal, requestId });

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { answerType, type AnswerType } from './acceptHeader';
+import { acceptsAnyOf, answerType, type AnswerType } from './acceptHeader';
 import { checkRequestObjects } from './operationLimits';
 
 /**
@@ -145,9 +145,15 @@ export function operationOf(document: DocumentNode, operationName: string | null
   return operation;
 }
 
-/** A subscription asked for over a plain JSON answer: refused (400), naming the transports that stream. */
-export const subscriptionNeedsStream = () =>
-  new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } } });
+/**
+ * A subscription over HTTP streams over SSE (yoga's) when Accept allows
+ * text/event-stream (no Accept and `*\/*` do); otherwise it is refused (400),
+ * naming the transports that stream, before it starts.
+ */
+export function subscriptionRefusal(accept: string | null | undefined): GraphQLError | null {
+  if (acceptsAnyOf(accept, ['text/event-stream'])) return null;
+  return new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } } });
+}
 
 /** One error as sent: what is only for the transport (http, yoga's `unexpected` and `originalError`) left out. */
 function sent(e: GraphQLError): unknown {

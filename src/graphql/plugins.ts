@@ -2,11 +2,10 @@ import type { ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
-import { acceptsAnyOf } from './acceptHeader';
 import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
-import { subscriptionNeedsStream } from './httpRules';
+import { subscriptionRefusal } from './httpRules';
 import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
 import { chargeInto } from './operationCost';
@@ -36,7 +35,8 @@ export function operationLimits(production: boolean, documents: DocumentCache = 
     // Subscriptions (SSE) pass the same check; they pay where they start (chargeInto prepays nothing for them).
     async onSubscribe({ args, setResultAndStopExecution }) {
       // Yoga would start the stream, then find no way to send it and answer 406 with an empty body (the stream left open).
-      if (!acceptsAnyOf((args.contextValue as { request?: Request }).request?.headers.get('accept'), ['text/event-stream'])) return setResultAndStopExecution({ errors: [subscriptionNeedsStream()] });
+      const needsStream = subscriptionRefusal((args.contextValue as { request?: Request }).request?.headers.get('accept'));
+      if (needsStream) return setResultAndStopExecution({ errors: [needsStream] });
       const refused = await chargeInto(args.contextValue as unknown as GraphQLContext, args.document, args.operationName);
       if (refused) setResultAndStopExecution({ errors: [refused] });
     },
