@@ -135,6 +135,7 @@ function nested(depth: number): unknown {
 function handShapes(): Shape[] {
   const wallet = 'query W($u: String!) { wallet(userId: $u) { userId chains } }';
   const shapes: Shape[] = [];
+  const tooComplex = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: wallet(userId: "diff-u0") { id }`).join(' ')} }`;
   for (const accept of [undefined, JSON_TYPE, STRICT, '*/*', `${STRICT}, ${JSON_TYPE};q=0.9`, `${JSON_TYPE}; charset=utf-8`, 'text/plain']) {
     const a = accept ?? 'none';
     // Yoga's rule (and so the fast path's): the last JSON type named wins, read from the end.
@@ -164,6 +165,9 @@ function handShapes(): Shape[] {
       post(`POST string body, Accept ${a}`, '"{ __typename }"', accept, JSON_TYPE, malformed()),
       // Accept that allows text/event-stream (none, */*) gets the subscription (SSE; this one fails as it starts), any other is refused.
       post(`POST subscription, Accept ${a}`, { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, accept, JSON_TYPE, accept === undefined || accept === '*/*' ? { status: 200, code: 'INTENT_NOT_FOUND' } : malformed()),
+      post(`POST refused before it runs (too complex), Accept ${a}`, { query: tooComplex }, accept, JSON_TYPE, requestError(strict, 'QUERY_TOO_COMPLEX')),
+      // operationCost's refusals carry no extensions.status: 400, the default of a request error.
+      post(`POST refused before it runs (a field the caller may not read), Accept ${a}`, { query: '{ viewer { __typename } }' }, accept, JSON_TYPE, requestError(strict, 'FORBIDDEN')),
       get(`GET query, Accept ${a}`, { query: wallet, variables: '{"u":"diff-u1"}' }, accept, ok),
       get(`GET parse error, Accept ${a}`, { query: '{ wallet(' }, accept, requestError(strict, 'GRAPHQL_PARSE_FAILED')),
       get(`GET mutation, Accept ${a}`, { query: 'mutation { createWallet(input: {userId: "diff-over-get"}) { id } }' }, accept, { status: 405, code: 'BAD_REQUEST', allow: 'POST' }),
