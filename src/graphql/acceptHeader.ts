@@ -31,6 +31,11 @@ export function acceptsAnyOf(accept: string | null | undefined, types: readonly 
   return askedTypes(accept).some((a) => types.some((t) => matches(t, a)));
 }
 
+/** Whether an Accept header names `type` itself (no wildcard, no default: a client asking for it). */
+export function namesType(accept: string | null | undefined, type: string): boolean {
+  return !!accept?.trim() && askedTypes(accept).includes(type);
+}
+
 /** The answer types yoga serves. */
 export const YOGA_ANSWER_TYPES = ['application/graphql-response+json', 'application/json', 'text/event-stream', 'multipart/mixed'] as const;
 

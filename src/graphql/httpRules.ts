@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { acceptsAnyOf, answerType, type AnswerType } from './acceptHeader';
+import { answerType, namesType, type AnswerType } from './acceptHeader';
 import { checkRequestObjects } from './operationLimits';
 
 /**
@@ -146,12 +146,14 @@ export function operationOf(document: DocumentNode, operationName: string | null
 }
 
 /**
- * A subscription over HTTP streams over SSE (yoga's) when Accept allows
- * text/event-stream (no Accept and `*\/*` do); otherwise it is refused (400),
- * naming the transports that stream, before it starts.
+ * A subscription over HTTP streams over SSE (yoga's) when Accept names
+ * text/event-stream, as GraphQL over SSE asks of its clients; otherwise (a
+ * plain JSON client sending `*\/*` or nothing included, which would get a
+ * stream it does not read) it is refused (400) before it starts, naming the
+ * transports that stream.
  */
 export function subscriptionRefusal(accept: string | null | undefined): GraphQLError | null {
-  if (acceptsAnyOf(accept, ['text/event-stream'])) return null;
+  if (namesType(accept, 'text/event-stream')) return null;
   return new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } } });
 }
 

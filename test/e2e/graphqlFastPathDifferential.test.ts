@@ -163,8 +163,8 @@ function handShapes(): Shape[] {
       post(`POST malformed JSON, Accept ${a}`, '{"query": ', accept, JSON_TYPE, malformed()),
       post(`POST array body, Accept ${a}`, '[]', accept, JSON_TYPE, malformed()),
       post(`POST string body, Accept ${a}`, '"{ __typename }"', accept, JSON_TYPE, malformed()),
-      // Accept that allows text/event-stream (none, */*) gets the subscription (SSE; this one fails as it starts), any other is refused.
-      post(`POST subscription, Accept ${a}`, { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, accept, JSON_TYPE, accept === undefined || accept === '*/*' ? { status: 200, code: 'INTENT_NOT_FOUND' } : malformed()),
+      // Only an Accept naming text/event-stream gets a subscription (SSE, yoga's); none of these does.
+      post(`POST subscription, Accept ${a}`, { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, accept, JSON_TYPE, malformed()),
       post(`POST refused before it runs (too complex), Accept ${a}`, { query: tooComplex }, accept, JSON_TYPE, requestError(strict, 'QUERY_TOO_COMPLEX')),
       // operationCost's refusals carry no extensions.status: 400, the default of a request error.
       post(`POST refused before it runs (a field the caller may not read), Accept ${a}`, { query: '{ viewer { __typename } }' }, accept, JSON_TYPE, requestError(strict, 'FORBIDDEN')),
@@ -184,6 +184,7 @@ function handShapes(): Shape[] {
     post('POST upper-case media type', { query: '{ __typename }' }, JSON_TYPE, 'Application/JSON', ok),
     post('POST form body', `query=${encodeURIComponent('{ __typename }')}`, JSON_TYPE, 'application/x-www-form-urlencoded', ok),
     post('POST form body with bad variables JSON', `query=${encodeURIComponent(wallet)}&variables=%7Bu%3A`, STRICT, 'application/x-www-form-urlencoded', malformed()),
+    post('POST subscription, Accept application/json, text/event-stream (streams, with yoga)', { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, `${JSON_TYPE}, text/event-stream`),
     post('POST createWallet mutation', { query: 'mutation { createWallet(input: {userId: "diff-created"}) { userId chains } }' }, JSON_TYPE, JSON_TYPE, ok),
     post('POST createWallet again (conflict)', { query: 'mutation { createWallet(input: {userId: "diff-created"}) { userId } }' }, STRICT),
     post('POST mutation with a validation error', { query: 'mutation { createWallet(input: {nope: 1}) { id } }' }, STRICT, JSON_TYPE, requestError(true, 'GRAPHQL_VALIDATION_FAILED')),
