@@ -63,6 +63,7 @@ const envSchema = z
       .regex(/^https?:\/\/[^/\s]+$/, 'must be the origin people reach the service at, like https://api.example.com (no path)')
       .optional(),
     DASHBOARD: z.enum(['on', 'off']).default('on'),
+    GRAPHQL_FAST_PATH: z.enum(['on', 'off']).default('on'),
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of an OpenID Connect provider' }).optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -172,6 +173,8 @@ export interface Config {
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
   bodyLimitBytes: number;
+  /** GraphQL-over-HTTP requests answered before yoga (GRAPHQL_FAST_PATH); off: yoga answers all. */
+  graphqlFastPath: boolean;
   /** Origins browser apps may call the API from (CORS); empty: no CORS. */
   corsOrigins: string[];
   /** Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed; empty: the connecting peer is the client. */
@@ -288,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
         : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    graphqlFastPath: e.GRAPHQL_FAST_PATH === 'on',
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     intentLeaseMs: e.INTENT_LEASE_MS,

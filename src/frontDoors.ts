@@ -36,6 +36,8 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
   publicUrl?: () => string;
   /** Host header values GraphiQL, the dashboard and the development sign-in are served to (src/http/allowedHosts.ts); default: loopback names only. */
   allowedHosts?: readonly AllowedHost[];
+  /** Answer the common GraphQL-over-HTTP requests before yoga (default true); off, yoga answers every request. */
+  graphqlFastPath?: boolean;
 };
 
 const LOOPBACK_HOSTS: readonly AllowedHost[] = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
@@ -60,7 +62,7 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   // One count of what each account holds open, for every transport that streams (WebSocket, SSE).
   const quotas = createStreamQuotas();
   const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress, quotas, allowedHosts });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl, allowedHosts });
+  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl, allowedHosts, fastPath: o.graphqlFastPath ?? true });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });

@@ -243,6 +243,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     corsOrigins: config.corsOrigins,
     clientAddress: createClientAddress(config.trustedProxies),
     bodyLimitBytes: config.bodyLimitBytes,
+    graphqlFastPath: config.graphqlFastPath,
     adminToken: config.adminToken,
     v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps), webhookRoutes(deps), yieldHistoryRoutes(deps), intentCancelRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],

@@ -15,17 +15,6 @@ export function toGraphQLError(e: ServiceError, requestId?: string, path?: reado
   });
 }
 
-/**
- * For yoga: a request error (variables that do not fit) carries the HTTP
- * status yoga answers with under `application/graphql-response+json` (400, as
- * GraphQL over HTTP says; yoga strips `http` from the answer). Under
- * `application/json` the answer stays 200.
- */
-export function withHttpStatus(error: GraphQLError): GraphQLError {
-  if (error.extensions.code !== 'INVALID_REQUEST' || error.extensions.status !== 400) return error;
-  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, http: { status: 400 } } });
-}
-
 /** Told about every error that is masked as INTERNAL_ERROR, so the requestId a client reports is in a log line. */
 export type OnMasked = (original: unknown, requestId: string | undefined) => void;
 
@@ -59,7 +48,8 @@ export function maskError(error: unknown, requestIdOf: () => string | undefined,
     return toGraphQLError(e, requestId, path);
   };
   if (error instanceof GraphQLError) {
-    const variable = variableOf(error);
+    // Validation errors about variables ("$v is never used", "used in position expecting") carry their code already.
+    const variable = error.extensions.code === undefined ? variableOf(error) : undefined;
     if (variable) {
       // A request error like any other bad input: 400 INVALID_REQUEST naming the variable and its type.
       return new GraphQLError(o.production ? withoutSuggestions(error).message : error.message, {

@@ -70,6 +70,8 @@ export function createGraphQLHttpHandler(o: {
   publicUrl?: () => string;
   /** Host header values the GraphiQL page is served to (src/http/allowedHosts.ts). */
   allowedHosts: readonly AllowedHost[];
+  /** false: yoga answers every request (the fast path's differential test compares the two). */
+  fastPath?: boolean;
 }) {
   /**
    * An API key when the request sends one; otherwise the dashboard's session
@@ -111,24 +113,23 @@ export function createGraphQLHttpHandler(o: {
       const { principal, rate } = await admit(req);
       accountId = principal.account.id;
       for (const [k, v] of Object.entries(rateHeaders(rate))) res.setHeader(k, v);
-      const route = fastPath.route(req);
+      const route = o.fastPath === false ? null : fastPath.route(req);
       let handOver: HandOver | undefined = {};
       if (route) {
         const idem = req.headers['idempotency-key'];
         handOver = await fastPath.handle(req, res, { deps: o.deps, principal, requestId, idempotencyKey: typeof idem === 'string' ? idem : undefined }, route);
+        if (!handOver) return;
       }
-      if (handOver) {
-        normalizeForYoga(req);
-        // yoga would stream the body without a bound: read it here, bounded, and hand it over
-        // (whatwg-node takes a Buffer left on `req.body` as the body); the fast path may have read it already.
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          // yoga answers other media types 415 with an empty body: answer with the error object instead.
-          if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
-          const body = handOver.body ?? (await readBoundedBody(req, o.bodyLimitBytes));
-          if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
-        }
-        await listen(req, res, { principal, requestId });
+      normalizeForYoga(req);
+      // yoga would stream the body without a bound: read it here, bounded, and hand it over
+      // (whatwg-node takes a Buffer left on `req.body` as the body); the fast path may have read it already.
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // yoga answers other media types 415 with an empty body: answer with the error object instead.
+        if (req.method === 'POST' && !YOGA_BODY_TYPES.has(mediaType(req))) throw unsupportedMediaType(req.headers['content-type']);
+        const body = handOver.body ?? (await readBoundedBody(req, o.bodyLimitBytes));
+        if (body.length > 0) (req as IncomingMessage & { body?: Buffer }).body = body;
       }
+      await listen(req, res, { principal, requestId });
     } catch (thrown) {
       const e = toServiceError(thrown);
       if (e.status >= 500) o.logger.error({ err: thrown, requestId }, 'graphql request failed');

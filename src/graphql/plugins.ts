@@ -2,11 +2,10 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { KeyRevocations } from '../app/accounts/keyRevocations';
 import type { GraphQLContext } from './context';
-import { acceptsAnyOf } from './acceptHeader';
 import { credentialOf } from '../app/accounts/principal';
 import { endOnRevocation } from './revocableStream';
 import { maskError, type MaskOptions } from './errors';
-import { checkRequestObjects } from './operationLimits';
+import { subscriptionRefusal } from './httpRules';
 import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
 import { chargeInto } from './operationCost';
@@ -16,7 +15,7 @@ import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas
 /**
  * The operation limits of operationLimits.ts inside yoga (SSE, multipart,
  * forms, application/graphql bodies, and what the fast path hands over):
- * bounded parsing, variables nesting and the shared validation rules (depth;
+ * bounded parsing and the shared validation rules (depth;
  * no introspection in production), through the parse and validation cache
  * the fast path uses (documentCache; yoga's own cache is off). Yoga answers
  * validation errors before any result hook (so before maskError), hence the
@@ -24,10 +23,6 @@ import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas
  */
 export function operationLimits(production: boolean, quotas: StreamQuotas, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
-    onParams({ params }) {
-      const err = checkRequestObjects({ variables: params.variables, extensions: params.extensions });
-      if (err) throw err;
-    },
     onParse({ setParseFn }) {
       setParseFn((source) => documents.yogaParse(typeof source === 'string' ? source : source.body));
     },
@@ -42,7 +37,8 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
     // and hold one of the account's subscription slots (the WebSocket's too: openSubscription) until their stream ends.
     async onSubscribe({ args, setResultAndStopExecution, subscribeFn, setSubscribeFn }) {
       // Yoga would start the stream, then find no way to send it and answer 406 with an empty body (the stream left open).
-      if (!acceptsAnyOf((args.contextValue as { request?: Request }).request?.headers.get('accept'), ['text/event-stream'])) return setResultAndStopExecution({ errors: [subscriptionNeedsStream()] });
+      const needsStream = subscriptionRefusal((args.contextValue as { request?: Request }).request?.headers.get('accept'));
+      if (needsStream) return setResultAndStopExecution({ errors: [needsStream] });
       const context = args.contextValue as unknown as GraphQLContext;
       const refused = await chargeInto(context, args.document, args.operationName);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
@@ -70,10 +66,6 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
   };
 }
 
-
-/** The fast path's answer to a subscription it cannot stream, as a request error (HTTP 400 under graphql-response+json). */
-const subscriptionNeedsStream = () =>
-  new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
 /** Subscriptions served by yoga (SSE) end with UNAUTHORIZED when the key they were opened with is revoked. */
 export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {

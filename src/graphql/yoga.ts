@@ -5,7 +5,8 @@ import type { GraphQLContext } from './context';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { buildSchema } from './schema';
-import { maskError, withHttpStatus } from './errors';
+import { maskError } from './errors';
+import { httpRules } from './httpRules';
 import { endStreamsOnRevocation, maskResultErrors, observeStreams, operationLimits } from './plugins';
 import type { StreamObserver } from './streamMetrics';
 import { createClientAddress, type ClientAddress } from '../http/clientAddress';
@@ -117,7 +118,7 @@ export function createGraphQLServer(o: {
     batching: false,
     // operationLimits parses and validates through documentCache, the fast path's cache.
     parserAndValidationCache: false,
-    maskedErrors: { maskError: (error) => withHttpStatus(maskError(error, () => undefined, { production: o.production })) },
+    maskedErrors: { maskError: (error) => maskError(error, () => undefined, { production: o.production }) },
     context: ({ principal, requestId, request }) => ({
       deps: o.deps,
       principal,
@@ -125,6 +126,8 @@ export function createGraphQLServer(o: {
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     }),
     plugins: [
+      // GraphQL over HTTP as the fast path answers it (parameters, operation, status): one set of rules.
+      httpRules(),
       operationLimits(o.production, o.quotas),
       endStreamsOnRevocation(o.deps.revocations),
       observeStreams(o.streams),

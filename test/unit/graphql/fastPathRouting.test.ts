@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import { buildSchema } from '../../../src/graphql/schema';
-import { createGraphQLFastPath, searchParams, yogaAnswerType } from '../../../src/graphql/fastPath';
+import { createGraphQLFastPath } from '../../../src/graphql/fastPath';
+import { answerType, acceptsAnyOf } from '../../../src/graphql/acceptHeader';
+import { searchParams } from '../../../src/graphql/httpRules';
 import { documentCache } from '../../../src/graphql/documentCache';
 
 /**
@@ -11,7 +13,7 @@ import { documentCache } from '../../../src/graphql/documentCache';
 const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: true, bodyLimitBytes: 1024 * 1024 });
 const req = (method: string, headers: Record<string, string> = {}) => ({ method, headers, url: '/graphql' }) as unknown as IncomingMessage;
 
-describe('yogaAnswerType: the JSON type yoga answers a query with, by its own Accept rule', () => {
+describe('answerType: the JSON type yoga answers a query with, by its own Accept rule', () => {
   test.each([
     [undefined, 'application/json'],
     ['', 'application/json'],
@@ -32,28 +34,38 @@ describe('yogaAnswerType: the JSON type yoga answers a query with, by its own Ac
     ['multipart/mixed', 'stream'],
     ['text/*', 'stream'],
   ])('behavior: Accept %p → %p', (accept, type) => {
-    expect(yogaAnswerType(accept)).toBe(type);
+    expect(answerType(accept)).toBe(type);
+  });
+
+  test('behavior: acceptsAnyOf reads Accept with the same parser (no Accept, or only spaces, accepts anything)', () => {
+    expect(acceptsAnyOf(undefined, ['application/json'])).toBe(true);
+    expect(acceptsAnyOf('   ', ['application/json'])).toBe(true);
+    expect(answerType('   ')).toBe('application/json');
+    expect(acceptsAnyOf('text/*', ['text/event-stream'])).toBe(true);
+    expect(acceptsAnyOf('application/json; charset=latin1', ['application/json'])).toBe(false);
   });
 });
 
 describe('route: what the fast path answers, and how', () => {
-  test('behavior: a JSON POST asking for application/json (or naming nothing yoga serves) is the plain mode, as before', () => {
-    for (const accept of [undefined, '*/*', 'application/json', 'application/xml', 'APPLICATION/GRAPHQL-RESPONSE+JSON']) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+  test('behavior: a JSON POST is answered by the fast path in the JSON type yoga would pick, JSON when Accept names nothing yoga serves', () => {
+    for (const [accept, type] of [
+      [undefined, 'application/json'],
+      ['*/*', 'application/json'],
+      ['application/json', 'application/json'],
+      ['application/xml', 'application/json'],
+      ['APPLICATION/GRAPHQL-RESPONSE+JSON', 'application/graphql-response+json'],
+      ['application/json, application/graphql-response+json', 'application/json'],
+    ] as const) {
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
       if (accept !== undefined) headers.accept = accept;
-      expect(fastPath.route(req('POST', headers))).toEqual({ mode: 'plain' });
+      expect(fastPath.route(req('POST', headers))).toEqual({ method: 'POST', type });
     }
   });
 
-  test('behavior: a JSON POST asking for application/graphql-response+json is answered by the fast path as yoga would (spec mode)', () => {
-    expect(fastPath.route(req('POST', { 'content-type': 'application/json', accept: 'application/graphql-response+json' }))).toEqual({ mode: 'spec', type: 'application/graphql-response+json', method: 'POST' });
-    expect(fastPath.route(req('POST', { 'content-type': 'application/json; charset=utf-8', accept: 'application/json, application/graphql-response+json' }))).toEqual({ mode: 'spec', type: 'application/json', method: 'POST' });
-  });
-
   test('behavior: GET is answered by the fast path, JSON when Accept names nothing yoga serves', () => {
-    expect(fastPath.route(req('GET'))).toEqual({ mode: 'spec', type: 'application/json', method: 'GET' });
-    expect(fastPath.route(req('GET', { accept: 'application/graphql-response+json, application/json;q=0.9' }))).toEqual({ mode: 'spec', type: 'application/graphql-response+json', method: 'GET' });
-    expect(fastPath.route(req('GET', { accept: 'text/html' }))).toEqual({ mode: 'spec', type: 'application/json', method: 'GET' });
+    expect(fastPath.route(req('GET'))).toEqual({ type: 'application/json', method: 'GET' });
+    expect(fastPath.route(req('GET', { accept: 'application/graphql-response+json, application/json;q=0.9' }))).toEqual({ type: 'application/graphql-response+json', method: 'GET' });
+    expect(fastPath.route(req('GET', { accept: 'text/html' }))).toEqual({ type: 'application/json', method: 'GET' });
   });
 
   test('behavior: streams (SSE, multipart), other body types and other methods stay with yoga', () => {
