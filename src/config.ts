@@ -296,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
     intentLeaseMs: e.INTENT_LEASE_MS,
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
-    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, allowLoopback: e.CHAIN_MODE === 'sandbox' && e.NODE_ENV !== 'production' && e.SERVICE_ENV !== 'production' },
+    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, allowLoopback: e.CHAIN_MODE === 'sandbox' && isDevelopment(e) },
     yieldSampleIntervalMs: e.YIELD_SAMPLE_INTERVAL_MS,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     payments: paymentsConfig(e),

@@ -8,7 +8,7 @@ import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
 import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, paidWalletSchema, policySchema, usageSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletReadSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
 import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
 import { listAuditEventsSchema } from '../domain/schemas/audit';
 import { listPoliciesSchema } from '../app/policies/managePolicies';
@@ -140,7 +140,7 @@ const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'The wallet (Wallet to its account; PaidWallet to a paid read)',
-      schema: z.union([walletSchema, paidWalletSchema]),
+      schema: walletReadSchema,
       examples: { wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet }, paid: { summary: 'As a paid read sees it', value: EXAMPLES.paidWallet } },
     },
     errors: { 400: ['INVALID_REQUEST'], 403: ['FORBIDDEN'], 404: ['WALLET_NOT_FOUND'] },

@@ -575,6 +575,8 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Wallet to its account; PaidWallet to a paid (x402) read */
+        WalletRead: components["schemas"]["Wallet"] | components["schemas"]["PaidWallet"];
         /** @description A wallet as a paid (x402) read sees it: neither email nor metadata */
         PaidWallet: {
             /**
@@ -2114,7 +2116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Wallet"] | components["schemas"]["PaidWallet"];
+                    "application/json": components["schemas"]["WalletRead"];
                 };
             };
             /**

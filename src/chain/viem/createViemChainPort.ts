@@ -143,13 +143,17 @@ function revertReason(e: unknown): string {
 }
 
 /**
- * Storage slots of SandboxToken (contracts/SandboxToken.sol): `balanceOf` is
- * slot 4 and `allowance` slot 5. A simulation overrides them; against a token
- * laid out otherwise (rpc mode) the simulated call reverts and the typical
- * figure is used instead.
+ * Where a token keeps `balanceOf` and `allowance`, for the simulation's state
+ * override: Circle's USDC (FiatTokenV2_2, the sandbox's and the real
+ * networks') keeps them in slots 9 (`balanceAndBlacklistStates`) and 10
+ * (`allowed`); the sandbox's other tokens (contracts/SandboxToken.sol) in 4
+ * and 5. Against a token laid out otherwise the simulated call reverts and
+ * the typical figure is used instead.
  */
-const TOKEN_BALANCE_SLOT = 4n;
-const TOKEN_ALLOWANCE_SLOT = 5n;
+const TOKEN_SLOTS: Readonly<Record<'USDC' | 'other', { balance: bigint; allowance: bigint }>> = {
+  USDC: { balance: 9n, allowance: 10n },
+  other: { balance: 4n, allowance: 5n },
+};
 /** Gas a simulation may try at most (far above any transaction of the service). */
 const SIMULATION_GAS_CAP = 3_000_000n;
 
@@ -357,12 +361,13 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     const d = clientOf(chain).deployment;
     const tokenAddress = token(d, assume.asset);
     const amount = pad(toHex(assume.amount));
+    const slots = TOKEN_SLOTS[assume.asset === 'USDC' ? 'USDC' : 'other'];
     const stateOverride = [
       {
         address: tokenAddress,
         stateDiff: [
-          { slot: mappingSlot(from, TOKEN_BALANCE_SLOT), value: amount },
-          { slot: mappingSlot(spenderAddress(d, assume.spender), mappingSlot(from, TOKEN_ALLOWANCE_SLOT)), value: amount },
+          { slot: mappingSlot(from, slots.balance), value: amount },
+          { slot: mappingSlot(spenderAddress(d, assume.spender), mappingSlot(from, slots.allowance)), value: amount },
         ],
       },
       { address: from, balance: parseEther('1') },

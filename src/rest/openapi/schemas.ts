@@ -60,6 +60,9 @@ export const paidWalletSchema = walletSchema
   .omit({ email: true, metadata: true })
   .openapi('PaidWallet', { description: 'A wallet as a paid (x402) read sees it: neither email nor metadata' });
 
+/** What GET /wallets/{userId} answers: the wallet to its account, the paid view to a paid read (one component, as every 2xx body is). */
+export const walletReadSchema = z.union([walletSchema, paidWalletSchema]).openapi('WalletRead', { description: 'Wallet to its account; PaidWallet to a paid (x402) read' });
+
 const tokenBalance = {
   asset: z.enum(ASSETS),
   balance: integerString('Smallest units'),

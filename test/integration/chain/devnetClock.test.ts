@@ -40,7 +40,8 @@ test('behavior: 500 transactions mined in a burst leave the latest block within 
 describe('the service reports each chain clock', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    // Its own sandbox: other files move the shared chains' clocks on purpose (POST /admin/sandbox/time).
+    srv = await startTestServer({ SANDBOX_MANIFEST: '' });
   }, 60_000);
   afterAll(() => srv?.stop());
 
@@ -49,7 +50,6 @@ describe('the service reports each chain clock', () => {
     expect(ready.status).toBe(200);
     const clocks = ready.body.checks.chainClocks as Record<string, { offsetSeconds: number; blockTimestamp: number }>;
     expect(Object.keys(clocks).sort()).toEqual(['arbitrum-sepolia', 'base-sepolia', 'ethereum-sepolia']);
-    // base-sepolia carries the paid reads: no test moves its clock on purpose
     expect(Math.abs(clocks['base-sepolia']!.offsetSeconds)).toBeLessThanOrEqual(2);
     const metrics = await fetch(`${srv.url}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/chain_clock_offset_seconds\{chain="base-sepolia"\} -?[0-2]\b/);
