@@ -249,7 +249,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,
-    adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls)] : [],
+    adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls, chains.manifest)] : [],
     health: {
       environment: config.environment,
       async ready() {

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { AppDeps } from '../deps';
 import type { SandboxControls } from '../../chain/viem/sandboxControls';
+import type { SandboxManifest } from '../../chain/sandbox/manifest';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { FaultKind } from '../../chain/faults';
 import type { Protocol } from '../../chain/port';
@@ -10,8 +11,16 @@ import { toUnits } from '../../domain/money';
  * The sandbox admin use-cases (docs/operations.md). Each control also drops the read
  * caches it makes stale, so the next /v1 read sees its effect at once.
  */
-export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls: SandboxControls) {
+export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls: SandboxControls, deployment: SandboxManifest) {
   return {
+    /**
+     * The deployment in the CHAIN_MANIFEST shape (what rpc mode reads), plus
+     * `attestationApi`, the base URL of the sandbox's Iris-compatible
+     * attestation service: tools find the contracts here.
+     */
+    manifest() {
+      return { ...deployment, attestationApi: deployment.attestationApi ?? null };
+    },
     /** Sets a market's supply APY on chain. */
     async setRate(p: { chain: ChainName; protocol: Protocol; asset: TokenAsset; apy: number }) {
       const { txHash } = await controls.setRate(p);

@@ -23,7 +23,9 @@ export interface ChainDeployment {
 }
 
 export interface SandboxManifest {
-  /** Address whose signature the sandbox MessageTransmitters accept as attestation. */
+  /** The attestation service's signer, enabled on every MessageTransmitterV2. */
   attester: Address;
+  /** Base URL of the Iris-compatible attestation service (Circle's in rpc mode; the sandbox runs its own). */
+  attestationApi?: string;
   chains: Partial<Record<ChainName, ChainDeployment>>;
 }
