@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/service';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
+import { ADMIN_TOKEN, TEST_MASTER_KEY, startTestServer, type TestServer } from '../helpers/server';
 
 /**
  * What a development server gives away, and to whom: the development key
@@ -41,7 +41,7 @@ async function startLogged(env: Record<string, string>): Promise<{ service: Runn
       cb();
     },
   });
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'info', ADMIN_TOKEN, ...shared(), ...env });
+  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'info', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, ...shared(), ...env });
   const service = await startService(config, createLogger('info', sink as never));
   return { service, lines };
 }
@@ -101,7 +101,7 @@ describe('the development key', () => {
       new Promise<string>((done, fail) => {
         const child = spawn(process.execPath, [require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'src/main.ts'], {
           cwd: resolve(__dirname, '../..'),
-          env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', DASHBOARD: 'off', ...shared(), ...env },
+          env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', DASHBOARD: 'off', KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, ...shared(), ...env },
           stdio: ['ignore', 'ignore', 'pipe'],
         });
         let err = '';

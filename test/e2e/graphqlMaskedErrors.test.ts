@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/service';
-import { ADMIN_TOKEN, LEAK, seedCorruptAccountKey, type TestServer } from '../helpers/server';
+import { ADMIN_TOKEN, LEAK, TEST_MASTER_KEY, seedCorruptAccountKey, type TestServer } from '../helpers/server';
 
 /**
  * A GraphQL error masked as INTERNAL_ERROR carries a requestId, and that id is
@@ -20,7 +20,7 @@ beforeAll(async () => {
     },
   });
   const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
-  service = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, ...shared }), createLogger('error', sink));
+  service = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, ...shared }), createLogger('error', sink));
 });
 afterAll(async () => {
   await service?.stop();

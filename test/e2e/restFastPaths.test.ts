@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/service';
-import { ADMIN_TOKEN } from '../helpers/server';
+import { ADMIN_TOKEN, TEST_MASTER_KEY } from '../helpers/server';
 
 /**
  * GET /healthz is answered by the front door before Koa (fastHealthz): its
@@ -20,7 +20,7 @@ beforeAll(async () => {
     },
   });
   const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
-  service = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, CORS_ORIGINS: 'https://app.example', ...shared }), createLogger('info', sink));
+  service = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, CORS_ORIGINS: 'https://app.example', ...shared }), createLogger('info', sink));
 });
 afterAll(async () => {
   await service?.stop();

@@ -32,11 +32,17 @@ export async function recordGasSpent(usage: UsageRepo, accountId: string, wei: b
 /** The transactions an action sends at least (a lend that needs bridges sends more: its actual gas is counted as it is paid). */
 const KINDS: Record<IntentAction, TxKind[]> = { lend: ['approve', 'supply'], withdraw: ['withdraw'], bridge: ['approve', 'burn', 'mint'] };
 
-/** The gas an intent is expected to cost: the typical gas of its transactions at the highest gas price now among the chains it may run on. */
+/**
+ * The gas an intent is expected to cost: the typical gas of its transactions
+ * at the highest gas price now among the chains it may run on. An estimate
+ * only: a chain that does not answer now is left out (the intent's planning
+ * retries it; its actual gas is counted receipt by receipt), so a passing
+ * node error never refuses an intent at the door.
+ */
 export async function estimateIntentGasWei(chains: Pick<ChainPort, 'gasQuote'>, action: IntentAction, onChains: readonly ChainName[]): Promise<bigint> {
   if (onChains.length === 0) return 0n;
-  const quotes = await Promise.all(onChains.map((c) => chains.gasQuote(c)));
-  const price = quotes.reduce((max, q) => (q.gasPriceWei > max ? q.gasPriceWei : max), 0n);
+  const quotes = await Promise.allSettled(onChains.map((c) => chains.gasQuote(c)));
+  const price = quotes.reduce((max, q) => (q.status === 'fulfilled' && q.value.gasPriceWei > max ? q.value.gasPriceWei : max), 0n);
   return KINDS[action].reduce((sum, kind) => sum + TYPICAL_GAS[kind], 0n) * price;
 }
 
