@@ -20,6 +20,24 @@ export function newId(kind: IdKind): string {
   return ID_PREFIX[kind] + randomBytes(16).toString('hex');
 }
 
+/** Counter of ids made in the same millisecond by this process. */
+let lastMs = -1;
+let sameMs = 0;
+
+/**
+ * An id of the same shape as newId (32 hex characters after the prefix) that
+ * sorts in creation order: 12 hex of the millisecond `atMs`, 4 of a counter
+ * within that millisecond, 16 random. Records listed newest first by (time,
+ * id) keep the order they were appended in, even within one millisecond.
+ */
+export function newTimeOrderedId(kind: IdKind, atMs: number): string {
+  sameMs = atMs === lastMs ? sameMs + 1 : 0;
+  lastMs = atMs;
+  const time = Math.max(0, Math.floor(atMs)).toString(16).padStart(12, '0').slice(-12);
+  const counter = (sameMs & 0xffff).toString(16).padStart(4, '0');
+  return ID_PREFIX[kind] + time + counter + randomBytes(8).toString('hex');
+}
+
 export function hasPrefix(kind: IdKind, id: string): boolean {
   return id.startsWith(ID_PREFIX[kind]);
 }

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../domain/audit';
-import { newId } from '../domain/ids';
+import { newTimeOrderedId } from '../domain/ids';
 import { isFinal, type Intent } from '../domain/intent';
 import type { AuditLog } from '../store/port';
 import type { EngineLogger } from './engineLogger';
@@ -14,7 +14,7 @@ import type { EngineLogger } from './engineLogger';
 export function finalIntentEvent(intent: Intent): AuditEvent | null {
   if (!isFinal(intent.status)) return null;
   const common = {
-    id: newId('audit'),
+    id: newTimeOrderedId('audit', Date.parse(intent.updatedAt)),
     accountId: intent.accountId,
     at: intent.updatedAt,
     actor: { type: 'system' as const, id: null },

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/port';
 import type { Principal } from '../accounts/principal';
-import { newId } from '../../domain/ids';
+import { newTimeOrderedId } from '../../domain/ids';
 import type { AuditActor, AuditEvent } from '../../domain/audit';
 
 /** Where a failed append is reported; a pino logger fits. */
@@ -71,10 +71,11 @@ export async function recordAudit(deps: AuditDeps, input: AuditEventInput): Prom
   if (input.actor === null) return null;
   let event: AuditEvent | undefined;
   try {
+    const now = deps.clock.now();
     event = {
-      id: newId('audit'),
+      id: newTimeOrderedId('audit', now.getTime()),
       accountId: input.accountId,
-      at: deps.clock.now().toISOString(),
+      at: now.toISOString(),
       type: input.type,
       actor: { type: input.actor.type, id: input.actor.id },
       subject: withoutSecrets(input.subject) as AuditEvent['subject'],
