@@ -15,7 +15,7 @@ export interface ChainDeployment {
   aaveRateStrategy?: Address;
   /** Compound-V3-like market (base asset USDC), on the chains that have one. */
   comet: Address | null;
-  /** CCTP-like bridge. */
+  /** CCTP v2: TokenMessengerV2 and MessageTransmitterV2. */
   tokenMessenger: Address;
   messageTransmitter: Address;
   /** Chainlink-like ETH/USD feed, 8 decimals. */
@@ -23,7 +23,9 @@ export interface ChainDeployment {
 }
 
 export interface SandboxManifest {
-  /** Address whose signature the sandbox MessageTransmitters accept as attestation. */
+  /** The attestation service's signer, enabled on every MessageTransmitterV2. */
   attester: Address;
+  /** Base URL of the Iris-compatible attestation service (Circle's in rpc mode; the sandbox runs its own). */
+  attestationApi?: string;
   chains: Partial<Record<ChainName, ChainDeployment>>;
 }
