@@ -31,7 +31,10 @@ const envSchema = z
     CHAIN_MANIFEST: z.string().min(1).optional(),
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
-    ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    ATTESTATION_API_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, "must be the base URL of Circle's attestation service (Iris) or a compatible one, like https://iris-api-sandbox.circle.com")
+      .optional(),
     CORS_ORIGINS: z
       .string()
       .optional()
@@ -106,7 +109,7 @@ const envSchema = z
       if (env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
     }
     if (env.CHAIN_MODE === 'rpc') {
-      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY', 'ATTESTER_KEY'] as const) {
+      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
       }
     }
@@ -170,7 +173,9 @@ export interface Config {
   sandboxManifestPath?: string;
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
-  serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
+  serviceKeys?: { gasTank: Hex; faucet: Hex };
+  /** rpc mode: base URL of the CCTP attestation service (Circle's testnet service unless set). */
+  attestationApiUrl?: string;
   bodyLimitBytes: number;
   /** Origins browser apps may call the API from (CORS); empty: no CORS. */
   corsOrigins: string[];
@@ -284,9 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
     serviceKeys:
-      e.GAS_TANK_KEY && e.FAUCET_KEY && e.ATTESTER_KEY
-        ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
-        : undefined,
+      e.GAS_TANK_KEY && e.FAUCET_KEY ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY) } : undefined,
+    attestationApiUrl: e.ATTESTATION_API_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
     txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),

@@ -8,7 +8,8 @@ import { checkWalletChains, namedChains } from './submitIntent';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { createSystemClock } from '../../domain/clock';
 import { policyViolation } from '../../domain/errors/policy';
-import type { Intent, Step, Strategy } from '../../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, FINALITY_OF_SPEED, type Intent, type Step, type Strategy } from '../../domain/intent';
+import { plannedFeeOf } from '../../engine/executor/subTransactions';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
 import { refuseRequest, toCents, type PolicyRules } from '../../domain/policy';
@@ -130,7 +131,7 @@ function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assum
     const amount = toUnits(step.amount, 'USDC');
     return [
       { tx: { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount } },
-      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
+      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount, maxFee: plannedFeeOf(step), minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
       // the mint's message and attestation exist only after the burn: its figure is the typical one
       { tx: { kind: 'mint', chain: step.to, message: '0x', attestation: '0x' } },
     ];
@@ -193,6 +194,7 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
     ...(params.toChain !== undefined && { toChain: params.toChain }),
     ...(params.optimize !== undefined && { optimize: params.optimize }),
     ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+    ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
     executionPlan: null,
     createdAt: now,
     updatedAt: now,

@@ -7,7 +7,7 @@ import { getWalletById } from '../wallets/getWallet';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
 import { newId } from '../../domain/ids';
-import type { Intent } from '../../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, type Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
@@ -95,6 +95,7 @@ export async function submitIntent(
       ...(params.toChain !== undefined && { toChain: params.toChain }),
       ...(params.optimize !== undefined && { optimize: params.optimize }),
       ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+      ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
       executionPlan: null,
       createdAt: now,
       updatedAt: now,

@@ -16,7 +16,7 @@ export interface SandboxOptions {
   /** Interval mining (ms per block) after deployment; default: one block per transaction. */
   blockTimeMs?: number;
   /** Fee of a fast CCTP transfer in basis points on every route, as the attestation service's fee route answers (default 0; standard transfers are free). */
-  feeBps?: number;
+  fastFeeBps?: number;
   /** How long the attestation service keeps a burn pending, per finality level (default fast 20 ms, standard 100 ms: the real waits scaled down, in order). */
   attestationDelaysMs?: { fast?: number; standard?: number };
   /** Chain i listens on basePort + i; default: free ports. */
@@ -66,7 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     iris = await startIrisServer({
       chains: Object.values(deployed.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
       attesterKey: SANDBOX_KEYS.attester,
-      feesBps: { fast: options.feeBps ?? 0, standard: 0 },
+      feesBps: { fast: options.fastFeeBps ?? 0, standard: 0 },
       delaysMs: options.attestationDelaysMs,
     });
     const manifest: SandboxManifest = { ...deployed, attestationApi: iris.url };

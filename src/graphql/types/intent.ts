@@ -1,5 +1,5 @@
 import { builder } from '../builder';
-import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, describedValues, known, type TransactionStatus } from './enums';
+import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, BridgeSpeedEnum, describedValues, known, type TransactionStatus } from './enums';
 import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
@@ -240,6 +240,7 @@ export const CreateIntentInput = builder.inputType('CreateIntentInput', {
     toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
     optimize: t.field({ type: OptimizeGoalEnum, description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.' }),
     horizonDays: t.int({ description: 'With optimize only: the days earnings are counted over, 1-3650 (default 30).' }),
+    speed: t.field({ type: BridgeSpeedEnum, description: 'bridge and lend: FAST (default, seconds, a fee of a few bps) or STANDARD (hard finality, no fee).' }),
   }),
 });
 

@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS } from '../../domain/chains';
-import { INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
+import { BRIDGE_SPEEDS, INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
 import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
 import { PROTOCOLS } from '../../chain/port';
 import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
@@ -230,7 +230,16 @@ const stepSchema = z
   .discriminatedUnion('type', [
     z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
     z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
-    z.strictObject({ type: z.literal('bridge'), from: chainName, to: chainName, ...stepProgress }).openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to`' }),
+    z
+      .strictObject({
+        type: z.literal('bridge'),
+        from: chainName,
+        to: chainName,
+        ...stepProgress,
+        maxFee: decimalString("The most the CCTP mint may keep back: the fee planned at the intent's speed (the burn's maxFee)").optional(),
+        minFinalityThreshold: z.union([z.literal(1000), z.literal(2000)]).optional().meta({ description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard" }),
+      })
+      .openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back)' }),
   ])
   .openapi('IntentStep', { description: 'One step of an execution plan' });
 
@@ -265,6 +274,7 @@ export const intentSchema = z
     chain: chainName.optional(),
     fromChain: chainName.optional(),
     toChain: chainName.optional(),
+    speed: z.enum(BRIDGE_SPEEDS).optional().meta({ description: 'Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
     executionPlan: z
       .union([
         z.strictObject({
@@ -284,6 +294,7 @@ export const intentSchema = z
         finalAmount: decimalString('Token units in place at the end'),
         apy: z.number().meta({ description: 'APY obtained, percent' }),
         failedStep: z.number().int().min(0).optional().meta({ description: 'Index of the failed step' }),
+        bridgeFees: decimalString("What the CCTP fees of the intent's bridges took, as their mints kept it back").optional(),
       })
       .optional()
       .meta({ description: 'Present once execution has started' }),
