@@ -32,6 +32,14 @@ export const BRIDGE_SPEEDS = ['fast', 'standard'] as const;
 export type BridgeSpeed = (typeof BRIDGE_SPEEDS)[number];
 export const DEFAULT_BRIDGE_SPEED: BridgeSpeed = 'fast';
 
+/**
+ * How long a bridge typically waits for its attestation at each speed on the
+ * public networks, in seconds (Circle's published figures: fast transfers in
+ * seconds, standard ones after the source chain's hard finality, 13 to 19
+ * minutes with Ethereum's); the sandbox attests in milliseconds.
+ */
+export const EXPECTED_ATTESTATION_SECONDS: Readonly<Record<BridgeSpeed, number>> = { fast: 20, standard: 19 * 60 };
+
 /** The minFinalityThreshold a burn sends for each speed (CCTP v2: 1000 confirmed, 2000 finalized). */
 export const FINALITY_OF_SPEED: Readonly<Record<BridgeSpeed, 1000 | 2000>> = { fast: 1000, standard: 2000 };
 

@@ -129,7 +129,9 @@ builder.objectRef<BridgeStep>('BridgeStep').implement({
   fields: (t) => ({
     from: t.field({ type: ChainEnum, description: 'The source chain.', resolve: (s) => s.from }),
     to: t.field({ type: ChainEnum, description: 'The destination chain.', resolve: (s) => s.to }),
-    fee: t.exposeString('fee', { nullable: true, description: 'Route fee taken out on arrival, decimal string.' }),
+    fee: t.exposeString('fee', { nullable: true, description: 'CCTP fee taken out on arrival, decimal string: the planned one until the mint, then what the mint kept back.' }),
+    maxFee: t.exposeString('maxFee', { nullable: true, description: "The most the mint may keep back (the fee planned at the intent's speed): the burn's maxFee, decimal string." }),
+    minFinalityThreshold: t.exposeInt('minFinalityThreshold', { nullable: true, description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard." }),
   }),
 });
 
@@ -188,6 +190,7 @@ const ResultsRef = builder.objectRef<IntentResults>('IntentResults').implement({
     finalAmount: t.exposeString('finalAmount', { description: 'Token units in place at the end (decimal string).' }),
     apy: t.exposeFloat('apy', { description: 'APY obtained, percent.' }),
     failedStep: t.exposeInt('failedStep', { nullable: true, description: 'Position (from 1) of the step that failed.' }),
+    bridgeFees: t.exposeString('bridgeFees', { nullable: true, description: "What the CCTP fees of the intent's bridges took, as their mints kept it back (decimal string); null until a bridge is minted." }),
   }),
 });
 
@@ -216,6 +219,7 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
     chain: t.field({ type: ChainEnum, nullable: true, description: 'lend: the destination asked for (null: best APY); withdraw: the chain of the position.', resolve: (i) => i.chain }),
     fromChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the source chain; null otherwise.', resolve: (i) => i.fromChain }),
     toChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the destination chain; null otherwise.', resolve: (i) => i.toChain }),
+    speed: t.field({ type: BridgeSpeedEnum, nullable: true, description: 'bridge and lend: how fast the bridges are attested; null for a withdraw.', resolve: (i) => i.speed }),
     executionPlan: t.field({ type: ExecutionPlanRef, nullable: true, description: 'The plan; null while pending or planning (and when planning failed).', resolve: (i) => i.executionPlan }),
     results: t.field({ type: ResultsRef, nullable: true, description: 'What execution did; null until it starts.', resolve: (i) => i.results }),
     error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),

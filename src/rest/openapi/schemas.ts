@@ -134,6 +134,18 @@ export const intentPreviewSchema = z
     reasoning: z.string().meta({ description: 'The plan explained, as the intent would record it' }),
     choice: previewChoice.optional().meta({ description: 'lend without chain: which rule chose the market' }),
     horizonDays: z.number().int().optional().meta({ description: 'lend without chain: the days the net return is counted over' }),
+    speed: z.enum(BRIDGE_SPEEDS).optional().meta({ description: "bridge and lend: the speed the plan's bridges go at" }),
+    speeds: z
+      .array(
+        z.strictObject({
+          speed: z.enum(BRIDGE_SPEEDS),
+          routeFees: decimalAmount.meta({ description: "CCTP fees of the plan's bridges at this speed's tier" }),
+          routeFeesUnits: units,
+          expectedWaitSeconds: z.number().int().meta({ description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds)' }),
+        }),
+      )
+      .optional()
+      .meta({ description: 'When the plan bridges: its bridges priced at each speed (the plan itself is priced at `speed`)' }),
     apy: z.union([z.number(), z.null()]).meta({ description: 'APY of the market lent to (or withdrawn from), percent; null for a bridge' }),
     steps: z
       .array(
@@ -147,6 +159,8 @@ export const intentPreviewSchema = z
           amount: decimalAmount,
           amountUnits: units,
           routeFee: decimalAmount.meta({ description: 'Route fee of a bridge (0 otherwise)' }),
+          routeFeeBps: z.number().optional().meta({ description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed)" }),
+          expectedWaitSeconds: z.number().int().optional().meta({ description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds" }),
           routeFeeUnits: units,
           arrives: decimalAmount.meta({ description: 'amount − routeFee' }),
           arrivesUnits: units,
