@@ -110,5 +110,5 @@ test('error: the sandbox attestation-error fault fails the fetch as a transient 
   );
   expect(failed).toMatchObject({ code: 'NETWORK_ERROR', details: { service: 'attestation', sourceDomain: CHAINS[FROM].cctpDomain, txHash: burn.txHash } });
   expect(isTransient(failed)).toBe(true);
-  await expect(port.attest(FROM, burn.txHash)).resolves.toMatchObject({ message: expect.stringMatching(/^0x/) as unknown as Hex });
+  await expect(port.attest(FROM, burn.txHash)).resolves.toMatchObject({ message: expect.stringMatching(/^0x/) });
 });
