@@ -390,7 +390,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
       await Promise.all(
         deployments.flatMap((src) =>
           deployments
-            .filter((dest) => dest.chain !== src.chain)
+            // the routes a bridge may take: never between a main and a test network (their domains coincide)
+            .filter((dest) => dest.chain !== src.chain && CHAINS[dest.chain].testnet === CHAINS[src.chain].testnet)
             .map(async (dest) => {
               const route = `${src.chain} -> ${dest.chain}`;
               const tiers = await attestations.fetchFees(CHAINS[src.chain].cctpDomain, CHAINS[dest.chain].cctpDomain);
