@@ -3,7 +3,7 @@ import { ServiceError, isServiceError } from '../domain/errors/base';
 import { invalidChain } from '../domain/errors/chain';
 import { walletNotFound } from '../domain/errors/wallet';
 import { policyViolation } from '../domain/errors/policy';
-import { DEFAULT_BRIDGE_SPEED, FINALITY_OF_SPEED, type BridgeSpeed, type Intent } from '../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent } from '../domain/intent';
 import type { Clock } from '../domain/clock';
 import type { ChainName } from '../domain/chains';
 import type { Wallet } from '../domain/types';
@@ -183,10 +183,20 @@ export function planOn(intent: Intent & LendOptimization, snapshot: PlanningSnap
   const allowedRates = market.rates.filter((r) => protocolAllowed(rules, r.protocol));
   const planned = plan(plannerInput(intent, { ...market, rates: allowedRates }, chains, reserved));
   if (!planned.ok) return planned;
+  if (!planned.plan.steps.some((s) => s.type === 'bridge')) return planned;
   // Each burn asks for the intent's speed; its maxFee is the fee planned at that speed's tier.
-  const minFinalityThreshold = FINALITY_OF_SPEED[speedOf(intent)];
+  const speed = speedOf(intent);
+  const minFinalityThreshold = FINALITY_OF_SPEED[speed];
   const steps = planned.plan.steps.map((s) => (s.type === 'bridge' ? { ...s, minFinalityThreshold } : s));
-  return { ...planned, plan: { ...planned.plan, steps } };
+  return { ...planned, plan: { ...planned.plan, steps, reasoning: `${planned.plan.reasoning} ${speedText(speed)}` } };
+}
+
+/** What a plan's bridges wait at `speed`, in its reasoning. */
+function speedText(speed: BridgeSpeed): string {
+  const wait = EXPECTED_ATTESTATION_SECONDS[speed];
+  return speed === 'fast'
+    ? `Fast CCTP transfer: attested at soft finality, about ${wait} s on the public networks, for the fee above.`
+    : `Standard CCTP transfer: attested after hard finality, about ${Math.round(wait / 60)} min on the public networks.`;
 }
 
 /** Whether the intent would have a plan with no policy: holdings on every chain of the wallet, every market. */

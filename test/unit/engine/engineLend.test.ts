@@ -116,6 +116,7 @@ describe('engine: lend', () => {
     expect(done.status).toBe('completed');
     expect(done.amount).toBe('100');
     expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', fee: '0', maxFee: '0', minFinalityThreshold: 2000 });
+    expect(done.executionPlan?.reasoning).toContain('Standard CCTP transfer: attested after hard finality, about 19 min');
     expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('100'));
   });
 
