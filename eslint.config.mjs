@@ -27,7 +27,7 @@ const graphqlSchemaRules = {
         types: [
           'AuditActor', 'AuditSubject', 'BalanceReport', 'BestYield', 'ChainBalances', 'CreatedApiKey', 'CreatedWebhookEndpoint', 'ExecutionPlan',
           'FundingReceipt', 'IntentError', 'IntentResults', 'IntentTransaction', 'LendingPosition', 'MinuteCount', 'PolicyRules',
-          'IntentPreview', 'NetReturnRanking', 'NetReturnRate', 'PreviewAlternative', 'PreviewStepGas', 'PreviewTotals', 'PreviewTransaction',
+          'IntentPreview', 'NetReturnRanking', 'NetReturnRate', 'PreviewAlternative', 'PreviewStepGas', 'PreviewSpeed', 'PreviewTotals', 'PreviewTransaction',
           'StepError', 'TokenBalance', 'UsageCredits', 'UsageWallets', 'Viewer', 'YieldHistory', 'YieldHistoryBucket', 'YieldHistorySeries', 'YieldRate', 'YieldReport',
         ],
       },

@@ -43,6 +43,7 @@
  *
  * Run: npx ts-node --transpile-only bench/intentRoundTrips.ts   (BENCH_N=5 BENCH_WARMUP=1)
  */
+import { toUnits } from '../src/domain/money';
 import { loadavg } from 'node:os';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseEther, type Address, type Hex, type LocalAccount } from 'viem';
@@ -91,6 +92,9 @@ interface StepView {
   to?: ChainName;
   protocol?: string;
   amountUnits: string;
+  /** Bridge: the burn's maxFee (token units) and minFinalityThreshold. */
+  maxFee?: string;
+  minFinalityThreshold?: 1000 | 2000;
   startedAt?: string;
   completedAt?: string;
 }
@@ -157,7 +161,7 @@ async function replayRequest(t: TxView, steps: StepView[], burnHash: Hex | undef
     const from = step.from!;
     const to = step.to!;
     if (t.kind === 'approve') return { kind: 'approve', chain: from, asset: 'USDC', spender: 'bridge', amount };
-    if (t.kind === 'burn') return { kind: 'burn', chain: from, toChain: to, amount };
+    if (t.kind === 'burn') return { kind: 'burn', chain: from, toChain: to, amount, maxFee: toUnits(step.maxFee ?? '0', 'USDC'), minFinalityThreshold: step.minFinalityThreshold ?? 1000 };
     if (t.kind === 'mint') {
       if (!burnHash) throw new Error('mint replayed before its burn');
       const { message, attestation } = await svc.chains.port.attest(from, burnHash);

@@ -31,7 +31,10 @@ const envSchema = z
     CHAIN_MANIFEST: z.string().min(1).optional(),
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
-    ATTESTER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
+    ATTESTATION_API_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, "must be the base URL of Circle's attestation service (Iris) or a compatible one, like https://iris-api-sandbox.circle.com")
+      .optional(),
     CORS_ORIGINS: z
       .string()
       .optional()
@@ -107,7 +110,7 @@ const envSchema = z
       if (env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
     }
     if (env.CHAIN_MODE === 'rpc') {
-      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY', 'ATTESTER_KEY'] as const) {
+      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
       }
     }
@@ -171,7 +174,9 @@ export interface Config {
   sandboxManifestPath?: string;
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
-  serviceKeys?: { gasTank: Hex; faucet: Hex; attester: Hex };
+  serviceKeys?: { gasTank: Hex; faucet: Hex };
+  /** rpc mode: base URL of the CCTP attestation service (Circle's testnet service unless set). */
+  attestationApiUrl?: string;
   bodyLimitBytes: number;
   /** GraphQL-over-HTTP requests answered before yoga (GRAPHQL_FAST_PATH); off: yoga answers all. */
   graphqlFastPath: boolean;
@@ -287,9 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
     serviceKeys:
-      e.GAS_TANK_KEY && e.FAUCET_KEY && e.ATTESTER_KEY
-        ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY), attester: hexKey(e.ATTESTER_KEY) }
-        : undefined,
+      e.GAS_TANK_KEY && e.FAUCET_KEY ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY) } : undefined,
+    attestationApiUrl: e.ATTESTATION_API_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphqlFastPath: e.GRAPHQL_FAST_PATH === 'on',
     // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.

@@ -14,7 +14,8 @@ import { toHex, type Address, type Hex } from 'viem';
 import type { Asset, ChainName, TokenAsset } from '../../src/domain/chains';
 import { STABLECOINS } from '../../src/domain/chains';
 import { ServiceError } from '../../src/domain/errors/base';
-import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/chain/port';
+import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, RouteFeeTable, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/chain/port';
+import { cctpFee } from '../../src/chain/cctp/fee';
 import { TYPICAL_GAS } from '../../src/chain/typicalGas';
 
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
@@ -35,6 +36,8 @@ interface Burn {
   from: Address;
   toChain: ChainName;
   amount: bigint;
+  /** minFinalityThreshold 1000: charged the fast fee. */
+  fast: boolean;
 }
 
 const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -54,9 +57,11 @@ export class InstantChain implements ChainPort {
   /** CCTP messages minted (their burns are dropped from `burns`). */
   private readonly minted = new Map<Hex, Hex>();
   private readonly nonces = new Map<string, number>();
-  private readonly routeFees: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
+  private readonly feeTable: RouteFeeTable = {};
   private readonly pause: () => Promise<void>;
   private block = 1n;
+  /** What the last mint executed delivered (its receipt carries it). */
+  private lastMinted: bigint | undefined;
 
   constructor(
     private readonly marketRates: MarketRate[],
@@ -64,7 +69,7 @@ export class InstantChain implements ChainPort {
     o: { chains?: ChainName[]; io?: 'immediate' | 'microtask' } = {},
   ) {
     this.chains = o.chains ?? ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
-    for (const from of this.chains) for (const to of this.chains) if (from !== to) (this.routeFees[from] ??= {})[to] = feeBps;
+    for (const from of this.chains) for (const to of this.chains) if (from !== to) (this.feeTable[from] ??= {})[to] = { fast: feeBps, standard: 0 };
     this.pause = (o.io ?? 'immediate') === 'immediate' ? immediate : () => Promise.resolve();
   }
 
@@ -121,9 +126,9 @@ export class InstantChain implements ChainPort {
     return this.marketRates;
   }
 
-  async routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>> {
+  async routeFees(): Promise<RouteFeeTable> {
     await this.pause();
-    return this.routeFees;
+    return this.feeTable;
   }
 
   async gasQuote(chain: ChainName): Promise<GasQuote> {
@@ -227,7 +232,7 @@ export class InstantChain implements ChainPort {
         const allowance = `${tx.chain}|bridge|USDC`;
         if ((a.allowances.get(allowance) ?? 0n) < tx.amount || !take(a.balances, `${tx.chain}|USDC`, tx.amount)) return false;
         take(a.allowances, allowance, tx.amount);
-        this.burns.set(hash, { from, toChain: tx.toChain, amount: tx.amount });
+        this.burns.set(hash, { from, toChain: tx.toChain, amount: tx.amount, fast: tx.minFinalityThreshold <= 1000 });
         return true;
       }
       case 'mint': {
@@ -235,7 +240,8 @@ export class InstantChain implements ChainPort {
         if (burn === undefined || burn.toChain !== tx.chain) return false;
         this.burns.delete(tx.message);
         this.minted.set(tx.message, hash);
-        const fee = (burn.amount * BigInt(this.feeBps) + 9_999n) / 10_000n;
+        const fee = burn.fast ? cctpFee(burn.amount, this.feeBps) : 0n;
+        this.lastMinted = burn.amount - fee;
         this.feesCollected += fee;
         add(this.account(burn.from).balances, `${tx.chain}|USDC`, burn.amount - fee);
         return true;
@@ -248,6 +254,7 @@ export class InstantChain implements ChainPort {
   }
 
   private execute(hash: Hex, from: Address, tx: TxRequest): void {
+    this.lastMinted = undefined;
     const ok = this.apply(hash, from, tx);
     this.txCount++;
     if (!ok) this.reverted++;
@@ -260,6 +267,7 @@ export class InstantChain implements ChainPort {
       gasCostWei: gasUsed * 1_000_000_000n,
       gasCostUsd: Number(gasUsed) / 10_000_000,
       blockNumber: this.block++,
+      ...(ok && this.lastMinted !== undefined && { minted: this.lastMinted }),
     });
   }
 }

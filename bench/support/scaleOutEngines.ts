@@ -43,7 +43,7 @@ export interface Devnets {
 }
 
 export async function startDevnets(): Promise<Devnets> {
-  const sandbox = await startSandbox({ feeBps: 0 });
+  const sandbox = await startSandbox({ fastFeeBps: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'bench-scale-out-'));
   const manifestPath = join(dir, 'manifest.json');
   writeFileSync(manifestPath, JSON.stringify(sandbox.manifest));

@@ -50,13 +50,29 @@ export type TxRequest =
   | { kind: 'revoke'; chain: ChainName; asset: TokenAsset; spender: Spender }
   | { kind: 'supply'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint }
   | { kind: 'withdraw'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint | 'max' }
-  /** CCTP depositForBurn of USDC from `chain` to `toChain`, minted to the signer's own address. */
-  | { kind: 'burn'; chain: ChainName; toChain: ChainName; amount: bigint }
+  /**
+   * CCTP v2 depositForBurn of USDC from `chain` to `toChain`, minted to the
+   * signer's own address: `maxFee` is the most the mint may keep back,
+   * `minFinalityThreshold` 1000 asks for a fast attestation, 2000 for a standard one.
+   */
+  | { kind: 'burn'; chain: ChainName; toChain: ChainName; amount: bigint; maxFee: bigint; minFinalityThreshold: FinalityThreshold }
   /** CCTP receiveMessage on the destination chain (sent by the relayer). */
   | { kind: 'mint'; chain: ChainName; message: Hex; attestation: Hex }
   | { kind: 'transfer'; chain: ChainName; asset: TokenAsset; to: Address; amount: bigint };
 
 export type TxKind = TxRequest['kind'];
+
+/** CCTP v2 finality thresholds a burn may ask for: 1000 fast (attested at soft finality, for a fee), 2000 standard (hard finality). */
+export type FinalityThreshold = 1000 | 2000;
+
+/** CCTP v2 fee tiers of one route, in basis points of the burned amount (fractions allowed): `fast` for threshold 1000, `standard` for 2000. */
+export interface RouteFeeTiers {
+  fast: number;
+  standard: number;
+}
+
+/** Fee tiers per (from, to) route. */
+export type RouteFeeTable = Partial<Record<ChainName, Partial<Record<ChainName, RouteFeeTiers>>>>;
 
 /** Who signs: a wallet's own account (from the key vault) or one of the service's accounts. */
 export type TxSigner = LocalAccount | 'relayer' | 'faucet';
@@ -82,9 +98,11 @@ export interface TxReceipt {
   /** gasCostWei at the chain's ETH/USD feed. */
   gasCostUsd: number;
   blockNumber: bigint;
+  /** A CCTP mint only: what its MintAndWithdraw delivered to the recipient (the burned amount less the fee kept back), smallest units. */
+  minted?: bigint;
 }
 
-/** A CCTP message read from a burn receipt, with the attester's signature over keccak256(message). */
+/** A CCTP message as the attestation service completed it (nonce and executed fields filled), with the attestation to mint it with. */
 export interface Attested {
   message: Hex;
   attestation: Hex;
@@ -125,8 +143,8 @@ export interface ChainPort {
   holdings(address: Address, chains: readonly ChainName[]): Promise<ChainHoldings[]>;
   /** Supply APYs read on chain for every (chain, protocol, asset) market. */
   rates(): Promise<MarketRate[]>;
-  /** Bridge fee in basis points per route, read from the bridge contracts. */
-  routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>>;
+  /** CCTP fee tiers per route, as the attestation service's fee route answers them (cached briefly by the adapter). */
+  routeFees(): Promise<RouteFeeTable>;
   /** USD price of `asset` from `chain`'s own feed (stablecoins 1.0). */
   priceUsd(asset: Asset, chain: ChainName): Promise<number>;
   /**
@@ -160,7 +178,11 @@ export interface ChainPort {
    * message is done already, and signing another would only revert.
    */
   messageReceived(chain: ChainName, message: Hex): Promise<Hex | null>;
-  /** Reads the MessageSent of a mined burn and signs it with the attester key. */
+  /**
+   * The message and attestation of a mined burn, fetched from the attestation
+   * service (polled until complete); its trouble is transient (NETWORK_ERROR,
+   * TIMEOUT) unless the service refuses outright (BRIDGE_FAILED).
+   */
   attest(chain: ChainName, burnTxHash: Hex): Promise<Attested>;
   /** The gas price and the ETH/USD price of `chain` now (what a transaction sent now would pay per gas, in wei and in USD). */
   gasQuote(chain: ChainName): Promise<GasQuote>;

@@ -12,6 +12,7 @@ import { readHoldings } from './viem/readHoldings';
 import type { RpcObserver } from './viem/observedTransport';
 import type { NonceRepo } from '../store/port';
 import { readChainClocks, type ChainClock } from './viem/clockOffsets';
+import { IRIS_SANDBOX_URL } from './cctp/attestationClient';
 
 export interface ChainsConfig {
   chainMode: 'sandbox' | 'rpc';
@@ -24,6 +25,8 @@ export interface ChainsConfig {
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: ServiceKeys;
+  /** rpc mode: base URL of the CCTP attestation service; default Circle's testnet service (Iris). */
+  attestationApiUrl?: string;
   /** How long a shared signer's nonce gap (taken, never sent) holds its later transactions before the allocator re-synchronises (default 5 s). */
   nonceGapMs?: number;
 }
@@ -83,6 +86,8 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
   if (cfg.chainMode === 'rpc') {
     if (!cfg.chainManifestPath || !cfg.serviceKeys) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
     const manifest = readManifest(cfg.chainManifestPath);
+    // Attestations come from Circle's service (or a compatible one): the service holds no attester key.
+    manifest.attestationApi = cfg.attestationApiUrl ?? manifest.attestationApi ?? IRIS_SANDBOX_URL;
     for (const [name, url] of Object.entries(cfg.rpcUrls)) {
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
@@ -94,7 +99,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
-  const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester };
+  const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
   const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
   const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
   const demo = port.client('arbitrum-sepolia');

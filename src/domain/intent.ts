@@ -23,6 +23,26 @@ export function isFinal(status: IntentStatus): boolean {
 export const INTENT_ACTIONS = ['lend', 'withdraw', 'bridge'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
+/**
+ * How fast a bridge's CCTP v2 transfer is attested: `fast` at soft finality
+ * (seconds, for a fee of a few basis points), `standard` at hard finality
+ * (minutes on the public networks, free). The default is fast.
+ */
+export const BRIDGE_SPEEDS = ['fast', 'standard'] as const;
+export type BridgeSpeed = (typeof BRIDGE_SPEEDS)[number];
+export const DEFAULT_BRIDGE_SPEED: BridgeSpeed = 'fast';
+
+/**
+ * How long a bridge typically waits for its attestation at each speed on the
+ * public networks, in seconds (Circle's published figures: fast transfers in
+ * seconds, standard ones after the source chain's hard finality, 13 to 19
+ * minutes with Ethereum's); the sandbox attests in milliseconds.
+ */
+export const EXPECTED_ATTESTATION_SECONDS: Readonly<Record<BridgeSpeed, number>> = { fast: 20, standard: 19 * 60 };
+
+/** The minFinalityThreshold a burn sends for each speed (CCTP v2: 1000 confirmed, 2000 finalized). */
+export const FINALITY_OF_SPEED: Readonly<Record<BridgeSpeed, 1000 | 2000>> = { fast: 1000, standard: 2000 };
+
 export const STEP_STATUSES = ['pending', 'executing', 'completed', 'failed'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
@@ -68,12 +88,19 @@ export interface WithdrawStep extends StepProgress {
   amount: string;
 }
 
-/** A bridge step: `amount` leaves `from`; `amount - fee` arrives on `to`. */
+/**
+ * A bridge step: `amount` leaves `from`; `amount - fee` arrives on `to`. The
+ * fee is the planned one until the mint, then what the mint kept back.
+ */
 export interface BridgeStep extends StepProgress {
   type: 'bridge';
   from: ChainName;
   to: ChainName;
   amount: string;
+  /** The most the mint may keep back (the planned CCTP fee), decimal string: the burn's maxFee. */
+  maxFee?: string;
+  /** The burn's minFinalityThreshold: 1000 fast, 2000 standard. */
+  minFinalityThreshold?: 1000 | 2000;
 }
 
 /** One step record of an execution plan. */
@@ -107,6 +134,8 @@ export interface IntentResults {
   apy: number;
   /** Index of the failed step, present on failure during execution. */
   failedStep?: number;
+  /** What the CCTP fees of the intent's bridges took, as their mints kept it back (decimal string), once a bridge is minted. */
+  bridgeFees?: string;
 }
 
 /** The `error` of a failed intent (a ServiceError's `toJSON()`). */
@@ -130,6 +159,8 @@ export interface Intent {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
+  /** Bridge and lend: how fast the bridges are attested (absent: fast). */
+  speed?: BridgeSpeed;
   executionPlan: ExecutionPlan | null;
   results?: IntentResults;
   error?: IntentError;

@@ -3,14 +3,14 @@ import { ServiceError, isServiceError } from '../domain/errors/base';
 import { invalidChain } from '../domain/errors/chain';
 import { walletNotFound } from '../domain/errors/wallet';
 import { policyViolation } from '../domain/errors/policy';
-import type { Intent } from '../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent } from '../domain/intent';
 import type { Clock } from '../domain/clock';
 import type { ChainName } from '../domain/chains';
 import type { Wallet } from '../domain/types';
 import { toUnits } from '../domain/money';
 import { chainAllowed, protocolAllowed, type PolicyRefusal, type PolicyRules } from '../domain/policy';
 import { optimizationOf, type LendOptimization } from '../domain/optimize';
-import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
+import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../chain/port';
 import type { IntentRepo, WalletRepo } from '../store/port';
 import { TYPICAL_GAS } from '../chain/typicalGas';
 import { untilAborted } from './abort';
@@ -45,7 +45,8 @@ export interface PlanningEffects {
 export interface MarketSnapshot {
   holdings: ChainHoldings[];
   rates: MarketRate[];
-  routeFees: RouteFees;
+  /** CCTP fee tiers per route, as the attestation service answers them. */
+  routeFees: RouteFeeTable;
   /** Gas price and ETH/USD per chain read (only when a net-return ranking needs them). */
   gasPrices?: Partial<Record<ChainName, ChainGasPrice>>;
   /** USD per whole token of the intent's asset (with gasPrices). */
@@ -81,6 +82,18 @@ function holdingsOf(holdings: readonly ChainHoldings[], asset: Intent['asset']):
   return { balances, positions };
 }
 
+/** The route fees, in bps, a bridge at `speed` pays: the attestation service's tier of that speed. */
+export function routeFeesAt(table: RouteFeeTable, speed: BridgeSpeed): RouteFees {
+  const out: RouteFees = {};
+  for (const [from, row] of Object.entries(table)) {
+    for (const [to, tiers] of Object.entries(row ?? {})) if (tiers) (out[from as ChainName] ??= {})[to as ChainName] = tiers[speed];
+  }
+  return out;
+}
+
+/** The speed an intent's bridges go at (fast unless it asked for standard). */
+export const speedOf = (intent: Pick<Intent, 'speed'>): BridgeSpeed => intent.speed ?? DEFAULT_BRIDGE_SPEED;
+
 /** The net-return options of the planner input, when the intent asked for them and the prices were read. */
 function netReturnOptions(intent: Intent & LendOptimization, market: MarketSnapshot): NetReturnOptions | undefined {
   const wanted = intent.action === 'lend' ? optimizationOf(intent) : null;
@@ -106,7 +119,7 @@ export function plannerInput(intent: Intent & LendOptimization, market: MarketSn
     balances,
     positions,
     rates: market.rates.filter((r) => chains.includes(r.chain)),
-    routeFees: market.routeFees,
+    routeFees: routeFeesAt(market.routeFees, speedOf(intent)),
     ...(optimize && { optimize }),
   };
 }
@@ -137,7 +150,7 @@ export async function readPlanning(intent: Intent & LendOptimization, fx: Planni
           Promise.all([
             fx.chains.holdings(wallet.evmAddress as Address, chains),
             fx.chains.rates(),
-            fx.chains.routeFeesBps(),
+            fx.chains.routeFees(),
             withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
             withPrices && chains[0] !== undefined ? fx.chains.priceUsd(intent.asset, chains[0]) : Promise.resolve(undefined),
           ]),
@@ -168,7 +181,22 @@ export async function readPlanning(intent: Intent & LendOptimization, fx: Planni
 export function planOn(intent: Intent & LendOptimization, snapshot: PlanningSnapshot): PlanResult {
   const { market, chains, reserved, rules } = snapshot;
   const allowedRates = market.rates.filter((r) => protocolAllowed(rules, r.protocol));
-  return plan(plannerInput(intent, { ...market, rates: allowedRates }, chains, reserved));
+  const planned = plan(plannerInput(intent, { ...market, rates: allowedRates }, chains, reserved));
+  if (!planned.ok) return planned;
+  if (!planned.plan.steps.some((s) => s.type === 'bridge')) return planned;
+  // Each burn asks for the intent's speed; its maxFee is the fee planned at that speed's tier.
+  const speed = speedOf(intent);
+  const minFinalityThreshold = FINALITY_OF_SPEED[speed];
+  const steps = planned.plan.steps.map((s) => (s.type === 'bridge' ? { ...s, minFinalityThreshold } : s));
+  return { ...planned, plan: { ...planned.plan, steps, reasoning: `${planned.plan.reasoning} ${speedText(speed)}` } };
+}
+
+/** What a plan's bridges wait at `speed`, in its reasoning. */
+function speedText(speed: BridgeSpeed): string {
+  const wait = EXPECTED_ATTESTATION_SECONDS[speed];
+  return speed === 'fast'
+    ? `Fast CCTP transfer: attested at soft finality, about ${wait} s on the public networks, for the fee above.`
+    : `Standard CCTP transfer: attested after hard finality, about ${Math.round(wait / 60)} min on the public networks.`;
 }
 
 /** Whether the intent would have a plan with no policy: holdings on every chain of the wallet, every market. */

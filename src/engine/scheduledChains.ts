@@ -23,7 +23,7 @@ export function scheduledChains(chains: ChainPort, scheduler: Scheduler): ChainP
     },
     holdings: (address, names) => at(chains.holdings(address, names)),
     rates: () => at(chains.rates()),
-    routeFeesBps: () => at(chains.routeFeesBps()),
+    routeFees: () => at(chains.routeFees()),
     priceUsd: (asset, chain) => at(chains.priceUsd(asset, chain)),
     send: (signer, tx, onSigned) => at(chains.send(signer, tx, inTurn(onSigned))),
     rebroadcast: (chain, raw) => at(chains.rebroadcast(chain, raw)),

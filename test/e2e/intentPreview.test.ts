@@ -76,6 +76,13 @@ describe('POST /v1/intents/preview', () => {
       ['supply', 'simulated'],
     ]);
     expect(pv.steps[1].expectedYearlyEarnings).toBe('0.509745'); // 9.995 × 5.1 %
+    // fast by default: the attestation service's fast tier, and what standard would cost and wait instead
+    expect(pv.speed).toBe('fast');
+    expect(pv.steps[0]).toMatchObject({ routeFeeBps: FEE_BPS, expectedWaitSeconds: 20 });
+    expect(pv.speeds).toEqual([
+      { speed: 'fast', routeFees: '0.005', routeFeesUnits: '5000', expectedWaitSeconds: 20 },
+      { speed: 'standard', routeFees: '0', routeFeesUnits: '0', expectedWaitSeconds: 1140 },
+    ]);
     expect(pv.totals.gasUsd).toBeGreaterThan(0);
 
     const done = await api.run(body);
@@ -100,6 +107,21 @@ describe('POST /v1/intents/preview', () => {
     console.log(`preview gas vs executed (actual, previewed): ${JSON.stringify(measured)}; total ${total} vs ${pv.totals.gasUnits}; usd ${done.results.totalGasCostUsd} vs ${pv.totals.gasUsd}`);
     expect(Math.abs(total - Number(pv.totals.gasUnits)) / total).toBeLessThanOrEqual(0.25);
     expect(Math.abs(done.results.totalGasCostUsd - pv.totals.gasUsd) / done.results.totalGasCostUsd).toBeLessThanOrEqual(0.25);
+  }, 90_000);
+
+  test('behavior: speed standard → previewed and run at the standard tier (free here): the burn asks for finality 2000, all of it arrives and is supplied', async () => {
+    const w = await api.fundedWallet('preview-standard', { 'arbitrum-sepolia': '10' });
+    const body = { walletId: w.id, action: 'lend', amount: '10', chain: 'base-sepolia', speed: 'standard' };
+    const p = await preview(body);
+    expect(p.status).toBe(200);
+    expect(p.body).toMatchObject({ strategy: 'single-bridge', speed: 'standard', amount: '10', totals: { routeFees: '0' } });
+    expect(p.body.steps[0]).toMatchObject({ type: 'bridge', routeFee: '0', routeFeeBps: 0, expectedWaitSeconds: 1140 });
+
+    const done = await api.run(body);
+    expect(done.status).toBe('completed');
+    expect(done.speed).toBe('standard');
+    expect(done.executionPlan.steps[0]).toMatchObject({ type: 'bridge', fee: '0', maxFee: '0', minFinalityThreshold: 2000 });
+    expect(done.results).toMatchObject({ finalAmount: '10', bridgeFees: '0' });
   }, 90_000);
 
   test('error: an intent that would fail planning answers its error: 422 INSUFFICIENT_FUNDS with the amounts, no credit', async () => {

@@ -17,7 +17,7 @@ export interface OwnSandboxServer {
  * reaches no other suite. `stop` tolerates a start that failed half-way.
  */
 export async function startOwnSandboxServer(env: Record<string, string> = {}, options: { feeBps?: number } = {}): Promise<OwnSandboxServer> {
-  const sandbox = await startSandbox({ feeBps: options.feeBps ?? 0 });
+  const sandbox = await startSandbox({ fastFeeBps: options.feeBps ?? 0 });
   const dir = mkdtempSync(join(tmpdir(), 'own-sandbox-'));
   const stopAll = async (srv?: TestServer) => {
     await srv?.stop();

@@ -24,7 +24,7 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ feeBps: 0 });
+  sandbox = await startSandbox({ fastFeeBps: 0 });
   const base = sandbox.manifest.chains['base-sepolia']!;
   const client = createWalletClient({ account: privateKeyToAccount(sandbox.keys.deployer), chain: viemChainFor('base-sepolia', base.rpcUrl), transport: http(base.rpcUrl) }).extend(publicActions);
   const hash = await client.writeContract({ address: base.ethUsdFeed, abi: sandboxPriceFeedAbi, functionName: 'setAnswer', args: [6000_00000000n] });

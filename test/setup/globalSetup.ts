@@ -13,7 +13,7 @@ import { mongoBinary, startTestMongo } from './mongoServer';
 export default async function globalSetup(): Promise<void> {
   await startMongoLane();
   if (process.env.SANDBOX_MANIFEST) return;
-  const sandbox = await startSandbox({ feeBps: SANDBOX_TEST_FEE_BPS });
+  const sandbox = await startSandbox({ fastFeeBps: SANDBOX_TEST_FEE_BPS });
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-manifest-'));
   const manifestPath = join(dir, 'manifest.json');
   writeFileSync(manifestPath, `${JSON.stringify(sandbox.manifest, null, 2)}\n`);

@@ -825,6 +825,11 @@ export interface components {
             fromChain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
             /** @enum {string} */
             toChain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+            /**
+             * @description Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)
+             * @enum {string}
+             */
+            speed?: "fast" | "standard";
             /** @description Null while pending or planning (and when planning failed) */
             executionPlan: {
                 /** @enum {string} */
@@ -852,6 +857,11 @@ export interface components {
                 apy: number;
                 /** @description Index of the failed step */
                 failedStep?: number;
+                /**
+                 * @description What the CCTP fees of the intent's bridges took, as their mints kept it back
+                 * @example 1.5
+                 */
+                bridgeFees?: string;
             };
             error?: components["schemas"]["IntentError"];
             /**
@@ -1029,7 +1039,7 @@ export interface components {
              */
             amountUnits: string;
         };
-        /** @description `amount` leaves `from`; `amount - fee` arrives on `to` */
+        /** @description `amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back) */
         BridgeStep: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1096,6 +1106,13 @@ export interface components {
              * @example 1500000
              */
             amountUnits: string;
+            /**
+             * @description The most the CCTP mint may keep back: the fee planned at the intent's speed (the burn's maxFee)
+             * @example 1.5
+             */
+            maxFee?: string;
+            /** @description The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard */
+            minFinalityThreshold?: 1000 | 2000;
         };
         /** @description A transaction the intent sent */
         Transaction: {
@@ -1171,6 +1188,11 @@ export interface components {
              * @example 30
              */
             horizonDays?: number;
+            /**
+             * @description bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
+             * @enum {string}
+             */
+            speed?: "fast" | "standard";
         } & (unknown & unknown & unknown & unknown & unknown & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1248,6 +1270,11 @@ export interface components {
              * @enum {string}
              */
             toChain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+            /**
+             * @description bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
+             * @enum {string}
+             */
+            speed?: "fast" | "standard";
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1281,6 +1308,22 @@ export interface components {
             choice?: "bestApy" | "netReturn";
             /** @description lend without chain: the days the net return is counted over */
             horizonDays?: number;
+            /**
+             * @description bridge and lend: the speed the plan's bridges go at
+             * @enum {string}
+             */
+            speed?: "fast" | "standard";
+            /** @description When the plan bridges: its bridges priced at each speed (the plan itself is priced at `speed`) */
+            speeds?: {
+                /** @enum {string} */
+                speed: "fast" | "standard";
+                /** @description CCTP fees of the plan's bridges at this speed's tier */
+                routeFees: string;
+                /** @description Integer string, smallest units */
+                routeFeesUnits: string;
+                /** @description Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds) */
+                expectedWaitSeconds: number;
+            }[];
             /** @description APY of the market lent to (or withdrawn from), percent; null for a bridge */
             apy: number | null;
             /** @description The steps the engine would run, in order, priced */
@@ -1304,6 +1347,10 @@ export interface components {
                 amountUnits: string;
                 /** @description Route fee of a bridge (0 otherwise) */
                 routeFee: string;
+                /** @description Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed) */
+                routeFeeBps?: number;
+                /** @description Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds */
+                expectedWaitSeconds?: number;
                 /** @description Integer string, smallest units */
                 routeFeeUnits: string;
                 /** @description amount − routeFee */

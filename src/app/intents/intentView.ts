@@ -1,6 +1,6 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { toUnits } from '../../domain/money';
-import type { ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, IntentStatus, Step, TransactionRecord } from '../../domain/intent';
+import type { BridgeSpeed, ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, IntentStatus, Step, TransactionRecord } from '../../domain/intent';
 
 /** One entry of `results.transactions` as clients see it (the raw signed bytes stay inside). */
 export interface TransactionView {
@@ -40,6 +40,8 @@ export interface IntentView {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
+  /** Bridge and lend: the speed of the bridges (fast unless the intent asked for standard). */
+  speed?: BridgeSpeed;
   /** Null while pending or planning (and when planning failed). */
   executionPlan: (Omit<ExecutionPlan, 'steps'> & { steps: StepView[] }) | null;
   results?: ResultsView;
@@ -95,6 +97,7 @@ export function toIntentView(i: Intent): IntentView {
   if (i.chain !== undefined) view.chain = i.chain;
   if (i.fromChain !== undefined) view.fromChain = i.fromChain;
   if (i.toChain !== undefined) view.toChain = i.toChain;
+  if (i.speed !== undefined) view.speed = i.speed;
   if (i.results !== undefined) view.results = { ...i.results, transactions: i.results.transactions.map(transactionView) };
   if (i.error !== undefined) view.error = i.error;
   if (i.completedAt !== undefined) view.completedAt = i.completedAt;

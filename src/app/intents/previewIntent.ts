@@ -8,7 +8,9 @@ import { checkWalletChains, namedChains } from './submitIntent';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { createSystemClock } from '../../domain/clock';
 import { policyViolation } from '../../domain/errors/policy';
-import type { Intent, Step, Strategy } from '../../domain/intent';
+import { BRIDGE_SPEEDS, DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
+import { cctpFee } from '../../chain/cctp/fee';
+import { plannedFeeOf } from '../../engine/executor/subTransactions';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
 import { refuseRequest, type PolicyRules } from '../../domain/policy';
@@ -16,8 +18,8 @@ import { requestSourceChains } from '../policies/decideIntent';
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
-import type { AssumedFunds, GasEstimateMethod, GasQuote, TxRequest } from '../../chain/port';
-import { planOn, planningError, rankNetReturns, readPlanning, reportedApy, type PlanningEffects } from '../../engine/planning';
+import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../chain/port';
+import { planOn, planningError, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects } from '../../engine/planning';
 import type { PlanSuccess } from '../../engine/planner/types';
 import { PROTOCOLS, type Protocol } from '../../chain/port';
 
@@ -54,10 +56,23 @@ export interface PreviewStep {
   /** What arrives after the step (amount − route fee). */
   arrives: string;
   arrivesUnits: string;
+  /** Bridge only: the CCTP fee tier charged (basis points, fractions allowed) and the typical wait for the attestation at the intent's speed. */
+  routeFeeBps?: number;
+  expectedWaitSeconds?: number;
   /** Deposit only: the market's supply APY (percent) and what the deposit earns in a year at it (token units). */
   apy?: number;
   expectedYearlyEarnings?: string;
   gas: { units: string; usd: number; transactions: PreviewTransaction[] };
+}
+
+/** What the plan's bridges would cost and wait at one speed (the same bridges; the deposit after them gets less by the fee). */
+export interface PreviewSpeed {
+  speed: BridgeSpeed;
+  /** CCTP fees of the plan's bridges at this speed's tier, token units; `routeFeesUnits` in smallest units. */
+  routeFees: string;
+  routeFeesUnits: string;
+  /** How long each bridge typically waits for its attestation at this speed on the public networks (the sandbox attests in milliseconds). */
+  expectedWaitSeconds: number;
 }
 
 /** A lend's market under one choice rule, with its net return over the horizon (route fees and typical gas, as the ranking counts them). */
@@ -92,6 +107,10 @@ export interface IntentPreview {
   choice?: PreviewChoice;
   /** Days the net return is counted over (lend without `chain`). */
   horizonDays?: number;
+  /** Bridge and lend: the speed the plan's bridges go at. */
+  speed?: BridgeSpeed;
+  /** When the plan bridges: its bridges' CCTP fees and typical wait at each speed (the plan is priced at `speed`). */
+  speeds?: PreviewSpeed[];
   /** APY of the market lent to (or withdrawn from), percent; null when none. */
   apy: number | null;
   steps: PreviewStep[];
@@ -133,7 +152,7 @@ function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assum
     const amount = toUnits(step.amount, 'USDC');
     return [
       { tx: { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount } },
-      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
+      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount, maxFee: plannedFeeOf(step), minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
       // the mint's message and attestation exist only after the burn: its figure is the typical one
       { tx: { kind: 'mint', chain: step.to, message: '0x', attestation: '0x' } },
     ];
@@ -159,6 +178,17 @@ export async function checkPolicy(deps: PreviewIntentDeps, principalWallet: Awai
   const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params).map((n) => n.chain), usdCents: cents });
   if (refusal) throw policyViolation({ id: policy.id, version: policy.version }, refusal);
   return { id: policy.id, version: policy.version, rules };
+}
+
+/** The fee tier of a route at `speed`, bps (0 when the service answered none for it). */
+const tierOf = (table: RouteFeeTable, from: ChainName, to: ChainName, speed: BridgeSpeed): number => table[from]?.[to]?.[speed] ?? 0;
+
+/** The plan's bridges priced at each speed. */
+function speedQuotes(steps: readonly Step[], table: RouteFeeTable): PreviewSpeed[] {
+  return BRIDGE_SPEEDS.map((speed) => {
+    const fees = steps.reduce((sum, s) => (s.type === 'bridge' ? sum + cctpFee(toUnits(s.amount, 'USDC'), tierOf(table, s.from, s.to, speed)) : sum), 0n);
+    return { speed, routeFees: fromUnits(fees, 'USDC'), routeFeesUnits: fees.toString(), expectedWaitSeconds: EXPECTED_ATTESTATION_SECONDS[speed] };
+  });
 }
 
 const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefined => p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
@@ -193,6 +223,7 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
     ...(params.toChain !== undefined && { toChain: params.toChain }),
     ...(params.optimize !== undefined && { optimize: params.optimize }),
     ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+    ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
     executionPlan: null,
     createdAt: now,
     updatedAt: now,
@@ -245,7 +276,10 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
         arrivesUnits: (amount - fee).toString(),
         gas: { units: gasUnits.toString(), usd: roundUsd(txs.reduce((sum, t) => sum + t.gasUsd, 0)), transactions: txs },
       };
-      if (step.type === 'bridge') Object.assign(view, { from: step.from, to: step.to });
+      if (step.type === 'bridge') {
+        const speed = speedOf(intent);
+        Object.assign(view, { from: step.from, to: step.to, routeFeeBps: tierOf(read.snapshot.market.routeFees, step.from, step.to, speed), expectedWaitSeconds: EXPECTED_ATTESTATION_SECONDS[speed] });
+      }
       else view.protocol = step.protocol;
       if (step.type === 'deposit' && result.apy !== null) {
         view.apy = reportedApy(result.apy)!;
@@ -275,6 +309,8 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
       gasUsd: roundUsd(steps.reduce((sum, s) => sum + s.gas.usd, 0)),
     },
   };
+  if (intent.speed !== undefined) preview.speed = intent.speed;
+  if (result.plan.steps.some((s) => s.type === 'bridge')) preview.speeds = speedQuotes(result.plan.steps, read.snapshot.market.routeFees);
   const deposit = depositOf(result);
   if (deposit !== undefined && result.apy !== null) preview.totals.expectedYearlyEarnings = fromUnits(yearly(toUnits(deposit.amount, asset), result.apy), asset);
 

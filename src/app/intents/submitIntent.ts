@@ -8,7 +8,7 @@ import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
 import { ID_PREFIX, newId } from '../../domain/ids';
 import { DuplicateError } from '../../store/port';
-import type { Intent } from '../../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, type Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
@@ -104,6 +104,7 @@ export async function submitIntent(
       ...(params.toChain !== undefined && { toChain: params.toChain }),
       ...(params.optimize !== undefined && { optimize: params.optimize }),
       ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+      ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
       executionPlan: null,
       createdAt: now,
       updatedAt: now,

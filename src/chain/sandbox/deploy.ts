@@ -5,10 +5,10 @@ import {
   getContract,
   getContractAddress,
   http,
-  isAddressEqual,
   keccak256,
   pad,
   stringToHex,
+  zeroAddress,
   type Address,
   type Chain,
   type Hash,
@@ -23,10 +23,10 @@ import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../d
 import {
   sandboxCometAbi,
   sandboxCreate2FactoryAbi,
-  sandboxMessageTransmitterAbi,
   sandboxPriceFeedAbi,
   sandboxTokenAbi,
-  sandboxTokenMessengerAbi,
+  messageTransmitterV2Abi,
+  tokenMessengerV2Abi,
 } from './abis';
 import artifacts from './artifacts.json';
 import {
@@ -58,10 +58,8 @@ export interface DeploySandboxOptions {
   chains: Partial<Record<ChainName, SandboxChainEndpoint>>;
   /** Owner of every contract; its first transaction on each chain deploys the CREATE2 factory. */
   deployerKey: Hex;
-  /** Signer whose attestations the MessageTransmitters accept. */
+  /** The attestation service's signer, enabled on every MessageTransmitterV2. */
   attesterAddress: Address;
-  /** Bridge fee in basis points on every route (default 0). */
-  feeBps?: number;
   /** Extra minters of every token, e.g. the sandbox faucet. */
   minters?: readonly Address[];
 }
@@ -93,7 +91,7 @@ export async function deploySandbox(options: DeploySandboxOptions): Promise<Sand
 
   const contexts = entries.map(([name, endpoint]) => connect(name, endpoint, account));
   const deployments = await Promise.all(contexts.map((ctx) => deployChain(ctx, options)));
-  await Promise.all(contexts.map((ctx) => wireRoutes(ctx, deployments, options.feeBps ?? 0)));
+  await Promise.all(contexts.map((ctx) => wireRoutes(ctx, deployments)));
 
   const chains: SandboxManifest['chains'] = {};
   for (const d of deployments) chains[d.chain] = d;
@@ -304,6 +302,20 @@ async function ensureMinter(ctx: ChainContext, tokenAddress: Address, minter: Ad
   if (!(await token.read.isMinter([minter]))) await confirm(ctx, token.write.setMinter([minter, true]));
 }
 
+/** CCTP v2's message and burn-message versions (1 on Circle's v2 contracts). */
+const CCTP_V2_VERSION = 1;
+/** Circle's limit on a message body (8 KiB). */
+const CCTP_MAX_MESSAGE_BODY = 8192n;
+/** Largest single burn (ten million USDC) and what the messenger may mint in all. */
+const CCTP_BURN_LIMIT = 10n ** 13n;
+
+/**
+ * CCTP v2 (this repository's TokenMessengerV2 and MessageTransmitterV2, with
+ * v2's ABI, message format and nonce rule: no package carries v2's bytecode)
+ * through the CREATE2 factory. The deployer owns both and manages attesters;
+ * the attestation service's attester is enabled on the transmitter, the
+ * messenger may mint and burn USDC, fees of fast transfers go to the treasury.
+ */
 async function ensureBridge(
   ctx: ChainContext,
   create2: (label: string, initCode: Hex) => Promise<Address>,
@@ -312,51 +324,41 @@ async function ensureBridge(
 ): Promise<{ messageTransmitter: Address; tokenMessenger: Address }> {
   const domain = CHAINS[ctx.name].cctpDomain;
   const messageTransmitter = await create2(
-    'cctp:MessageTransmitter',
+    'cctp-v2:MessageTransmitterV2',
     encodeDeployData({
-      abi: sandboxMessageTransmitterAbi,
-      bytecode: bytecodeOf('SandboxMessageTransmitter'),
-      args: [domain, ctx.owner],
+      abi: messageTransmitterV2Abi,
+      bytecode: bytecodeOf('MessageTransmitterV2'),
+      args: [domain, CCTP_V2_VERSION, ctx.owner, ctx.owner, CCTP_MAX_MESSAGE_BODY],
     }),
   );
   const tokenMessenger = await create2(
-    'cctp:TokenMessenger',
-    encodeDeployData({
-      abi: sandboxTokenMessengerAbi,
-      bytecode: bytecodeOf('SandboxTokenMessenger'),
-      args: [messageTransmitter, usdc, ctx.owner],
-    }),
+    'cctp-v2:TokenMessengerV2',
+    encodeDeployData({ abi: tokenMessengerV2Abi, bytecode: bytecodeOf('TokenMessengerV2'), args: [messageTransmitter, CCTP_V2_VERSION, ctx.owner, SANDBOX_ADDRESSES.treasury] }),
   );
   const client = { public: ctx.public, wallet: ctx.wallet };
-  const transmitter = getContract({ address: messageTransmitter, abi: sandboxMessageTransmitterAbi, client });
-  if (!isAddressEqual(await transmitter.read.tokenMessenger(), tokenMessenger)) {
-    await confirm(ctx, transmitter.write.setTokenMessenger([tokenMessenger]));
-  }
-  if (!isAddressEqual(await transmitter.read.attester(), attester)) {
-    await confirm(ctx, transmitter.write.setAttester([attester]));
-  }
+  const transmitter = getContract({ address: messageTransmitter, abi: messageTransmitterV2Abi, client });
+  if (!(await transmitter.read.isEnabledAttester([attester]))) await confirm(ctx, transmitter.write.enableAttester([attester]));
+  const messenger = getContract({ address: tokenMessenger, abi: tokenMessengerV2Abi, client });
+  if ((await messenger.read.burnLimitsPerMessage([usdc])) !== CCTP_BURN_LIMIT) await confirm(ctx, messenger.write.setMaxBurnAmountPerMessage([usdc, CCTP_BURN_LIMIT]));
   await ensureUsdcMinter(ctx, usdc, tokenMessenger);
   return { messageTransmitter, tokenMessenger };
 }
 
-/** Register every other chain's messenger as a remote and set the per-route fee. */
-async function wireRoutes(ctx: ChainContext, deployments: readonly ChainDeployment[], feeBps: number): Promise<void> {
+/** Register every other chain's messenger as a remote and map its USDC to the local USDC. */
+async function wireRoutes(ctx: ChainContext, deployments: readonly ChainDeployment[]): Promise<void> {
   const self = deployments.find((d) => d.chain === ctx.name);
   if (!self) throw new Error(`deploySandbox: no deployment for ${ctx.name}`);
-  const messenger = getContract({
-    address: self.tokenMessenger,
-    abi: sandboxTokenMessengerAbi,
-    client: { public: ctx.public, wallet: ctx.wallet },
-  });
+  const messenger = getContract({ address: self.tokenMessenger, abi: tokenMessengerV2Abi, client: { public: ctx.public, wallet: ctx.wallet } });
   for (const remote of deployments) {
     if (remote.chain === ctx.name) continue;
     const domain = CHAINS[remote.chain].cctpDomain;
     const remoteMessenger = pad(remote.tokenMessenger.toLowerCase() as Hex, { size: 32 });
     if ((await messenger.read.remoteTokenMessengers([domain])) !== remoteMessenger) {
-      await confirm(ctx, messenger.write.setRemoteTokenMessenger([domain, remoteMessenger]));
+      await confirm(ctx, messenger.write.addRemoteTokenMessenger([domain, remoteMessenger]));
     }
-    if ((await messenger.read.feeBps([domain])) !== feeBps) {
-      await confirm(ctx, messenger.write.setFeeBps([domain, feeBps]));
+    const remoteUsdc = pad(remote.tokens.USDC!.toLowerCase() as Hex, { size: 32 });
+    if ((await messenger.read.getLocalToken([domain, remoteUsdc])) === zeroAddress) {
+      await confirm(ctx, messenger.write.linkTokenPair([self.tokens.USDC!, domain, remoteUsdc]));
     }
   }
 }

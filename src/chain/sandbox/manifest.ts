@@ -15,7 +15,7 @@ export interface ChainDeployment {
   aaveRateStrategy?: Address;
   /** Compound-V3-like market (base asset USDC), on the chains that have one. */
   comet: Address | null;
-  /** CCTP-like bridge. */
+  /** CCTP v2: TokenMessengerV2 and MessageTransmitterV2. */
   tokenMessenger: Address;
   messageTransmitter: Address;
   /** Chainlink-like ETH/USD feed, 8 decimals. */

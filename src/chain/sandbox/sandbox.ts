@@ -4,6 +4,8 @@ import { deploySandbox } from './deploy';
 import { setBlockTime, startDevnets } from './devnets';
 import type { SandboxManifest } from './manifest';
 import type { Hex } from 'viem';
+import { CHAINS } from '../../domain/chains';
+import { startIrisServer, type IrisServer } from './iris/irisServer';
 
 /** The chains a sandbox runs by default. */
 export const DEFAULT_SANDBOX_CHAINS: readonly ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
@@ -13,8 +15,10 @@ export interface SandboxOptions {
   chains?: readonly ChainName[];
   /** Interval mining (ms per block) after deployment; default: one block per transaction. */
   blockTimeMs?: number;
-  /** Bridge fee in basis points on every route (default 0). */
-  feeBps?: number;
+  /** Fee of a fast CCTP transfer in basis points on every route, as the attestation service's fee route answers (default 0; standard transfers are free). */
+  fastFeeBps?: number;
+  /** How long the attestation service keeps a burn pending, per finality level (default fast 20 ms, standard 100 ms: the real waits scaled down, in order). */
+  attestationDelaysMs?: { fast?: number; standard?: number };
   /** Chain i listens on basePort + i; default: free ports. */
   basePort?: number;
   /** Address the devnets listen on (default 127.0.0.1); the manifest's RPC URLs stay reachable from this process. */
@@ -26,6 +30,8 @@ export interface Sandbox {
   manifest: SandboxManifest;
   /** Sandbox-only private keys by role (deployer, faucet, gasTank, attester). */
   keys: Readonly<Record<SandboxRole, Hex>>;
+  /** The Iris-compatible attestation service (its fees and outages are sandbox controls). */
+  iris: IrisServer;
   /** Milliseconds spent starting the devnets and deploying. */
   timings: { devnetsMs: number; deployMs: number };
   /** Kills one chain's node outright (SIGKILL, as a crash would): an outage for whatever talks to it. */
@@ -49,19 +55,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       chains: devnets.chains,
       deployerKey: SANDBOX_KEYS.deployer,
       attesterAddress: SANDBOX_ADDRESSES.attester,
-      feeBps: options.feeBps,
       minters: [SANDBOX_ADDRESSES.faucet],
     });
   const blockTimeMs = options.blockTimeMs;
+  let iris: IrisServer | undefined;
   try {
     const deployStarted = Date.now();
-    const manifest = await deploy();
+    const deployed = await deploy();
+    // Attestations come over HTTP from an Iris-compatible service, as on the real networks: never from the service's own key.
+    iris = await startIrisServer({
+      chains: Object.values(deployed.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
+      attesterKey: SANDBOX_KEYS.attester,
+      feesBps: { fast: options.fastFeeBps ?? 0, standard: 0 },
+      delaysMs: options.attestationDelaysMs,
+    });
+    const manifest: SandboxManifest = { ...deployed, attestationApi: iris.url };
     const deployMs = Date.now() - deployStarted;
     if (blockTimeMs !== undefined && blockTimeMs > 0) {
       await Promise.all(Object.values(devnets.chains).map((c) => setBlockTime(c.rpcUrl, blockTimeMs)));
     }
+    const running = iris;
     return {
       manifest,
+      iris: running,
       keys: SANDBOX_KEYS,
       timings: { devnetsMs: devnets.startupMs, deployMs },
       kill: devnets.kill,
@@ -73,9 +89,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         if (blockTimeMs !== undefined && blockTimeMs > 0) await setBlockTime(devnets.chains[chain]!.rpcUrl, blockTimeMs);
       },
-      stop: devnets.stop,
+      async stop() {
+        await running.close();
+        await devnets.stop();
+      },
     };
   } catch (err) {
+    await iris?.close();
     await devnets.stop();
     throw err;
   }

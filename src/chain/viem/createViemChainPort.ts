@@ -6,15 +6,12 @@ import {
   TimeoutError,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
-  concat,
-  decodeEventLog,
+  parseEventLogs,
   encodeAbiParameters,
   pad,
   toHex,
   keccak256,
   parseEther,
-  hexToBigInt,
-  hexToNumber,
   parseTransaction,
   slice,
   type TransactionReceipt,
@@ -28,10 +25,13 @@ import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { networkError } from '../../domain/errors/chain';
-import { NonceConsumedError, WouldRevertError, type AssumedFunds, type ChainPort, type GasEstimate, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
+import { NonceConsumedError, WouldRevertError, type AssumedFunds, type ChainPort, type GasEstimate, type RouteFeeTable, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
 import { TYPICAL_GAS } from '../typicalGas';
 import type { SandboxManifest } from '../sandbox/manifest';
-import { sandboxMessageTransmitterAbi, sandboxPriceFeedAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
+import { messageTransmitterV2Abi, sandboxPriceFeedAbi, tokenMessengerV2Abi } from '../sandbox/abis';
+import { createAttestationClient, IRIS_SANDBOX_URL, type AttestationClient } from '../cctp/attestationClient';
+import { FINALITY_FAST, FINALITY_STANDARD } from '../cctp/messageV2';
+import { attestationUnavailable } from '../../domain/errors/attestation';
 import { FaultRegistry } from '../faults';
 import { createChainClients, type ChainClient } from './chainClients';
 import { readHoldings } from './readHoldings';
@@ -48,8 +48,6 @@ export interface ServiceKeys {
   gasTank: Hex;
   /** Sends demo funds (and, in the sandbox, may mint tokens). */
   faucet: Hex;
-  /** Signs CCTP attestations (the sandbox transmitters trust it). */
-  attester: Hex;
 }
 
 export interface ViemChainPortOptions {
@@ -76,6 +74,14 @@ export interface ViemChainPortOptions {
   nonceGapMs?: number;
   /** Told each time a transaction's nonce was used by another sender first (it is signed again with a fresh one, a few times at most). */
   onNonceRetry?: (chain: ChainName, address: Address) => void;
+  /**
+   * The attestation service's client (default: one for the manifest's
+   * `attestationApi`, else Circle's testnet service). The service never
+   * signs attestations itself.
+   */
+  attestations?: AttestationClient;
+  /** How long the route fee tiers read from the attestation service are kept (default 30 s). */
+  routeFeesTtlMs?: number;
 }
 
 /**
@@ -94,6 +100,13 @@ const receiptOrNull = (p: Promise<TransactionReceipt>): Promise<TransactionRecei
     if (e instanceof TransactionReceiptNotFoundError) return null;
     throw e;
   });
+
+/** The tier of a fee route answer at `threshold`, in bps (a route without it is a service that does not offer the tier: free is not assumed). */
+function tierBps(tiers: readonly { finalityThreshold: number; minimumFeeBps: number }[], threshold: number, route: string): number {
+  const tier = tiers.find((t) => t.finalityThreshold === threshold);
+  if (tier === undefined) throw new ServiceError('BRIDGE_FAILED', `The attestation service has no fee tier ${threshold} for ${route}`, { details: { service: 'attestation', route, threshold } });
+  return tier.minimumFeeBps;
+}
 
 /** How far back the log of a received CCTP message is looked for (its mint follows its burn by minutes, not days). */
 const RECEIVE_LOOKBACK_BLOCKS = 50_000n;
@@ -164,8 +177,11 @@ const mappingSlot = (key: Address, slot: bigint | Hex): Hex =>
 /** Node trouble (the node did not answer) as opposed to the call failing in the EVM. */
 const isTransportError = (e: unknown): boolean => e instanceof BaseError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
 
+/** The viem adapter: the chain port, plus its sandbox faults, its clients, and a way to forget the cached route fees (a test that changes them). */
+export type ViemChainPort = ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient; dropRouteFees(): void };
+
 /** The ChainPort over viem and JSON-RPC, for sandbox devnets and configured RPC endpoints alike. */
-export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } {
+export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
   const pollMs = o.pollingIntervalMs ?? 100;
   const clients = createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc);
@@ -173,7 +189,15 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
   const faults = o.faults ?? new FaultRegistry();
   const gasTank = privateKeyToAccount(o.keys.gasTank);
   const faucet = privateKeyToAccount(o.keys.faucet);
-  const attester = privateKeyToAccount(o.keys.attester);
+  const attestations =
+    o.attestations ??
+    createAttestationClient({
+      baseUrl: o.manifest.attestationApi ?? IRIS_SANDBOX_URL,
+      // devnets attest in milliseconds: poll about as often as receipts are
+      poll: { initialMs: Math.min(pollMs, 250), maxMs: 5_000 },
+      // the engine retries a TIMEOUT (a mint after a confirmed burn, for as long as it takes), noting each try on the step
+      timeoutMs: 60_000,
+    });
   const nonceLocks = new KeyedMutex();
   const gapMs = o.nonceGapMs ?? 5_000;
   const minGas = o.minGasWei ?? parseEther('0.01');
@@ -348,8 +372,39 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
       gasCostWei,
       gasCostUsd: Math.round((Number(gasCostWei) / 1e18) * usd * 1e6) / 1e6,
       blockNumber: r.blockNumber,
+      ...mintedBy(chain, r),
     };
   }
+
+  /** What the chain's token messenger minted to the recipient in `r` (a CCTP mint), if it did. */
+  function mintedBy(chain: ChainName, r: TransactionReceipt): { minted?: bigint } {
+    const messenger = clientOf(chain).deployment.tokenMessenger.toLowerCase();
+    const logs = parseEventLogs({ abi: tokenMessengerV2Abi, logs: r.logs, eventName: 'MintAndWithdraw' }).filter((l) => l.address.toLowerCase() === messenger);
+    if (logs.length === 0) return {};
+    return { minted: logs.reduce((sum, l) => sum + l.args.amount, 0n) };
+  }
+
+  /** Fee tiers of every route, kept `routeFeesTtlMs`; concurrent misses share one read of the attestation service. */
+  const feeTables = new LRUCache<'all', RouteFeeTable>({
+    max: 1,
+    ttl: o.routeFeesTtlMs ?? 30_000,
+    fetchMethod: async () => {
+      const out: RouteFeeTable = {};
+      await Promise.all(
+        deployments.flatMap((src) =>
+          deployments
+            // the routes a bridge may take: never between a main and a test network (their domains coincide)
+            .filter((dest) => dest.chain !== src.chain && CHAINS[dest.chain].testnet === CHAINS[src.chain].testnet)
+            .map(async (dest) => {
+              const route = `${src.chain} -> ${dest.chain}`;
+              const tiers = await attestations.fetchFees(CHAINS[src.chain].cctpDomain, CHAINS[dest.chain].cctpDomain);
+              (out[src.chain] ??= {})[dest.chain] = { fast: tierBps(tiers, FINALITY_FAST, route), standard: tierBps(tiers, FINALITY_STANDARD, route) };
+            }),
+        ),
+      );
+      return out;
+    },
+  });
 
   /**
    * The least gas with which `to`/`data` succeeds when `from` holds `assume`
@@ -396,7 +451,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     return hi;
   }
 
-  const port: ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient } = {
+  const port: ViemChainPort = {
     chains: deployments.map((d) => d.chain),
     faults,
     client: clientOf,
@@ -410,21 +465,14 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
       return perChain.flat();
     },
 
-    async routeFeesBps() {
-      const out: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
-      await Promise.all(
-        deployments.flatMap((dest) =>
-          deployments
-            .filter((src) => src.chain !== dest.chain)
-            .map(async (src) => {
-              const bps = await call(dest.chain, (c) =>
-                c.client.readContract({ address: dest.tokenMessenger, abi: sandboxTokenMessengerAbi, functionName: 'feeBps', args: [CHAINS[src.chain].cctpDomain] }),
-              );
-              (out[src.chain] ??= {})[dest.chain] = Number(bps);
-            }),
-        ),
-      );
-      return out;
+    async routeFees() {
+      const table = await feeTables.fetch('all');
+      if (table === undefined) throw new Error('no route fee table');
+      return table;
+    },
+
+    dropRouteFees() {
+      feeTables.clear();
     },
 
     async priceUsd(asset, chain) {
@@ -521,20 +569,17 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     },
 
     async messageReceived(chain, message) {
-      // CCTP v1 layout: sourceDomain at bytes 4..8, nonce at 12..20; the transmitter keys usedNonces by both, packed.
-      const sourceDomain = slice(message, 4, 8);
-      const nonce = hexToBigInt(slice(message, 12, 20));
+      // CCTP v2 layout: the nonce (32 bytes, unique across source domains) at bytes 12..44; the transmitter keys usedNonces by it alone.
+      const nonce = slice(message, 12, 44);
       const transmitter = clientOf(chain).deployment.messageTransmitter;
-      const used = await call(chain, (c) =>
-        c.client.readContract({ address: transmitter, abi: sandboxMessageTransmitterAbi, functionName: 'usedNonces', args: [keccak256(concat([sourceDomain, slice(message, 12, 20)]))] }),
-      );
+      const used = await call(chain, (c) => c.client.readContract({ address: transmitter, abi: messageTransmitterV2Abi, functionName: 'usedNonces', args: [nonce] }));
       if (used === 0n) return null;
       const logs = await call(chain, async (c) => {
         const latest = await c.client.getBlockNumber();
         const fromBlock = latest > RECEIVE_LOOKBACK_BLOCKS ? latest - RECEIVE_LOOKBACK_BLOCKS : 0n;
-        return c.client.getContractEvents({ address: transmitter, abi: sandboxMessageTransmitterAbi, eventName: 'MessageReceived', args: { nonce }, fromBlock });
+        return c.client.getContractEvents({ address: transmitter, abi: messageTransmitterV2Abi, eventName: 'MessageReceived', args: { nonce }, fromBlock });
       });
-      const received = logs.find((l) => (l.args as { sourceDomain?: number }).sourceDomain === hexToNumber(sourceDomain));
+      const received = logs[0];
       if (received === undefined) {
         throw new ServiceError('INTERNAL_ERROR', `CCTP message nonce ${nonce} is used on ${chain} but its MessageReceived is older than ${RECEIVE_LOOKBACK_BLOCKS} blocks`, { details: { chain } });
       }
@@ -542,23 +587,11 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
     },
 
     async attest(chain, burnTxHash) {
-      // An attestation service that does not answer: not a transport error of the node, nothing to decode.
-      if (faults.take(chain, 'attestation-error')) throw new Error(`injected attestation-error: no attestation for ${burnTxHash}`);
-      const receipt = await call(chain, (c) => c.client.getTransactionReceipt({ hash: burnTxHash }));
-      const transmitter = clientOf(chain).deployment.messageTransmitter.toLowerCase();
-      for (const log of receipt.logs) {
-        if (log.address.toLowerCase() !== transmitter) continue;
-        try {
-          const ev = decodeEventLog({ abi: sandboxMessageTransmitterAbi, data: log.data, topics: log.topics });
-          if (ev.eventName === 'MessageSent') {
-            const message = ev.args.message as Hex;
-            return { message, attestation: await attester.sign({ hash: keccak256(message) }) };
-          }
-        } catch {
-          // another event of the transmitter
-        }
-      }
-      throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction', { details: { chain, txHash: burnTxHash } });
+      const ref = { sourceDomain: CHAINS[chain].cctpDomain, txHash: burnTxHash };
+      // The sandbox fault: the attestation service does not answer this time, an ordinary transient error (the mint is retried).
+      if (faults.take(chain, 'attestation-error')) throw attestationUnavailable(ref, new Error(`injected attestation-error: no attestation for ${burnTxHash}`));
+      const { message, attestation } = await attestations.fetchAttestation(ref);
+      return { message, attestation };
     },
 
     async gasQuote(chain) {
@@ -588,6 +621,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ChainPort & { faul
 
     async close() {
       prices.clear();
+      feeTables.clear();
     },
   };
   return port;

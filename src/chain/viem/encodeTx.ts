@@ -1,5 +1,5 @@
-import { encodeFunctionData, maxUint256, pad, type Address, type Hex } from 'viem';
-import { sandboxCometAbi, sandboxMessageTransmitterAbi, sandboxPoolAbi, sandboxTokenAbi, sandboxTokenMessengerAbi } from '../sandbox/abis';
+import { encodeFunctionData, maxUint256, pad, zeroHash, type Address, type Hex } from 'viem';
+import { messageTransmitterV2Abi, sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
 import type { Spender, TxRequest } from '../port';
 import type { ChainDeployment } from '../sandbox/manifest';
@@ -62,16 +62,17 @@ export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabot
       return {
         to: d.tokenMessenger,
         data: encodeFunctionData({
-          abi: sandboxTokenMessengerAbi,
+          abi: tokenMessengerV2Abi,
           functionName: 'depositForBurn',
-          args: [tx.amount, domain, pad(from, { size: 32 }), token(d, 'USDC')],
+          // destinationCaller bytes32(0): anyone may relay the mint (the service's relayer, or another party).
+          args: [tx.amount, domain, pad(from, { size: 32 }), token(d, 'USDC'), zeroHash, tx.maxFee, tx.minFinalityThreshold],
         }),
       };
     }
     case 'mint':
       return {
         to: d.messageTransmitter,
-        data: encodeFunctionData({ abi: sandboxMessageTransmitterAbi, functionName: 'receiveMessage', args: [tx.message, tx.attestation] }),
+        data: encodeFunctionData({ abi: messageTransmitterV2Abi, functionName: 'receiveMessage', args: [tx.message, tx.attestation] }),
       };
     case 'transfer':
       return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'transfer', args: [tx.to, tx.amount] }) };

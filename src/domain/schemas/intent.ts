@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ASSET_DECIMALS, CHAINS, CHAIN_NAMES, TOKEN_ASSETS, isChainName, supportsAsset, type TokenAsset } from '../chains';
 import { invalidChain } from '../errors/chain';
 import { invalidRequest, type FieldIssue } from '../errors/request';
-import { INTENT_ACTIONS } from '../intent';
+import { BRIDGE_SPEEDS, INTENT_ACTIONS } from '../intent';
 import { decimalPlaces, numberToDecimalString } from '../money';
 import { toFieldIssues } from './parse';
 import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, OPTIMIZE_GOALS } from '../optimize';
@@ -99,6 +99,7 @@ function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
   if (action === 'withdraw' || action === 'bridge') {
     for (const field of ['optimize', 'horizonDays']) if (present(field)) issue(field, `${field} is only used by lend intents`);
   }
+  if (action === 'withdraw' && present('speed')) issue('speed', 'speed is only used by bridge and lend intents');
   if (present('horizonDays') && !present('optimize')) issue('horizonDays', 'horizonDays is only used with optimize: netReturn');
   if (action === 'bridge') {
     if (present('chain')) issue('chain', 'chain is not used by bridge intents; use fromChain and toChain');
@@ -156,6 +157,13 @@ export const createIntentSchema = z
       .max(MAX_HORIZON_DAYS, `horizonDays must be at most ${MAX_HORIZON_DAYS}`)
       .optional()
       .meta({ description: `with optimize only: the days earnings are counted over (default ${DEFAULT_HORIZON_DAYS})`, examples: [30] }),
+    speed: z
+      .enum(BRIDGE_SPEEDS, { error: `speed must be one of: ${BRIDGE_SPEEDS.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee',
+      }),
   }, { error: 'the request body must be a JSON object' })
   // runs even when single fields failed, so one answer names every bad field
   .superRefine(crossFieldRules, { when: (payload) => isRecord(payload.value) });

@@ -1,13 +1,39 @@
-import { emptyResults, type Intent, type Step } from '../../domain/intent';
+import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
+import { fromUnits, toUnits } from '../../domain/money';
 import type { UnitContext } from '../unitContext';
 import { nextAction } from './nextAction';
 import { failStep, runSubTx } from './runSubTx';
 import { stepFailed } from './stepFailure';
-import { subTransactions } from './subTransactions';
-import { gasTotals, stepRecords } from './txRecords';
+import { depositAmount, subTransactions } from './subTransactions';
+import { gasTotals, mintedOf, stepRecords } from './txRecords';
 import { refuseStep, type StepFacts } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
 import { cancelPoint } from '../cancelRequest';
+
+/** A bridge step's fee once minted: what its mint kept back (the planned fee until then). */
+function settledFee(intent: Intent, step: Step): string | undefined {
+  if (step.type !== 'bridge') return step.fee;
+  const minted = mintedOf(intent.results, step.index);
+  return minted === undefined ? step.fee : fromUnits(toUnits(step.amount, 'USDC') - minted, 'USDC');
+}
+
+/** What the intent finally put in place: a lend's deposit as supplied, a bridge's mint as delivered, else the planned amount. */
+function finalAmountOf(intent: Intent): string {
+  const last = intent.executionPlan?.steps.at(-1);
+  if (last?.type === 'deposit') return fromUnits(depositAmount(intent, last), last.asset);
+  const minted = last?.type === 'bridge' ? mintedOf(intent.results, last.index) : undefined;
+  return minted === undefined ? intent.amount : fromUnits(minted, 'USDC');
+}
+
+/** Results with what the CCTP fees of the minted bridges took (absent while none is minted). */
+function withBridgeFees(intent: Intent, results: IntentResults): IntentResults {
+  let fees: bigint | undefined;
+  for (const s of intent.executionPlan?.steps ?? []) {
+    const minted = s.type === 'bridge' ? mintedOf(results, s.index) : undefined;
+    if (minted !== undefined) fees = (fees ?? 0n) + toUnits(s.amount, 'USDC') - minted;
+  }
+  return fees === undefined ? results : { ...results, bridgeFees: fromUnits(fees, 'USDC') };
+}
 
 /** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
 function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
@@ -22,10 +48,12 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
     gasUsed: gas.gasUsed,
     gasCostUsd: gas.gasCostUsd,
   };
+  const fee = settledFee(intent, step);
+  if (fee !== undefined) done.fee = fee;
   const steps = intent.executionPlan?.steps ?? [];
   const completedSteps = steps.filter((s) => s.status === 'completed' || s.index === step.index).length;
-  const results = { ...(intent.results ?? emptyResults()), completedSteps };
-  if (completedSteps === steps.length) return ctx.commit({ type: 'complete', step: done, results: { ...results, finalAmount: intent.amount } });
+  const results = withBridgeFees(intent, { ...(intent.results ?? emptyResults()), completedSteps });
+  if (completedSteps === steps.length) return ctx.commit({ type: 'complete', step: done, results: { ...results, finalAmount: finalAmountOf(intent) } });
   return ctx.commit({ type: 'progress', step: done, results });
 }
 
@@ -59,6 +87,6 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
     case 'finish-step':
       return finishStep(intent, action.step, ctx);
     case 'complete':
-      return ctx.commit({ type: 'complete', results: { ...(intent.results ?? emptyResults()), finalAmount: intent.amount } });
+      return ctx.commit({ type: 'complete', results: { ...(intent.results ?? emptyResults()), finalAmount: finalAmountOf(intent) } });
   }
 }

@@ -1,9 +1,9 @@
 import type { ChainName } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
-import type { Intent, Step } from '../../domain/intent';
+import { FINALITY_OF_SPEED, type BridgeStep, type DepositStep, type Intent, type Step } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
 import { PROTOCOLS, type ChainPort, type Protocol, type TxKind, type TxRequest } from '../../chain/port';
-import { findSubTx } from './txRecords';
+import { findSubTx, mintedOf } from './txRecords';
 
 /** One transaction a step sends, in order. */
 export interface SubTxSpec {
@@ -63,6 +63,26 @@ function protocolOf(step: Step & { protocol: string }): Protocol {
 const unexpected = (step: Step, kind: TxKind): ServiceError =>
   new ServiceError('INTERNAL_ERROR', `A ${step.type} step sends no ${kind}`, { details: { step: step.index, kind } });
 
+/** The CCTP fee planned for a bridge step (its burn's maxFee), smallest units; `fee` on steps planned before maxFee was recorded. */
+export const plannedFeeOf = (step: BridgeStep): bigint => toUnits(step.maxFee ?? step.fee ?? '0', 'USDC');
+
+/**
+ * What a deposit supplies: its planned amount, with each earlier bridge into
+ * its chain counted at what its mint delivered instead of what was planned
+ * to arrive. The fee a mint keeps back is the attestation service's, fixed
+ * after planning (at most the planned one, the burn's maxFee), so the deposit
+ * supplies what arrived rather than an amount the wallet may not hold.
+ */
+export function depositAmount(intent: Intent, step: DepositStep): bigint {
+  let amount = toUnits(step.amount, step.asset);
+  for (const s of intent.executionPlan?.steps ?? []) {
+    if (s.type !== 'bridge' || s.to !== step.chain || s.index >= step.index || step.asset !== 'USDC') continue;
+    const minted = mintedOf(intent.results, s.index);
+    if (minted !== undefined) amount += minted - (toUnits(s.amount, 'USDC') - plannedFeeOf(s));
+  }
+  return amount;
+}
+
 /**
  * The chain port request for `spec` of `step`. A mint first asks for the
  * attestation of the step's burn (so it needs the burn's persisted hash).
@@ -74,7 +94,7 @@ export async function buildRequest(intent: Intent, step: Step, spec: SubTxSpec, 
       case 'approve':
         return { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount };
       case 'burn':
-        return { kind: 'burn', chain: step.from, toChain: step.to, amount };
+        return { kind: 'burn', chain: step.from, toChain: step.to, amount, maxFee: plannedFeeOf(step), minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast };
       case 'revoke':
         return { kind: 'revoke', chain: step.from, asset: 'USDC', spender: 'bridge' };
       case 'mint': {
@@ -90,13 +110,13 @@ export async function buildRequest(intent: Intent, step: Step, spec: SubTxSpec, 
     }
   }
   const protocol = protocolOf(step);
-  const amount = toUnits(step.amount, step.asset);
   if (step.type === 'deposit') {
+    const amount = depositAmount(intent, step);
     if (spec.kind === 'approve') return { kind: 'approve', chain: step.chain, asset: step.asset, spender: protocol, amount };
     if (spec.kind === 'supply') return { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount };
     if (spec.kind === 'revoke') return { kind: 'revoke', chain: step.chain, asset: step.asset, spender: protocol };
     throw unexpected(step, spec.kind);
   }
-  if (spec.kind === 'withdraw') return { kind: 'withdraw', chain: step.chain, protocol, asset: step.asset, amount };
+  if (spec.kind === 'withdraw') return { kind: 'withdraw', chain: step.chain, protocol, asset: step.asset, amount: toUnits(step.amount, step.asset) };
   throw unexpected(step, spec.kind);
 }

@@ -26,6 +26,8 @@ export interface SubTxRecord extends TransactionRecord {
    * one is, it becomes `txHash`.
    */
   replaced?: Hex[];
+  /** A confirmed CCTP mint: what it delivered to the wallet (the burned amount less the fee kept back), smallest units as an integer string. */
+  minted?: string;
 }
 
 /** Every hash the record's nonce was signed with; at most one of them is ever mined. */
@@ -50,6 +52,12 @@ export function stepRecords(results: IntentResults | undefined, step: number): S
 export function findSubTx(results: IntentResults | undefined, step: number, kind: TxKind): SubTxRecord | undefined {
   for (const t of results?.transactions ?? []) if (isSubTxRecord(t) && t.step === step && t.kind === kind) return t;
   return undefined;
+}
+
+/** What the confirmed mint of bridge step `step` delivered, smallest units; undefined before it is confirmed (or when its receipt told nothing). */
+export function mintedOf(results: IntentResults | undefined, step: number): bigint | undefined {
+  const mint = findSubTx(results, step, 'mint');
+  return mint?.status === 'confirmed' && mint.minted !== undefined ? BigInt(mint.minted) : undefined;
 }
 
 const roundUsd = (n: number): number => Math.round(n * 1e6) / 1e6;
@@ -114,6 +122,7 @@ export function withReceipt(results: IntentResults, receipt: TxReceipt): IntentR
     const others = hashesOf(t).filter((h) => h !== receipt.txHash);
     const outcome = receipt.status === 'success' ? ('confirmed' as const) : ('reverted' as const);
     const record: SubTxRecord = { ...t, txHash: receipt.txHash, status: outcome, gasUsed: receipt.gasUsed.toString(), gasCostUsd: receipt.gasCostUsd };
+    if (receipt.minted !== undefined) record.minted = receipt.minted.toString();
     if (others.length > 0) record.replaced = others;
     return record;
   });

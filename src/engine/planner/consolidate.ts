@@ -1,6 +1,8 @@
 import { CHAIN_NAMES, type ChainName, type TokenAsset } from '../../domain/chains';
 import { chainOrder } from './format';
-import { bridgeFee, canBridge, routeFeeBps } from './routes';
+import { canBridge, routeFeeBps } from './routes';
+// CCTP's own fee rule (fractional bps, rounded up): a plan never counts on more than arrives, and its maxFee covers the attested fee.
+import { cctpFee } from '../../chain/cctp/fee';
 import type { ChainAmounts, RouteFees } from './types';
 
 /** One bridge of a consolidation. */
@@ -80,7 +82,7 @@ export function consolidate({ target, required, asset, balances, routeFees, minB
   const bridges: PlannedBridge[] = [];
   amounts.forEach((amount, i) => {
     const s = sources[i];
-    if (s !== undefined) bridges.push({ from: s.from, amount, fee: bridgeFee(amount, s.bps), bps: s.bps });
+    if (s !== undefined) bridges.push({ from: s.from, amount, fee: cctpFee(amount, s.bps), bps: s.bps });
   });
   const arrives = bridges.reduce((sum, b) => sum + b.amount - b.fee, localUsed);
   return { ok: true, local: localUsed, bridges, arrives };

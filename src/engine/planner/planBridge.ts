@@ -3,7 +3,9 @@ import { invalidChain } from '../../domain/errors/chain';
 import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
 import { formatAmount } from './format';
 import { insufficient } from './insufficient';
-import { bridgeFee, routeFeeBps } from './routes';
+import { routeFeeBps } from './routes';
+// CCTP's own fee rule (fractional bps, rounded up): a plan never counts on more than arrives, and its maxFee covers the attested fee.
+import { cctpFee } from '../../chain/cctp/fee';
 import { bridgeStep } from './steps';
 import type { PlannerInput, PlanResult } from './types';
 
@@ -26,7 +28,7 @@ export function planBridge(input: PlannerInput): PlanResult {
   if (balance < required) return insufficient({ required, available: balance, perChain: input.balances, asset, extra: { chain: from } });
 
   const bps = routeFeeBps(input.routeFees, from, to);
-  const fee = bridgeFee(required, bps);
+  const fee = cctpFee(required, bps);
   const arrives = required - fee;
   const feeText = fee === 0n ? 'no route fee' : `route fee ${formatAmount(fee, asset)} (${bps} bps)`;
   return {

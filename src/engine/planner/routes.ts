@@ -2,8 +2,6 @@ import { CHAINS, type ChainName, type TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import type { RouteFees } from './types';
 
-const BPS_DENOMINATOR = 10_000n;
-
 /** Only USDC moves between chains (CCTP burn and mint), and never between a main and a test network. */
 export function canBridge(asset: TokenAsset, from: ChainName, to: ChainName): boolean {
   return asset === 'USDC' && from !== to && CHAINS[from].testnet === CHAINS[to].testnet;
@@ -12,15 +10,11 @@ export function canBridge(asset: TokenAsset, from: ChainName, to: ChainName): bo
 /** Fee of the route in basis points (0 when the route has none); a malformed fee is a programming error. */
 export function routeFeeBps(fees: RouteFees | undefined, from: ChainName, to: ChainName): number {
   const bps = fees?.[from]?.[to] ?? 0;
-  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) {
-    throw new ServiceError('INTERNAL_ERROR', `Route fee ${from} -> ${to} must be whole basis points in 0..10000`, {
+  if (!(bps >= 0 && bps <= 10_000)) {
+    throw new ServiceError('INTERNAL_ERROR', `Route fee ${from} -> ${to} must be basis points in 0..10000`, {
       details: { from, to, bps },
     });
   }
   return bps;
 }
 
-/** Fee taken out of `amount` at `bps`, rounded up so a plan never counts on more than arrives. */
-export function bridgeFee(amount: bigint, bps: number): bigint {
-  return (amount * BigInt(bps) + BPS_DENOMINATOR - 1n) / BPS_DENOMINATOR;
-}

@@ -12,7 +12,8 @@ export function withdrawStep(index: number, chain: ChainName, protocol: string, 
   return { index, type: 'withdraw', status: 'pending', chain, protocol, asset, amount: fromUnits(amount, asset) };
 }
 
-/** A pending bridge of `amount` from `from` to `to`; `fee` comes out of it on arrival. */
+/** A pending bridge of `amount` from `from` to `to`; `fee` comes out of it on arrival, and is the most the burn lets the mint keep (`maxFee`). */
 export function bridgeStep(index: number, from: ChainName, to: ChainName, asset: TokenAsset, amount: bigint, fee: bigint): BridgeStep {
-  return { index, type: 'bridge', status: 'pending', chain: from, from, to, amount: fromUnits(amount, asset), fee: fromUnits(fee, asset) };
+  const planned = fromUnits(fee, asset);
+  return { index, type: 'bridge', status: 'pending', chain: from, from, to, amount: fromUnits(amount, asset), fee: planned, maxFee: planned };
 }

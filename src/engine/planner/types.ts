@@ -9,7 +9,7 @@ export type ChainAmounts = Partial<Record<ChainName, bigint>>;
 /** Supplied amounts of one asset per chain and lending protocol, in smallest units. */
 export type PositionAmounts = Partial<Record<ChainName, Readonly<Record<string, bigint>>>>;
 
-/** Route fee in basis points per (from, to), taken out of the bridged amount (CCTP fast transfer); absent = free. */
+/** Route fee in basis points (fractions allowed) per (from, to), taken out of the bridged amount (CCTP v2, at the intent's speed); absent = free. */
 export type RouteFees = Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
 
 /** A lending rate as the yields report has it; `apy` is a percent. */

@@ -116,6 +116,14 @@ export function known<T extends string>(values: readonly T[], v: unknown): T | n
   return typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null;
 }
 
+export const BridgeSpeedEnum = builder.enumType('BridgeSpeed', {
+  description: 'How fast the CCTP transfers of a bridge or lend are attested (REST spells them "fast" and "standard").',
+  values: {
+    FAST: { value: 'fast' as const, description: 'Attested at soft finality, in seconds, for a fee of a few basis points (the default).' },
+    STANDARD: { value: 'standard' as const, description: 'Attested after hard finality (minutes on the public networks), no fee.' },
+  },
+});
+
 export const OptimizeGoalEnum = builder.enumType('OptimizeGoal', {
   description: 'An opt-in rule for choosing where a lend goes, instead of the highest APY (REST spells NET_RETURN "netReturn").',
   values: {

@@ -1,5 +1,5 @@
 import { builder } from '../builder';
-import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, describedValues, known, type TransactionStatus } from './enums';
+import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, BridgeSpeedEnum, describedValues, known, type TransactionStatus } from './enums';
 import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
@@ -129,7 +129,9 @@ builder.objectRef<BridgeStep>('BridgeStep').implement({
   fields: (t) => ({
     from: t.field({ type: ChainEnum, description: 'The source chain.', resolve: (s) => s.from }),
     to: t.field({ type: ChainEnum, description: 'The destination chain.', resolve: (s) => s.to }),
-    fee: t.exposeString('fee', { nullable: true, description: 'Route fee taken out on arrival, decimal string.' }),
+    fee: t.exposeString('fee', { nullable: true, description: 'CCTP fee taken out on arrival, decimal string: the planned one until the mint, then what the mint kept back.' }),
+    maxFee: t.exposeString('maxFee', { nullable: true, description: "The most the mint may keep back (the fee planned at the intent's speed): the burn's maxFee, decimal string." }),
+    minFinalityThreshold: t.exposeInt('minFinalityThreshold', { nullable: true, description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard." }),
   }),
 });
 
@@ -188,6 +190,7 @@ const ResultsRef = builder.objectRef<IntentResults>('IntentResults').implement({
     finalAmount: t.exposeString('finalAmount', { description: 'Token units in place at the end (decimal string).' }),
     apy: t.exposeFloat('apy', { description: 'APY obtained, percent.' }),
     failedStep: t.exposeInt('failedStep', { nullable: true, description: 'Position (from 1) of the step that failed.' }),
+    bridgeFees: t.exposeString('bridgeFees', { nullable: true, description: "What the CCTP fees of the intent's bridges took, as their mints kept it back (decimal string); null until a bridge is minted." }),
   }),
 });
 
@@ -216,6 +219,7 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
     chain: t.field({ type: ChainEnum, nullable: true, description: 'lend: the destination asked for (null: best APY); withdraw: the chain of the position.', resolve: (i) => i.chain }),
     fromChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the source chain; null otherwise.', resolve: (i) => i.fromChain }),
     toChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the destination chain; null otherwise.', resolve: (i) => i.toChain }),
+    speed: t.field({ type: BridgeSpeedEnum, nullable: true, description: 'bridge and lend: how fast the bridges are attested; null for a withdraw.', resolve: (i) => i.speed }),
     executionPlan: t.field({ type: ExecutionPlanRef, nullable: true, description: 'The plan; null while pending or planning (and when planning failed).', resolve: (i) => i.executionPlan }),
     results: t.field({ type: ResultsRef, nullable: true, description: 'What execution did; null until it starts.', resolve: (i) => i.results }),
     error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),
@@ -240,6 +244,7 @@ export const CreateIntentInput = builder.inputType('CreateIntentInput', {
     toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
     optimize: t.field({ type: OptimizeGoalEnum, description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.' }),
     horizonDays: t.int({ description: 'With optimize only: the days earnings are counted over, 1-3650 (default 30).' }),
+    speed: t.field({ type: BridgeSpeedEnum, description: 'bridge and lend: FAST (default, seconds, a fee of a few bps) or STANDARD (hard finality, no fee).' }),
   }),
 });
 

@@ -1,9 +1,9 @@
 import { builder } from '../builder';
-import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum } from './enums';
+import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, BridgeSpeedEnum } from './enums';
 import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { previewIntent, type IntentPreview, type PreviewAlternative, type PreviewStep, type PreviewTransaction } from '../../app/intents/previewIntent';
+import { previewIntent, type IntentPreview, type PreviewAlternative, type PreviewSpeed, type PreviewStep, type PreviewTransaction } from '../../app/intents/previewIntent';
 import type { LendingProtocol } from '../../domain/chains';
 
 /**
@@ -63,6 +63,8 @@ const PreviewStepRef = builder.objectRef<PreviewStep>('PreviewStep').implement({
     routeFeeUnits: t.exposeString('routeFeeUnits', { description: 'The same in smallest units.' }),
     arrives: t.exposeString('arrives', { description: 'amount − routeFee, token units.' }),
     arrivesUnits: t.exposeString('arrivesUnits', { description: 'The same in smallest units.' }),
+    routeFeeBps: t.float({ nullable: true, description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed).", resolve: (s) => s.routeFeeBps ?? null }),
+    expectedWaitSeconds: t.int({ nullable: true, description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds.", resolve: (s) => s.expectedWaitSeconds ?? null }),
     apy: t.float({ nullable: true, description: 'Deposit: the market APY, percent.', resolve: (s) => s.apy ?? null }),
     expectedYearlyEarnings: t.string({ nullable: true, description: 'Deposit: what it earns in a year at the APY, token units.', resolve: (s) => s.expectedYearlyEarnings ?? null }),
     gas: t.field({ type: PreviewStepGasRef, description: 'The gas of the step.', resolve: (s) => s.gas }),
@@ -77,6 +79,16 @@ const PreviewTotalsRef = builder.objectRef<IntentPreview['totals']>('PreviewTota
     gasUnits: t.exposeString('gasUnits', { description: "Gas of every transaction, as results.totalGasUsed counts it (the gas tank's top-up of the wallet is in neither)." }),
     gasUsd: t.exposeFloat('gasUsd', { description: 'What that gas costs now, in USD.' }),
     expectedYearlyEarnings: t.string({ nullable: true, description: 'Lend: what the deposit earns in a year at the APY, token units.', resolve: (x) => x.expectedYearlyEarnings ?? null }),
+  }),
+});
+
+const PreviewSpeedRef = builder.objectRef<PreviewSpeed>('PreviewSpeed').implement({
+  description: "A plan's bridges priced at one speed.",
+  fields: (t) => ({
+    speed: t.field({ type: BridgeSpeedEnum, description: 'FAST or STANDARD.', resolve: (s) => s.speed }),
+    routeFees: t.exposeString('routeFees', { description: "CCTP fees of the plan's bridges at this speed's tier, token units." }),
+    routeFeesUnits: t.exposeString('routeFeesUnits', { description: 'The same in smallest units.' }),
+    expectedWaitSeconds: t.exposeInt('expectedWaitSeconds', { description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds).' }),
   }),
 });
 
@@ -110,6 +122,8 @@ const IntentPreviewRef = builder.objectRef<IntentPreview>('IntentPreview').imple
     reasoning: t.exposeString('reasoning', { description: 'The plan explained, as the intent would record it.' }),
     choice: t.field({ type: PreviewChoiceEnum, nullable: true, description: 'Lend without chain: which rule chose the market.', resolve: (p) => p.choice ?? null }),
     horizonDays: t.int({ nullable: true, description: 'Lend without chain: the days the net return is counted over.', resolve: (p) => p.horizonDays ?? null }),
+    speed: t.field({ type: BridgeSpeedEnum, nullable: true, description: "Bridge and lend: the speed the plan's bridges go at.", resolve: (p) => p.speed ?? null }),
+    speeds: t.field({ type: [PreviewSpeedRef], nullable: true, description: "When the plan bridges: its bridges priced at each speed (the plan itself is priced at speed).", resolve: (p) => p.speeds ?? null }),
     apy: t.float({ nullable: true, description: 'APY of the market lent to (or withdrawn from), percent; null for a bridge.', resolve: (p) => p.apy }),
     steps: t.field({ type: [PreviewStepRef], description: 'The steps, in order, priced.', resolve: (p) => p.steps }),
     totals: t.field({ type: PreviewTotalsRef, description: 'Totals of the plan.', resolve: (p) => p.totals }),

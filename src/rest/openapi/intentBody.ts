@@ -82,7 +82,7 @@ const defaultAsset = fields.asset.parse(undefined) as TokenAsset;
 const horizonNeedsOptimize = { if: { properties: { horizonDays: { type: 'integer' } }, required: ['horizonDays'] }, then: { ...then({ optimize: { type: 'string' } }), required: ['optimize'] } };
 
 export const lendIntentSchema = z
-  .strictObject({ walletId: fields.walletId, action: action('lend'), amount, asset: fields.asset, chain: fields.chain, optimize: fields.optimize, horizonDays: fields.horizonDays })
+  .strictObject({ walletId: fields.walletId, action: action('lend'), amount, asset: fields.asset, chain: fields.chain, optimize: fields.optimize, horizonDays: fields.horizonDays, speed: fields.speed })
   .meta({ allOf: [...decimalsRules(defaultAsset, TOKEN_ASSETS), ...assetOnChainRules('chain'), horizonNeedsOptimize] })
   .openapi('LendIntentRequest', { description: "Lend `amount` of `asset` on `chain`, or where the APY is best among the wallet's chains; USDC elsewhere is bridged there first" });
 
@@ -101,6 +101,7 @@ export const bridgeIntentSchema = z
     asset: bridgeAsset,
     fromChain: required(fields.fromChain),
     toChain: required(fields.toChain),
+    speed: fields.speed,
   })
   .meta({ allOf: [...decimalsRules('USDC', ['USDC']), ...differentChainsRules()] })
   .openapi('BridgeIntentRequest', { description: 'Move `amount` USDC from `fromChain` to `toChain` (burn, attestation, mint)' });

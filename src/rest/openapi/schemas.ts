@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS } from '../../domain/chains';
-import { INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
+import { BRIDGE_SPEEDS, INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
 import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
 import { PROTOCOLS } from '../../chain/port';
 import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
@@ -137,6 +137,18 @@ export const intentPreviewSchema = z
     reasoning: z.string().meta({ description: 'The plan explained, as the intent would record it' }),
     choice: previewChoice.optional().meta({ description: 'lend without chain: which rule chose the market' }),
     horizonDays: z.number().int().optional().meta({ description: 'lend without chain: the days the net return is counted over' }),
+    speed: z.enum(BRIDGE_SPEEDS).optional().meta({ description: "bridge and lend: the speed the plan's bridges go at" }),
+    speeds: z
+      .array(
+        z.strictObject({
+          speed: z.enum(BRIDGE_SPEEDS),
+          routeFees: decimalAmount.meta({ description: "CCTP fees of the plan's bridges at this speed's tier" }),
+          routeFeesUnits: units,
+          expectedWaitSeconds: z.number().int().meta({ description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds)' }),
+        }),
+      )
+      .optional()
+      .meta({ description: 'When the plan bridges: its bridges priced at each speed (the plan itself is priced at `speed`)' }),
     apy: z.union([z.number(), z.null()]).meta({ description: 'APY of the market lent to (or withdrawn from), percent; null for a bridge' }),
     steps: z
       .array(
@@ -150,6 +162,8 @@ export const intentPreviewSchema = z
           amount: decimalAmount,
           amountUnits: units,
           routeFee: decimalAmount.meta({ description: 'Route fee of a bridge (0 otherwise)' }),
+          routeFeeBps: z.number().optional().meta({ description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed)" }),
+          expectedWaitSeconds: z.number().int().optional().meta({ description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds" }),
           routeFeeUnits: units,
           arrives: decimalAmount.meta({ description: 'amount − routeFee' }),
           arrivesUnits: units,
@@ -233,7 +247,16 @@ const stepSchema = z
   .discriminatedUnion('type', [
     z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
     z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
-    z.strictObject({ type: z.literal('bridge'), from: chainName, to: chainName, ...stepProgress }).openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to`' }),
+    z
+      .strictObject({
+        type: z.literal('bridge'),
+        from: chainName,
+        to: chainName,
+        ...stepProgress,
+        maxFee: decimalString("The most the CCTP mint may keep back: the fee planned at the intent's speed (the burn's maxFee)").optional(),
+        minFinalityThreshold: z.union([z.literal(1000), z.literal(2000)]).optional().meta({ description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard" }),
+      })
+      .openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back)' }),
   ])
   .openapi('IntentStep', { description: 'One step of an execution plan' });
 
@@ -268,6 +291,7 @@ export const intentSchema = z
     chain: chainName.optional(),
     fromChain: chainName.optional(),
     toChain: chainName.optional(),
+    speed: z.enum(BRIDGE_SPEEDS).optional().meta({ description: 'Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
     executionPlan: z
       .union([
         z.strictObject({
@@ -287,6 +311,7 @@ export const intentSchema = z
         finalAmount: decimalString('Token units in place at the end'),
         apy: z.number().meta({ description: 'APY obtained, percent' }),
         failedStep: z.number().int().min(0).optional().meta({ description: 'Index of the failed step' }),
+        bridgeFees: decimalString("What the CCTP fees of the intent's bridges took, as their mints kept it back").optional(),
       })
       .optional()
       .meta({ description: 'Present once execution has started' }),

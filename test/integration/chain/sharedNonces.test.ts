@@ -49,7 +49,7 @@ function instances(count: number, nonces?: NonceRepo, nonceGapMs?: number) {
   const ports = Array.from({ length: count }, () =>
     createViemChainPort({
       manifest: sandbox.manifest,
-      keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet, attester: SANDBOX_KEYS.attester },
+      keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet },
       pollingIntervalMs: 20,
       minGasWei: parseEther('0.001'),
       topUpWei: parseEther('0.003'),

@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, http, type Address } from 'viem
 import type { ChainName } from '../../../src/domain/chains';
 import { createSystemClock } from '../../../src/domain/clock';
 import type { Intent } from '../../../src/domain/intent';
-import { toUnits } from '../../../src/domain/money';
+import { fromUnits, toUnits } from '../../../src/domain/money';
 import { walletRecord } from '../../unit/engine/intentFixture';
 import { createKeyVault, type KeyVault } from '../../../src/chain/keyVault';
 import type { ChainPort } from '../../../src/chain/port';
@@ -17,6 +17,11 @@ import { isFinal } from '../../../src/engine/stateMachine';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import type { Store } from '../../../src/store/port';
 import { loadSandboxManifest, sandboxChain, SANDBOX_TEST_FEE_BPS } from '../../setup/sandbox';
+import { cctpFee } from '../../../src/chain/cctp/fee';
+import { SANDBOX_KEYS } from '../../../src/chain/sandbox/accounts';
+import { startIrisServer } from '../../../src/chain/sandbox/iris/irisServer';
+import { createViemChainPort } from '../../../src/chain/viem/createViemChainPort';
+import { CHAINS } from '../../../src/domain/chains';
 
 /**
  * The engine against the real sandbox devnets (jest global setup) through the
@@ -170,8 +175,10 @@ describe('engine on the sandbox devnets', () => {
 
     expect(done.status).toBe('completed');
     expect(done.executionPlan?.strategy).toBe('single-bridge');
-    const fee = (usdc('10') * BigInt(SANDBOX_TEST_FEE_BPS) + 9_999n) / 10_000n;
+    const fee = cctpFee(usdc('10'), SANDBOX_TEST_FEE_BPS);
     expect(toUnits(done.amount, 'USDC')).toBe(usdc('10') - fee);
+    expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', maxFee: done.executionPlan?.steps[0]?.fee, minFinalityThreshold: 1000 });
+    expect(done.results).toMatchObject({ finalAmount: done.amount, bridgeFees: done.executionPlan?.steps[0]?.fee });
     expect(done.results?.transactions.map((t) => `${(t as { kind?: string }).kind}@${t.chain}`)).toEqual([
       'approve@arbitrum-sepolia',
       'burn@arbitrum-sepolia',
@@ -186,6 +193,46 @@ describe('engine on the sandbox devnets', () => {
     expect(back.status).toBe('completed');
     expect(back.executionPlan?.strategy).toBe('direct-withdraw');
     expect((await usdcHoldings(w.address, 'base-sepolia')).balance).toBe(usdc('5'));
+  });
+
+  test('behavior: the fast fee rises between a lend\'s planning and its mint → the burn is attested standard (its maxFee no longer covers fast), the lend completes and supplies all that arrived', async () => {
+    // An attestation service of this test's own (same attester key, so the transmitters accept it), whose fees it may change.
+    const iris = await startIrisServer({
+      chains: Object.values(manifest.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
+      attesterKey: SANDBOX_KEYS.attester,
+      feesBps: { fast: SANDBOX_TEST_FEE_BPS, standard: 0 },
+    });
+    const own = createViemChainPort({ manifest: { ...manifest, attestationApi: iris.url }, keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet }, pollingIntervalMs: 50 });
+    try {
+      const raising: ChainPort = {
+        ...own,
+        send: async (signer, tx, onSigned) => {
+          const sent = await own.send(signer, tx, onSigned);
+          // planned at the fast fee of before; the service first sees the burn after this
+          if (tx.kind === 'burn') iris.setFees({ fast: SANDBOX_TEST_FEE_BPS * 10 });
+          return sent;
+        },
+      };
+      const e = engine({ chains: raising });
+      const w = await newWallet();
+      await mintUsdc('arbitrum-sepolia', w.address, usdc('10'));
+      const done = await settled(e, (await submit(e, w.id, { amount: '10', chain: 'base-sepolia' })).id);
+
+      expect(done.error).toBeUndefined();
+      expect(done.status).toBe('completed');
+      const planned = cctpFee(usdc('10'), SANDBOX_TEST_FEE_BPS);
+      expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', maxFee: fromUnits(planned, 'USDC'), minFinalityThreshold: 1000, fee: '0' });
+      expect(toUnits(done.amount, 'USDC')).toBe(usdc('10') - planned);
+      // what arrived (all of it: standard is free here) is supplied, not the planned amount
+      expect(done.results).toMatchObject({ finalAmount: '10', bridgeFees: '0' });
+      const after = await usdcHoldings(w.address, 'base-sepolia');
+      expect(after.balance).toBe(0n);
+      expect(after.aave).toBeGreaterThanOrEqual(usdc('10'));
+      expect(after.aave).toBeLessThan(usdc('10.01'));
+    } finally {
+      await own.close();
+      await iris.close();
+    }
   });
 
   test('error: an injected bridge revert → BRIDGE_FAILED with failedStep 1; the funds stay on the source chain', async () => {
@@ -272,7 +319,7 @@ describe('engine on the sandbox devnets', () => {
     await second.start();
     const done = await settled(second, intent.id);
     expect(done.status).toBe('completed');
-    const fee = (usdc('4') * BigInt(SANDBOX_TEST_FEE_BPS)) / 10_000n;
+    const fee = cctpFee(usdc('4'), SANDBOX_TEST_FEE_BPS);
     const aave = (await usdcHoldings(w.address, 'base-sepolia')).aave;
     expect(aave).toBeGreaterThanOrEqual(usdc('4') - fee - 1n);
     expect(aave).toBeLessThan(usdc('4') - fee + usdc('0.01'));

@@ -1,3 +1,4 @@
+import { cctpFee } from '../../../src/chain/cctp/fee';
 import { ADMIN_TOKEN, type HttpAnswer, type Json, type TestServer } from '../../helpers/server';
 
 /**
@@ -16,10 +17,8 @@ export function usdc(amount: string): bigint {
   return BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, '0').slice(0, 6) || '0');
 }
 
-/** Route fee of the test sandbox on `amount` (smallest units) at `bps`, rounded up like the planner. */
-export function feeOf(amount: bigint, bps: number): bigint {
-  return (amount * BigInt(bps) + 9_999n) / 10_000n;
-}
+/** CCTP fee of the test sandbox on `amount` (smallest units) at `bps`: the protocol's rule, as the planner and the attestation service apply it. */
+export const feeOf = cctpFee;
 
 /** Smallest units as the plain decimal string the service uses ("7.996", "10"). */
 export function decimal(units: bigint): string {

@@ -164,7 +164,7 @@ export function describeScaleOut(lane: string, stores: ScaleOutStores): void {
   const walletTxsOn = (intent: Intent, chain: ChainName): number => (intent.results?.transactions ?? []).filter((t) => isSubTxRecord(t) && t.chain === chain && t.kind !== 'mint').length;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ feeBps: 0 });
+    sandbox = await startSandbox({ fastFeeBps: 0 });
     dir = mkdtempSync(join(tmpdir(), 'scale-out-'));
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(sandbox.manifest));
     store = await stores.shared();

@@ -31,7 +31,7 @@ const masterKey = randomBytes(32);
 const running: { engine: Engine; chains: RunningChains }[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ feeBps: 0 });
+  sandbox = await startSandbox({ fastFeeBps: 0 });
   dir = mkdtempSync(join(tmpdir(), 'wallet-reservation-'));
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(sandbox.manifest));
 }, 120_000);

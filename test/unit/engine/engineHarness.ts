@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { ChainName, TokenAsset } from '../../../src/domain/chains';
-import type { Intent, IntentAction } from '../../../src/domain/intent';
+import type { BridgeSpeed, Intent, IntentAction } from '../../../src/domain/intent';
 import { toUnits } from '../../../src/domain/money';
 import type { Wallet } from '../../../src/domain/types';
 import type { MarketRate } from '../../../src/chain/port';
@@ -31,6 +31,7 @@ export interface IntentRequest {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
+  speed?: BridgeSpeed;
 }
 
 /** An engine over a memory store and a fake chain, with helpers to make wallets and intents and await their end. */
@@ -97,6 +98,7 @@ export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptio
         ...(request.chain && { chain: request.chain }),
         ...(request.fromChain && { fromChain: request.fromChain }),
         ...(request.toChain && { toChain: request.toChain }),
+        ...(request.speed && { speed: request.speed }),
         executionPlan: null,
         createdAt: now,
         updatedAt: now,

@@ -79,6 +79,47 @@ describe('engine: lend', () => {
     expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('99.95'));
   });
 
+  test('behavior: the CCTP fee drops between planning and the mint → the deposit supplies what the mint delivered, the results say what the fee took', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('100'));
+    // planned at 5 bps (maxFee 0.05); the attestation service charges 2 bps by the time the burn is attested
+    h.chain.beforeBroadcast = async (s) => {
+      if (s.kind === 'burn') h.chain.feeBps = 2;
+    };
+    const done = await h.settled((await h.submit(w.id, { amount: '100' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', maxFee: '0.05', minFinalityThreshold: 1000, fee: '0.02' });
+    expect(done.results).toMatchObject({ finalAmount: '99.98', bridgeFees: '0.02' });
+    expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('99.98'));
+    expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(0n);
+  });
+
+  test('behavior: the CCTP fee rises above the maxFee after planning → attested as standard (no fee), the deposit supplies all that arrived', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('100'));
+    h.chain.beforeBroadcast = async (s) => {
+      if (s.kind === 'burn') h.chain.feeBps = 50;
+    };
+    const done = await h.settled((await h.submit(w.id, { amount: '100' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(done.results).toMatchObject({ finalAmount: '100', bridgeFees: '0' });
+    expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('100'));
+  });
+
+  test('behavior: speed standard → the burn asks for finality 2000 at the standard tier (free here), all of it arrives', async () => {
+    const w = await h.wallet();
+    h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('100'));
+    const done = await h.settled((await h.submit(w.id, { amount: '100', speed: 'standard' })).id);
+
+    expect(done.status).toBe('completed');
+    expect(done.amount).toBe('100');
+    expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', fee: '0', maxFee: '0', minFinalityThreshold: 2000 });
+    expect(done.executionPlan?.reasoning).toContain('Standard CCTP transfer: attested after hard finality, about 19 min');
+    expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('100'));
+  });
+
   test('behavior: funds spread over two other chains → multi-bridge, both bridged, one deposit', async () => {
     const w = await h.wallet();
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('60'));

@@ -19,6 +19,8 @@ import type {
 import type { KeyVault } from '../../../src/chain/keyVault';
 import type { GasEstimate, GasQuote } from '../../../src/chain/port';
 import { TYPICAL_GAS } from '../../../src/chain/typicalGas';
+import { cctpFee } from '../../../src/chain/cctp/fee';
+import type { RouteFeeTable } from '../../../src/chain/port';
 
 /**
  * An in-process ChainPort for engine unit tests: a tiny ledger (balances,
@@ -53,6 +55,8 @@ interface Burn {
   chain: ChainName;
   toChain: ChainName;
   amount: bigint;
+  maxFee: bigint;
+  minFinalityThreshold: number;
   minted: boolean;
   /** The transaction that minted it. */
   mintedBy?: Hex;
@@ -75,7 +79,12 @@ export function testAddress(walletId: string): Address {
 export class FakeChain implements ChainPort {
   readonly chains: ChainName[];
   marketRates: MarketRate[];
+  /** CCTP fast fee (bps) on every route, as the attestation service would answer it; a test may change it between planning and a mint. */
   feeBps: number;
+  /** CCTP standard fee (bps). */
+  standardFeeBps = 0;
+  /** What the last mint executed delivered (its receipt carries it). */
+  private lastMinted: bigint | undefined;
   /** Everything signed, in order. */
   readonly signed: SignedTx[] = [];
   /** Hashes executed on chain, in order (a hash appears once per execution). */
@@ -203,9 +212,9 @@ export class FakeChain implements ChainPort {
     return this.marketRates;
   }
 
-  async routeFeesBps(): Promise<Partial<Record<ChainName, Partial<Record<ChainName, number>>>>> {
-    const out: Partial<Record<ChainName, Partial<Record<ChainName, number>>>> = {};
-    for (const from of this.chains) for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = this.feeBps;
+  async routeFees(): Promise<RouteFeeTable> {
+    const out: RouteFeeTable = {};
+    for (const from of this.chains) for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = { fast: this.feeBps, standard: this.standardFeeBps };
     return out;
   }
 
@@ -345,7 +354,7 @@ export class FakeChain implements ChainPort {
         const allowance = key(tx.chain, from, 'bridge', 'USDC');
         if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount)) return false;
         this.take(this.allowances, allowance, tx.amount);
-        this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, minted: false });
+        this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, maxFee: tx.maxFee, minFinalityThreshold: tx.minFinalityThreshold, minted: false });
         return true;
       }
       case 'mint': {
@@ -353,7 +362,10 @@ export class FakeChain implements ChainPort {
         if (burn === undefined || burn.minted || burn.toChain !== tx.chain) return false;
         burn.minted = true;
         burn.mintedBy = hash;
-        const fee = (burn.amount * BigInt(this.feeBps) + 9_999n) / 10_000n;
+        // As the attestation service: fast at the fee of the moment when maxFee covers it, else standard.
+        const fast = cctpFee(burn.amount, this.feeBps);
+        const fee = burn.minFinalityThreshold <= 1000 && fast <= burn.maxFee ? fast : cctpFee(burn.amount, this.standardFeeBps);
+        this.lastMinted = burn.amount - fee;
         this.add(this.balances, key(tx.chain, burn.from, 'USDC'), burn.amount - fee);
         return true;
       }
@@ -380,6 +392,7 @@ export class FakeChain implements ChainPort {
   private execute({ hash, from, tx }: SignedEntry): void {
     if (this.receipts.has(hash)) throw new Error(`transaction ${hash} executed twice`);
     this.executed.push(hash);
+    this.lastMinted = undefined;
     const ok = this.apply(hash, from, tx);
     const gasUsed = GAS[tx.kind];
     this.receipts.set(hash, {
@@ -390,6 +403,7 @@ export class FakeChain implements ChainPort {
       gasCostWei: gasUsed * 1_000_000_000n,
       gasCostUsd: Number(gasUsed) / 10_000_000,
       blockNumber: this.block++,
+      ...(ok && this.lastMinted !== undefined && { minted: this.lastMinted }),
     });
   }
 }

@@ -76,6 +76,14 @@ describe('POST /intents body', () => {
     expect(paths(rejection({ walletId: 'w', action: 'lend', amount: 1, fromChain: 'base-sepolia' }))).toEqual(['fromChain']);
   });
 
+  test('behavior: speed fast or standard on bridge and lend; error: an unknown speed, or a speed on a withdraw, names speed', () => {
+    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 1, speed: 'standard' }).speed).toBe('standard');
+    expect(parseCreateIntent({ walletId: 'w', action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'arbitrum-sepolia', speed: 'fast' }).speed).toBe('fast');
+    expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 1 }).speed).toBeUndefined();
+    expect(paths(rejection({ walletId: 'w', action: 'lend', amount: 1, speed: 'instant' }))).toEqual(['speed']);
+    expect(paths(rejection({ walletId: 'w', action: 'withdraw', amount: 1, chain: 'base-sepolia', speed: 'fast' }))).toEqual(['speed']);
+  });
+
   test('error: bridge to the same chain names toChain; bridging DAI names asset', () => {
     expect(rejection({ walletId: 'w', action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'base-sepolia' }).details.issues).toEqual([
       expect.objectContaining({ path: 'toChain', message: 'toChain must differ from fromChain' }),

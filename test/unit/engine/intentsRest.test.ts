@@ -31,6 +31,8 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
       requestedAmount: 25,
       requestedAmountUnits: '25000000',
       asset: 'USDC',
+      // a lend may bridge: its speed is stored, fast by default
+      speed: 'fast',
       executionPlan: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

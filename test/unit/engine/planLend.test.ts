@@ -1,6 +1,6 @@
 import { fromUnits } from '../../../src/domain/money';
 import { plan } from '../../../src/engine/planner/plan';
-import { bridgeFee } from '../../../src/engine/planner/routes';
+import { cctpFee } from '../../../src/chain/cctp/fee';
 import { RATES, dai, expectFailure, expectPlan, input, usdc } from './plannerFixture';
 
 const TEN_BPS = { 'arbitrum-sepolia': { 'base-sepolia': 10 }, 'ethereum-sepolia': { 'base-sepolia': 5 } } as const;
@@ -55,7 +55,7 @@ describe('planner: lend', () => {
     const r = expectPlan(plan(input({ amount: usdc('100') }, { balances: { 'arbitrum-sepolia': usdc('150') }, routeFees: TEN_BPS })));
     expect(r.plan.strategy).toBe('single-bridge');
     expect(r.plan.steps).toEqual([
-      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '100', fee: '0.1' },
+      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '100', fee: '0.1', maxFee: '0.1' },
       { index: 1, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '99.9' },
     ]);
     expect(r.amount).toBe(usdc('99.9'));
@@ -92,8 +92,8 @@ describe('planner: lend', () => {
     );
     expect(r.plan.strategy).toBe('multi-bridge');
     expect(r.plan.steps).toEqual([
-      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '50', fee: '0.05' },
-      { index: 1, type: 'bridge', status: 'pending', chain: 'ethereum-sepolia', from: 'ethereum-sepolia', to: 'base-sepolia', amount: '30', fee: '0.015' },
+      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '50', fee: '0.05', maxFee: '0.05' },
+      { index: 1, type: 'bridge', status: 'pending', chain: 'ethereum-sepolia', from: 'ethereum-sepolia', to: 'base-sepolia', amount: '30', fee: '0.015', maxFee: '0.015' },
       { index: 2, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '89.935' },
     ]);
     expect(r.amount).toBe(usdc('89.935'));
@@ -181,10 +181,10 @@ describe('planner: lend', () => {
     expect(e.details).toMatchObject({ required: '0.5', available: '0.2', minBridgeAmount: '1' });
   });
 
-  test('behavior: route fees are rounded up in smallest units so a plan never counts on more than arrives', () => {
-    expect(bridgeFee(usdc('100'), 10)).toBe(usdc('0.1'));
-    expect(bridgeFee(1_000_001n, 10)).toBe(1001n);
-    expect(bridgeFee(123n, 0)).toBe(0n);
+  test('behavior: route fees follow CCTP\'s rule (rounded up in smallest units) so a plan never counts on more than arrives', () => {
+    expect(cctpFee(usdc('100'), 10)).toBe(usdc('0.1'));
+    expect(cctpFee(1_000_001n, 10)).toBe(1001n);
+    expect(cctpFee(123n, 0)).toBe(0n);
     const r = expectPlan(plan(input({ amount: 1_000_001n }, { balances: { 'arbitrum-sepolia': usdc('5') }, routeFees: TEN_BPS })));
     expect(r.amount).toBe(1_000_001n - 1001n);
     expect(r.plan.steps[1]).toMatchObject({ amount: fromUnits(999_000n, 'USDC') });
@@ -272,8 +272,14 @@ describe('planner: lend', () => {
     expect(e.details).toMatchObject({ issues: [{ path: 'amount' }] });
   });
 
+  test('behavior: a fractional route fee (as the attestation service answers, 1.3 bps) is charged by CCTP\'s rule, rounded up', () => {
+    const r = expectPlan(plan(input({ amount: usdc('10') }, { balances: { 'arbitrum-sepolia': usdc('10') }, routeFees: { 'arbitrum-sepolia': { 'base-sepolia': 1.3 } } })));
+    expect(r.plan.steps[0]).toMatchObject({ type: 'bridge', fee: fromUnits(cctpFee(usdc('10'), 1.3), 'USDC'), maxFee: '0.0013' });
+    expect(r.amount).toBe(usdc('10') - 1300n);
+  });
+
   test('error: a malformed route fee is a programming error (INTERNAL_ERROR)', () => {
-    const bad = { 'arbitrum-sepolia': { 'base-sepolia': 2.5 } };
+    const bad = { 'arbitrum-sepolia': { 'base-sepolia': -2.5 } };
     expect(() => plan(input({ amount: usdc('10') }, { balances: { 'arbitrum-sepolia': usdc('10') }, routeFees: bad }))).toThrow(
       expect.objectContaining({ code: 'INTERNAL_ERROR' }),
     );

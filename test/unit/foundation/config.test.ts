@@ -88,6 +88,22 @@ describe('config', () => {
     expect(tryConfig({ CHAIN_MODE: 'rpc', MONGODB_URI: 'mongodb://127.0.0.1:27017/x' })?.message ?? '').not.toMatch(/^\s*MONGODB_URI:/m);
   });
 
+  test('behavior: rpc mode needs no attester key (attestations come from the attestation service); ATTESTATION_API_URL is validated, absent by default', () => {
+    const rpc = {
+      CHAIN_MODE: 'rpc',
+      MONGODB_URI: 'mongodb://127.0.0.1:27017/x',
+      KEY_VAULT_MASTER_KEY: '22'.repeat(32),
+      CHAIN_MANIFEST: '/etc/manifest.json',
+      GAS_TANK_KEY: '0x' + '33'.repeat(32),
+      FAUCET_KEY: '0x' + '44'.repeat(32),
+    };
+    const cfg = loadConfig(rpc);
+    expect(cfg.serviceKeys).toEqual({ gasTank: '0x' + '33'.repeat(32), faucet: '0x' + '44'.repeat(32) });
+    expect(cfg.attestationApiUrl).toBeUndefined();
+    expect(loadConfig({ ...rpc, ATTESTATION_API_URL: 'https://iris-api-sandbox.circle.com' }).attestationApiUrl).toBe('https://iris-api-sandbox.circle.com');
+    expect(configError({ ...rpc, ATTESTATION_API_URL: 'iris.example' })).toMatch(/^\s*ATTESTATION_API_URL: /m);
+  });
+
   test('error: a bad DEV_API_KEY is named without echoing its value', () => {
     for (const bad of ['svc_sk_123', `svc_sk_${'AB'.repeat(32)}`, `sk_${'ab'.repeat(32)}`]) {
       const msg = configError({ DEV_API_KEY: bad });
