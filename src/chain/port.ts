@@ -150,9 +150,11 @@ export interface ChainPort {
   /**
    * Signs `tx`, hands the signed transaction to `onSigned` (persist its hash
    * there), then broadcasts it. Wallet signers are topped up with native gas
-   * first. The hash is never broadcast before `onSigned` resolves.
+   * first; `onGasTopUp` is told what that top-up cost the gas tank (the value
+   * sent and its own gas), once it is mined, whatever becomes of `tx`. The
+   * hash is never broadcast before `onSigned` resolves.
    */
-  send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx>;
+  send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>, onGasTopUp?: (wei: bigint) => void): Promise<SignedTx>;
   /** Broadcasts an already signed transaction again (recovery); "already known" is success; NonceConsumedError when it can never land. */
   rebroadcast(chain: ChainName, raw: Hex): Promise<void>;
   /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */

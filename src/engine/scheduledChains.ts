@@ -25,7 +25,7 @@ export function scheduledChains(chains: ChainPort, scheduler: Scheduler): ChainP
     rates: () => at(chains.rates()),
     routeFees: () => at(chains.routeFees()),
     priceUsd: (asset, chain) => at(chains.priceUsd(asset, chain)),
-    send: (signer, tx, onSigned) => at(chains.send(signer, tx, inTurn(onSigned))),
+    send: (signer, tx, onSigned, onGasTopUp) => at(chains.send(signer, tx, inTurn(onSigned), onGasTopUp)),
     rebroadcast: (chain, raw) => at(chains.rebroadcast(chain, raw)),
     receipt: (chain, txHash, timeoutMs) => at(chains.receipt(chain, txHash, timeoutMs)),
     findReceipt: (chain, hashes, waitMs) => at(chains.findReceipt(chain, hashes, waitMs)),

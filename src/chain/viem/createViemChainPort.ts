@@ -343,9 +343,10 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   }
 
   /** Tops a wallet up with native gas from the gas tank, and waits for it to land. */
-  async function ensureGas(chain: ChainName, address: Address): Promise<void> {
+  /** Tops `address` up with native gas when it runs low; what the tank paid (value and the top-up's own gas), 0 when nothing was sent. */
+  async function ensureGas(chain: ChainName, address: Address): Promise<bigint> {
     const balance = await call(chain, (c) => c.client.getBalance({ address }));
-    if (balance >= minGas) return;
+    if (balance >= minGas) return 0n;
     const c = clientOf(chain);
     const { raw } = await sendWithNonce(
       chain,
@@ -356,7 +357,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
       // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off
       throw nonceTaken(e) ? networkError(chain, e) : e;
     });
-    await call(chain, (x) => x.client.waitForTransactionReceipt({ hash: keccak256(raw), timeout: TOP_UP_WAIT_MS }));
+    const receipt = await call(chain, (x) => x.client.waitForTransactionReceipt({ hash: keccak256(raw), timeout: TOP_UP_WAIT_MS }));
+    return topUp + receipt.gasUsed * receipt.effectiveGasPrice;
   }
 
   /** A node receipt in the port's terms, its gas priced at the chain's own feed. */
@@ -480,9 +482,12 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
       return ethUsd(chain);
     },
 
-    async send(signer: TxSigner, tx, onSigned) {
+    async send(signer: TxSigner, tx, onSigned, onGasTopUp) {
       const account = accountOf(signer);
-      if (typeof signer === 'object') await ensureGas(tx.chain, account.address);
+      if (typeof signer === 'object') {
+        const toppedUp = await ensureGas(tx.chain, account.address);
+        if (toppedUp > 0n) onGasTopUp?.(toppedUp);
+      }
       return signAndSend(account, tx, onSigned);
     },
 

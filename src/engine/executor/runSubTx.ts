@@ -97,7 +97,9 @@ class SubTxRun {
       if (by !== null) return this.observed(by);
     }
     const signer = await this.signer();
-    await untilAborted(ctx.chains.send(signer, request, (s) => this.commitSigned(s, false)), ctx.signal);
+    // A gas top-up is the gas tank's money spent for this account, whatever becomes of the transaction.
+    const toppedUp = (wei: bigint) => ctx.onGasSpent?.(this.intent, wei);
+    await untilAborted(ctx.chains.send(signer, request, (s) => this.commitSigned(s, false), toppedUp), ctx.signal);
     const record = this.record;
     if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
     return followTx(record, ctx, this.replace);
