@@ -253,10 +253,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     health: {
       environment: config.environment,
       async ready() {
-        const [, , clocks] = await Promise.all([store.ping(), chains.port.rates(), chains.clocks()]);
+        const [, , clocks, attestations] = await Promise.all([store.ping(), chains.port.rates(), chains.clocks(), chains.attestationServiceAnswers()]);
         // Each chain's clock against the wall clock: a chain ahead refuses the x402 clients' payments and accrues interest early.
         const chainClocks = Object.fromEntries(clocks.map((c) => [c.chain, { offsetSeconds: c.offsetSeconds, blockTimestamp: c.blockTimestamp }]));
-        return { store: 'ok', chains: 'ok', chainClocks, environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
+        // The attestation service is reported, not required: while it is out, bridges wait for their mints and nothing else does.
+        return { store: 'ok', chains: 'ok', attestationService: attestations ? 'ok' : 'unreachable', chainClocks, environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
       },
     },
   });

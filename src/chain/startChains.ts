@@ -41,6 +41,8 @@ export interface RunningChains {
   startupMs: number;
   /** Each chain's latest block time against the wall clock (readiness and metrics). */
   clocks(): Promise<ChainClock[]>;
+  /** Whether the attestation service (the manifest's `attestationApi`) answers its fee route now. */
+  attestationServiceAnswers(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -94,7 +96,8 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
     const clocks = () => readChainClocks(port.chains.map((c) => port.client(c)));
-    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, clocks, stop: () => port.close() };
+    const attestationServiceAnswers = () => answersFeeRoute(manifest.attestationApi);
+    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, clocks, attestationServiceAnswers, stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
@@ -112,9 +115,26 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     manifest,
     startupMs: Date.now() - started,
     clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
+    attestationServiceAnswers: () => answersFeeRoute(manifest.attestationApi),
     async stop() {
       await port.close();
       await sandbox?.stop();
     },
   };
+}
+
+/**
+ * One read of the attestation service's fee route (Ethereum → Base): whether
+ * it answers at all. An outage delays bridges (their mints wait and are
+ * retried) and nothing else, so it is reported, not made a readiness failure.
+ */
+async function answersFeeRoute(baseUrl: string | undefined): Promise<boolean> {
+  if (!baseUrl) return false;
+  try {
+    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/v2/burn/USDC/fees/0/6`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(3_000) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
