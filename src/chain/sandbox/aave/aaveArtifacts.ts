@@ -1,17 +1,10 @@
-import { getAddress, type Abi, type Address, type Hex } from 'viem';
+import { linkBytecode, librariesOf, type HardhatArtifact, type LinkReferences } from '../hardhatArtifact';
 
-/** `{ sourceFile: { libraryName: [{ start, length }] } }`: where a library's address goes in the bytecode (byte offsets). */
-export type LinkReferences = Record<string, Record<string, readonly { start: number; length: number }[]>>;
+// Linking lives with the artifacts of every protocol package.
+export { linkBytecode, librariesOf, type LinkReferences };
 
 /** A Hardhat artifact as `@aave/core-v3` ships it. */
-export interface AaveArtifact {
-  contractName: string;
-  abi: Abi;
-  bytecode: Hex;
-  deployedBytecode: Hex;
-  linkReferences: LinkReferences;
-  deployedLinkReferences: LinkReferences;
-}
+export type AaveArtifact = HardhatArtifact;
 
 /** The `@aave/core-v3` contracts the sandbox deploys, by artifact path under `artifacts/contracts/`. */
 export const AAVE_ARTIFACT_PATHS = {
@@ -51,31 +44,4 @@ export function aaveArtifact(name: AaveContractName): AaveArtifact {
 export function aaveCoreVersion(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('@aave/core-v3/package.json') as { version: string }).version;
-}
-
-/** Library names `code` needs, e.g. `['BorrowLogic', …]`. */
-export function librariesOf(references: LinkReferences): string[] {
-  return Object.values(references).flatMap((byName) => Object.keys(byName));
-}
-
-/**
- * `code` with every library placeholder (`__$…$__`) replaced by the
- * library's address at the offsets the artifact names; fails on a missing
- * library or a placeholder that is not where the reference says.
- */
-export function linkBytecode(code: Hex, references: LinkReferences, libraries: Readonly<Record<string, Address>>): Hex {
-  let hex = code.slice(2);
-  for (const byName of Object.values(references)) {
-    for (const [name, offsets] of Object.entries(byName)) {
-      const address = libraries[name];
-      if (!address) throw new Error(`linkBytecode: no address for library ${name}`);
-      const body = getAddress(address).slice(2).toLowerCase();
-      for (const { start, length } of offsets) {
-        const at = start * 2;
-        if (length !== 20 || !hex.startsWith('__$', at)) throw new Error(`linkBytecode: no placeholder for ${name} at byte ${start}`);
-        hex = hex.slice(0, at) + body + hex.slice(at + 40);
-      }
-    }
-  }
-  return `0x${hex}`;
 }

