@@ -36,6 +36,7 @@ import {
   sandboxPoolApr,
 } from '../../src/chain/sandbox/initialState';
 import { viemChainFor } from '../../src/chain/sandbox/viemChains';
+import { withDeployGas } from '../../src/chain/sandbox/deployGas';
 import { loadSandboxManifest, sandboxChain } from '../setup/sandbox';
 
 const manifest = loadSandboxManifest();
@@ -64,7 +65,7 @@ type Env = ReturnType<typeof env>;
 async function newUser(e: Env) {
   const account = privateKeyToAccount(generatePrivateKey());
   await e.testClient.setBalance({ address: account.address, value: parseEther('10') });
-  return { account, address: account.address, wallet: createWalletClient({ account, chain: e.chain, transport: e.transport }) };
+  return { account, address: account.address, wallet: withDeployGas(createWalletClient({ account, chain: e.chain, transport: e.transport })) };
 }
 
 async function mined(e: Env, hash: Hash) {

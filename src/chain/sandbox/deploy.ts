@@ -44,6 +44,7 @@ import { deployAaveMarket } from './aave/deployAave';
 import { deployUsdc } from './usdc/deployUsdc';
 import { fiatTokenV2_2Abi } from './usdc/fiatToken';
 import { createDeployer } from './deployer';
+import { withDeployGas } from './deployGas';
 import { SANDBOX_ADDRESSES } from './accounts';
 import { aaveRayToApyPercent } from '../apy';
 
@@ -106,7 +107,7 @@ function connect(name: ChainName, endpoint: SandboxChainEndpoint, account: Priva
     chainId: endpoint.chainId,
     rpcUrl: endpoint.rpcUrl,
     public: createPublicClient({ chain, transport, pollingInterval: 50 }),
-    wallet: createWalletClient({ account, chain, transport, pollingInterval: 50 }),
+    wallet: withDeployGas(createWalletClient({ account, chain, transport, pollingInterval: 50 })),
     owner: account.address,
   };
 }

@@ -17,6 +17,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName } from '../../domain/chains';
 import { viemChainFor } from './viemChains';
+import { withDeployGas } from './deployGas';
 
 type Public = PublicClient<HttpTransport, Chain>;
 type Wallet = WalletClient<HttpTransport, Chain, PrivateKeyAccount>;
@@ -49,7 +50,7 @@ export function createDeployer(chain: ChainName, rpcUrl: string, key: Hex): Depl
   const transport = http(rpcUrl);
   const account = privateKeyToAccount(key);
   const pub = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 });
-  const wallet = createWalletClient({ account, chain: viemChain, transport, pollingInterval: 20 });
+  const wallet = withDeployGas(createWalletClient({ account, chain: viemChain, transport, pollingInterval: 20 }));
   let transactions = 0;
   const request = pub.request as (a: { method: string; params: unknown[] }) => Promise<unknown>;
 

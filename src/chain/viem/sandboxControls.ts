@@ -4,6 +4,7 @@ import type { ChainName, TokenAsset } from '../../domain/chains';
 import { invalidChain, unsupportedAsset } from '../../domain/errors/chain';
 import { sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
 import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
+import { withDeployGas } from '../sandbox/deployGas';
 import { apyPercentToCometRate } from '../apy';
 import type { Protocol } from '../port';
 import type { ChainClient } from './chainClients';
@@ -50,7 +51,7 @@ export function createSandboxControls(o: {
   const faucet = privateKeyToAccount(o.faucetKey).address;
   const wallet = (chain: ChainName, key: 'deployer' | 'faucet') => {
     const c = o.client(chain);
-    return { c, w: createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) }) };
+    return { c, w: withDeployGas(createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) })) };
   };
   const tokenOf = (c: ChainClient, asset: TokenAsset): Address => {
     const t = c.deployment.tokens[asset];
