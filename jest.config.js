@@ -15,6 +15,8 @@ const shared = {
     '^.+\\.js$': ['ts-jest', { transpilation: true, diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(oidc-provider|openid-client|oauth4webapi|jose)/)'],
+  // a failing file's error reaches the report whole (see the file)
+  setupFiles: ['<rootDir>/test/setup/bigintJson.ts'],
 };
 
 module.exports = {
