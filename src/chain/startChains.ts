@@ -95,9 +95,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       if (d && url) d.rpcUrl = url;
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
-    const clocks = () => readChainClocks(port.chains.map((c) => port.client(c)));
-    const attestationServiceAnswers = () => answersFeeRoute(manifest.attestationApi);
-    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, clocks, attestationServiceAnswers, stop: () => port.close() };
+    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, ...readiness(port, manifest), stop: () => port.close() };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
@@ -114,12 +112,19 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     controls,
     manifest,
     startupMs: Date.now() - started,
-    clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
-    attestationServiceAnswers: () => answersFeeRoute(manifest.attestationApi),
+    ...readiness(port, manifest),
     async stop() {
       await port.close();
       await sandbox?.stop();
     },
+  };
+}
+
+/** What readiness reads of the chains, the same in both modes. */
+function readiness(port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient }, manifest: SandboxManifest): Pick<RunningChains, 'clocks' | 'attestationServiceAnswers'> {
+  return {
+    clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
+    attestationServiceAnswers: () => answersFeeRoute(manifest.attestationApi),
   };
 }
 

@@ -258,7 +258,7 @@ const SEED_UTILIZATION_PERCENT = 50n;
  */
 async function deployAave(ctx: ChainContext, factory: Address, tokens: Partial<Record<TokenAsset, Address>>) {
   const listed = Object.entries(tokens) as [TokenAsset, Address][];
-  for (const [asset, token] of listed) await ensureBalance(ctx, token, ctx.owner, sandboxLiquidity(asset));
+  for (const [asset, token] of listed) await ensureLiquidity(ctx, token, ctx.owner, sandboxLiquidity(asset));
   const market = await deployAaveMarket({
     publicClient: ctx.public,
     walletClient: ctx.wallet,
@@ -284,11 +284,6 @@ async function deployAave(ctx: ChainContext, factory: Address, tokens: Partial<R
 /** An APR decimal string ("0.042") as the APY percent it compounds to per second (4.29). */
 function aprToApyPercent(apr: string): number {
   return aaveRayToApyPercent(aprToRay(apr));
-}
-
-/** Top `holder`'s balance of `token` up to at least `amount` (the deployer owns and mints the sandbox tokens). */
-async function ensureBalance(ctx: ChainContext, tokenAddress: Address, holder: Address, amount: bigint): Promise<void> {
-  await ensureLiquidity(ctx, tokenAddress, holder, amount);
 }
 
 /** Top `holder`'s balance of `token` up to at least `amount` (the interest reserve). */
