@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ERROR_STATUS } from '../../../src/domain/errors/base';
 
@@ -13,7 +13,20 @@ import { ERROR_STATUS } from '../../../src/domain/errors/base';
 const ROOT = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const tracked = (): string[] => execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
-const MARKDOWN = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'sdk/README.md', ...['api-guide', 'architecture', 'operations', 'decisions', 'spending-policies', 'schema-changes', 'sandbox-aave'].map((d) => `docs/${d}.md`)];
+const MARKDOWN = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'sdk/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** The anchors GitHub gives a document's headings (code blocks left out): lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const [, text] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+    const base = text!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
 
 describe('the repository stands alone', () => {
   test('no tracked text file refers to documents outside the repository', () => {
@@ -24,11 +37,38 @@ describe('the repository stands alone', () => {
     expect(offenders).toEqual([]);
   });
 
-  test.each(MARKDOWN)('every relative link in %s lands on a file of the repository', (doc) => {
+  test.each(MARKDOWN)('every relative link in %s lands on a file of the repository, and on a heading of it when it names one', (doc) => {
     const text = read(doc);
-    const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|mailto:|#)/.test(l));
-    const broken = links.filter((l) => !existsSync(resolve(ROOT, dirname(doc), l.split('#')[0]!)));
+    const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|mailto:)/.test(l));
+    const broken = links.filter((l) => {
+      const [path, anchor] = l.split('#') as [string, string | undefined];
+      const target = path === '' ? join(ROOT, doc) : resolve(ROOT, dirname(doc), path);
+      if (!existsSync(target)) return true;
+      return anchor !== undefined && target.endsWith('.md') && !headingAnchors(read(relative(ROOT, target))).has(anchor);
+    });
     expect(broken).toEqual([]);
+  });
+
+  test('the README documents every document of docs/ (each reachable from it, directly or through another)', () => {
+    const reachable = new Set<string>();
+    const visit = (doc: string): void => {
+      if (reachable.has(doc) || !doc.endsWith('.md') || !existsSync(join(ROOT, doc))) return;
+      reachable.add(doc);
+      for (const [, link] of read(doc).matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+        if (!/^(https?:|mailto:)/.test(link!)) visit(relative(ROOT, resolve(ROOT, dirname(doc), link!)));
+      }
+    };
+    visit('README.md');
+    expect(MARKDOWN.filter((d) => d.startsWith('docs/') && !reachable.has(d))).toEqual([]);
+  });
+
+  test("the README's test command is the one CI runs", () => {
+    const ci = read('.ci/run');
+    const readmeCommands = [...read('README.md').matchAll(/^```bash\n([\s\S]*?)^```/gm)].flatMap((m) => m[1]!.split('\n'));
+    const testLine = readmeCommands.find((l) => /^npm (run )?test\b/.test(l))!;
+    expect(testLine).toBeDefined();
+    const command = testLine.replace(/\s+#.*$/, '').trim();
+    expect(ci.split('\n').map((l) => l.trim())).toContain(command);
   });
 });
 
@@ -39,11 +79,12 @@ describe('the documents cover what the service does', () => {
     expect(missing).toEqual([]);
   });
 
-  test('the operations guide documents every environment variable the configuration reads', () => {
+  test("the configuration reference's table has a row for every environment variable the configuration reads", () => {
     const variables = [...read('src/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): z/gm)].map((m) => m[1]!);
     expect(variables.length).toBeGreaterThan(20);
-    const ops = read('docs/operations.md');
-    expect(variables.filter((v) => !ops.includes(v))).toEqual([]);
+    const rows = read('docs/configuration.md').split('\n').filter((l) => l.startsWith('| `'));
+    const firstCells = rows.map((r) => r.split('|')[1]!);
+    expect(variables.filter((v) => !firstCells.some((cell) => cell.includes(`\`${v}\``)))).toEqual([]);
   });
 });
 
