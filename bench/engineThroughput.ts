@@ -40,7 +40,7 @@ import { silentLogger } from '../src/engine/engineLogger';
 import { DEFAULT_RETRY } from '../src/engine/executor/retry';
 import { isFinal, transition, type IntentEvent } from '../src/engine/stateMachine';
 import type { UnitContext } from '../src/engine/unitContext';
-import { InstantChain } from './support/instantChain';
+import { InstantChain, instantToken } from './support/instantChain';
 import { forceGc, HealthProbe, int, ms, RssSampler, summary, TurnMeter } from './support/benchStats';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 1_000);
@@ -61,11 +61,12 @@ const FEE_BPS = 5;
 const CHAINS: ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
 
 /** Test-network USDC markets: base-sepolia/aave-v3 is the best (as in test/unit/engine/engineHarness.ts). */
+const USDC_TOKEN = instantToken('USDC');
 const MARKETS: MarketRate[] = [
-  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 4.2 },
-  { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 3.9 },
-  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 3.1 },
-  { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 2.5 },
+  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: USDC_TOKEN, apy: 4.2 },
+  { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', token: USDC_TOKEN, apy: 3.9 },
+  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: USDC_TOKEN, apy: 3.1 },
+  { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: USDC_TOKEN, apy: 2.5 },
 ];
 
 /** What each wallet starts with (USDC). */

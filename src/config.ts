@@ -4,6 +4,7 @@ import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
+import { SANDBOX_MARKET_MODES, type SandboxMarketMode } from './chain/sandbox/marketLayout';
 import { trustedProxyProblem } from './http/clientAddress';
 import { SERVICE_ENVIRONMENTS, type ServiceEnvironment } from './domain/environment';
 
@@ -28,6 +29,7 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
     SANDBOX_MANIFEST: z.string().optional(),
+    SANDBOX_MARKETS: z.enum(SANDBOX_MARKET_MODES, { error: `must be one of ${SANDBOX_MARKET_MODES.join(', ')}` }).default('all'),
     CHAIN_MANIFEST: z.string().min(1).optional(),
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
@@ -172,6 +174,8 @@ export interface Config {
   production: boolean;
   sandboxBlockTimeMs: number;
   sandboxManifestPath?: string;
+  /** Sandbox lending markets: `all` (the real layout plus sandbox-only USDC markets) or `testnets` (exactly the real layout). */
+  sandboxMarkets: SandboxMarketMode;
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex };
@@ -289,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: e.NODE_ENV === 'production',
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
     sandboxManifestPath: e.SANDBOX_MANIFEST || undefined,
+    sandboxMarkets: e.SANDBOX_MARKETS,
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
     serviceKeys:

@@ -107,7 +107,7 @@ export class InstantChain implements ChainPort {
           }
           for (const [k, v] of a.positions) {
             const [c, protocol, asset] = k.split('|');
-            if (c === chain && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, amount: v });
+            if (c === chain && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: instantToken(asset as TokenAsset), amount: v });
           }
         }
         return { chain, tokens, positions };
@@ -281,4 +281,9 @@ function take(m: Map<string, bigint>, k: string, amount: bigint): boolean {
   if (have < amount) return false;
   m.set(k, have - amount);
   return true;
+}
+
+/** The token contract the instant chain names for `asset` (the symbol's bytes as an address). */
+export function instantToken(asset: TokenAsset): Address {
+  return `0x${Buffer.from(asset.padEnd(20, '\0')).toString('hex')}` as Address;
 }

@@ -14,6 +14,8 @@ export type Protocol = LendingProtocol;
 
 export interface TokenHolding {
   asset: Asset;
+  /** The token's contract; absent for the chain's native ETH. */
+  token?: Address;
   /** Smallest units. */
   balance: bigint;
 }
@@ -21,6 +23,8 @@ export interface TokenHolding {
 export interface PositionHolding {
   protocol: Protocol;
   asset: TokenAsset;
+  /** The market's underlying token (what was supplied and comes back on withdraw). */
+  token: Address;
   /** Supplied amount including accrued interest, smallest units. */
   amount: bigint;
 }
@@ -32,12 +36,16 @@ export interface ChainHoldings {
   positions: PositionHolding[];
 }
 
+/** A lending market's supply rate. A market is (chain, protocol, token): `asset` names the token by the API's symbol, `token` is its contract. */
 export interface MarketRate {
   chain: ChainName;
   protocol: Protocol;
   asset: TokenAsset;
+  token: Address;
   /** Supply APY in percent (4.2 = 4.2 %). */
   apy: number;
+  /** A market the sandbox adds where the real test network has none (absent: a real market). */
+  sandboxOnly?: true;
 }
 
 /** Who may move a wallet's tokens: a lending protocol (supply) or the CCTP messenger (burn). */

@@ -4,11 +4,14 @@ import type { ChainName } from '../domain/chains';
 import type { ChainPort } from './port';
 import type { SandboxManifest } from './sandbox/manifest';
 import { startSandbox } from './sandbox/sandbox';
+import { parseManifest } from './sandbox/manifestSchema';
+import type { SandboxMarketMode } from './sandbox/marketLayout';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './sandbox/accounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
 import type { ChainClient } from './viem/chainClients';
 import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
 import { readHoldings } from './viem/readHoldings';
+import { verifyMarketTokens } from './viem/verifyMarkets';
 import type { RpcObserver } from './viem/observedTransport';
 import type { NonceRepo } from '../store/port';
 import { readChainClocks, type ChainClock } from './viem/clockOffsets';
@@ -19,6 +22,8 @@ export interface ChainsConfig {
   /** Attach to devnets already running (tests) instead of starting new ones. */
   sandboxManifestPath?: string;
   sandboxBlockTimeMs: number;
+  /** Sandbox lending markets: the real layout plus sandbox-only USDC markets (`all`, default), or exactly the real one (`testnets`). */
+  sandboxMarkets?: SandboxMarketMode;
   /** One JSON-RPC request waits this long at most. */
   rpcTimeoutMs?: number;
   /** rpc mode: deployment manifest, per-chain RPC URL overrides and the service's keys. */
@@ -63,7 +68,7 @@ const GAS = { minGasWei: parseEther('0.001'), topUpWei: parseEther('0.003') };
 const FAUCET_STOCK = parseUnits('1000000', 6);
 
 function readManifest(path: string): SandboxManifest {
-  return JSON.parse(readFileSync(path, 'utf8')) as SandboxManifest;
+  return parseManifest(JSON.parse(readFileSync(path, 'utf8')), path);
 }
 
 /** What the composition root observes of the chains (metrics). */
@@ -95,10 +100,11 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       if (d && url) d.rpcUrl = url;
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
+    await refuseMislabelledMarkets(port);
     return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, ...readiness(port, manifest), stop: () => port.close() };
   }
 
-  const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs });
+  const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
   const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
@@ -118,6 +124,27 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       await sandbox?.stop();
     },
   };
+}
+
+/**
+ * rpc mode starts only when every market of the manifest lends the token it
+ * names (checked on chain). A chain that cannot be read now is not a reason
+ * to refuse: its markets are reported as unchecked on stderr.
+ */
+async function refuseMislabelledMarkets(port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient; close(): Promise<void> }): Promise<void> {
+  const results = await Promise.all(
+    port.chains.map((chain) =>
+      verifyMarketTokens(port.client(chain)).catch((err: unknown) => {
+        process.stderr.write(`chains: the markets of ${chain} could not be checked now: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
+        return [];
+      }),
+    ),
+  );
+  const problems = results.flat();
+  if (problems.length > 0) {
+    await port.close();
+    throw new Error(`CHAIN_MANIFEST lists markets that lend another token than it names:\n  ${problems.join('\n  ')}`);
+  }
 }
 
 /** What readiness reads of the chains, the same in both modes. */

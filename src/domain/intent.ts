@@ -78,6 +78,8 @@ export interface DepositStep extends StepProgress {
   protocol: string;
   asset: TokenAsset;
   amount: string;
+  /** The market exists only in the sandbox (the real test network has none). */
+  sandboxOnly?: true;
 }
 
 /** Withdraw `amount` of `asset` from `protocol` on `chain`. */
@@ -86,6 +88,8 @@ export interface WithdrawStep extends StepProgress {
   protocol: string;
   asset: TokenAsset;
   amount: string;
+  /** The market exists only in the sandbox (the real test network has none). */
+  sandboxOnly?: true;
 }
 
 /**

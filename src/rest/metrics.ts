@@ -9,7 +9,7 @@ import type { ChainClock } from '../chain/viem/clockOffsets';
  * Prometheus metrics of one service instance (own registry: no global state),
  * and the hooks the composition root hands the layers that report into them
  * (the engine, the chain adapter, the GraphQL transports, the use-cases never
- * import this file). README "Metrics" lists every name, type and label.
+ * import this file). docs/operations.md "Metrics" lists every name, type and label.
  */
 export interface Metrics {
   registry: Registry;

@@ -31,7 +31,7 @@ import { listDeliveriesSchema } from '../domain/schemas/webhooks';
  *
  * Documented: every `/v1` operation (the document itself aside). Not
  * documented here: the operator's admin API (`/admin/*`, mounted only with
- * ADMIN_TOKEN) and the health, metrics and docs routes; README describes
+ * ADMIN_TOKEN) and the health, metrics and docs routes; docs/operations.md describes
  * them. test/e2e/openapiConformance.test.ts fails when a `/v1` route has no
  * entry in OPERATIONS.
  */
@@ -631,7 +631,7 @@ const DESCRIPTION = `Wallets for your users, their balances across chains, lendi
 
 **Every answer** carries X-Request-Id, and the security headers of the service (Content-Security-Policy, X-Content-Type-Options, Referrer-Policy, …).
 
-Not in this document: the operator's admin API (/admin, mounted with ADMIN_TOKEN), /healthz, /readyz, /metrics and /docs (see the README), and GraphQL at /graphql.`;
+Not in this document: the operator's admin API (/admin, mounted with ADMIN_TOKEN), /healthz, /readyz, /metrics and /docs (see docs/operations.md in the repository), and GraphQL at /graphql.`;
 
 let document: object | undefined;
 

@@ -80,6 +80,18 @@ function tokenOf(e: Env, asset: TokenAsset): Address {
   return token;
 }
 
+function aTokenOf(e: Env, asset: TokenAsset): Address {
+  const m = e.d.markets.find((x) => x.protocol === 'aave-v3' && x.asset === asset);
+  if (!m || m.protocol !== 'aave-v3') throw new Error(`${e.d.chain} has no aave-v3 ${asset} market`);
+  return m.aToken;
+}
+
+function cometOf(e: Env): Address {
+  const m = e.d.markets.find((x) => x.protocol === 'compound-v3');
+  if (!m || m.protocol !== 'compound-v3') throw new Error(`${e.d.chain} has no Comet`);
+  return m.comet;
+}
+
 async function mint(e: Env, token: Address, to: Address, amount: bigint): Promise<void> {
   await mined(e, await e.faucet.writeContract({ address: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] }));
 }
@@ -114,7 +126,7 @@ describe('sandbox tokens', () => {
     }
     expect(sandboxChain(manifest, 'base-sepolia').tokens.DAI).toBeUndefined();
     expect(sandboxChain(manifest, 'base-sepolia').tokens.USDT).toBeUndefined();
-    expect(sandboxChain(manifest, 'base-sepolia').comet).toBeNull();
+    expect(sandboxChain(manifest, 'base-sepolia').markets.filter((m) => m.protocol === 'compound-v3')).toEqual([]);
   });
 
   it('behavior: sandbox keys are hardhat accounts #0..#3 and are funded with native ETH on every chain', async () => {
@@ -317,9 +329,11 @@ describe('sandbox Aave-like pool', () => {
   it('behavior: getReserveData decoded positionally gives the configured APR in ray and the aToken', async () => {
     for (const name of CHAIN_LIST) {
       const e = env(name);
-      for (const [asset, token] of Object.entries(e.d.tokens) as [TokenAsset, Address][]) {
+      for (const m of e.d.markets) {
+        if (m.protocol !== 'aave-v3') continue;
+        const { asset, token } = m;
         const { data } = await e.publicClient.call({
-          to: e.d.aavePool,
+          to: e.d.aavePool!,
           data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'getReserveData', args: [token] }),
         });
         const words = decodeAbiParameters(RESERVE_DATA_WORDS, data as Hex);
@@ -327,7 +341,7 @@ describe('sandbox Aave-like pool', () => {
         // Aave's Pool computes the rate from the strategy's borrow rate and utilisation: equal to the target within rounding
         const target = aprToRay(sandboxPoolApr(name, asset));
         expect(words[2] > target - 1000n && words[2] < target + 1000n).toBe(true);
-        expect(words[8]).toBe(e.d.aTokens[asset]);
+        expect(words[8]).toBe(m.aToken);
       }
     }
     expect(aprToRay(sandboxPoolApr('base-sepolia', 'USDC'))).toBe(42n * 10n ** 24n);
@@ -336,14 +350,14 @@ describe('sandbox Aave-like pool', () => {
   it('behavior: supply, then withdraw(max) after time passes returns principal plus linear interest', async () => {
     const e = env('ethereum-sepolia');
     const usdc = tokenOf(e, 'USDC');
-    const aToken = e.d.aTokens.USDC as Address;
+    const aToken = aTokenOf(e, 'USDC');
     const user = await newUser(e);
     const principal = parseUnits('1000', 6);
     await mint(e, usdc, user.address, principal);
-    await mined(e, await user.wallet.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'approve', args: [e.d.aavePool, principal] }));
+    await mined(e, await user.wallet.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'approve', args: [e.d.aavePool!, principal] }));
     const supplied = await mined(
       e,
-      await user.wallet.writeContract({ address: e.d.aavePool, abi: sandboxPoolAbi, functionName: 'supply', args: [usdc, principal, user.address, 0] }),
+      await user.wallet.writeContract({ address: e.d.aavePool!, abi: sandboxPoolAbi, functionName: 'supply', args: [usdc, principal, user.address, 0] }),
     );
     const aBalance = () => e.publicClient.readContract({ address: aToken, abi: sandboxATokenAbi, functionName: 'balanceOf', args: [user.address] });
     expect(await aBalance()).toBe(principal);
@@ -356,7 +370,7 @@ describe('sandbox Aave-like pool', () => {
     const withdrawn = await mined(
       e,
       await user.wallet.writeContract({
-        address: e.d.aavePool,
+        address: e.d.aavePool!,
         abi: sandboxPoolAbi,
         functionName: 'withdraw',
         args: [usdc, 2n ** 256n - 1n, user.address],
@@ -383,7 +397,7 @@ describe('sandbox Aave-like pool', () => {
     await expect(
       e.publicClient.simulateContract({
         account: user.account,
-        address: e.d.aavePool,
+        address: e.d.aavePool!,
         abi: sandboxPoolAbi,
         functionName: 'withdraw',
         args: [tokenOf(e, 'USDC'), 1n, user.address],
@@ -394,13 +408,13 @@ describe('sandbox Aave-like pool', () => {
 
 describe('sandbox Comet', () => {
   it('behavior: reports the configured per-second supply rate and pays interest on withdraw(max)', async () => {
-    const e = env('arbitrum-sepolia');
-    const comet = e.d.comet as Address;
+    const e = env('ethereum-sepolia');
+    const comet = cometOf(e);
     const usdc = tokenOf(e, 'USDC');
     const read = { address: comet, abi: sandboxCometAbi } as const;
     const utilization = await e.publicClient.readContract({ ...read, functionName: 'getUtilization' });
     const rate = await e.publicClient.readContract({ ...read, functionName: 'getSupplyRate', args: [utilization] });
-    expect(rate).toBe(aprToCometRatePerSecond(SANDBOX_COMET_APR['arbitrum-sepolia'] as string));
+    expect(rate).toBe(aprToCometRatePerSecond(SANDBOX_COMET_APR['ethereum-sepolia'] as string));
 
     const user = await newUser(e);
     const principal = parseUnits('500', 6);
@@ -429,7 +443,7 @@ describe('sandbox Comet', () => {
     await expect(
       e.publicClient.simulateContract({
         account: user.account,
-        address: e.d.comet as Address,
+        address: cometOf(e),
         abi: sandboxCometAbi,
         functionName: 'supply',
         args: [tokenOf(e, 'WETH'), 1n],

@@ -56,7 +56,7 @@ describe.each(CHAINS)('%s', (name) => {
 
   test('behavior: Aave\'s Pool proxy runs the package\'s Pool (L1) or L2Pool (L2), the code @aave/core-v3 ships', async () => {
     const client = clientOf(name);
-    const pool = sandboxChain(manifest, name).aavePool;
+    const pool = sandboxChain(manifest, name).aavePool!;
     const implementation = slotAddress(await client.getStorageAt({ address: pool, slot: EIP1967_IMPLEMENTATION_SLOT }));
     const artifact = aaveArtifact(name === 'ethereum-sepolia' ? 'Pool' : 'L2Pool');
     const provider = (await client.readContract({ address: pool, abi: artifact.abi, functionName: 'ADDRESSES_PROVIDER' })) as Address;

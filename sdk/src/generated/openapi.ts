@@ -622,6 +622,8 @@ export interface components {
                 tokens: {
                     /** @enum {string} */
                     asset: "USDC" | "USDT" | "DAI" | "WETH" | "ETH";
+                    /** @description The token's contract on the chain (a position: the token supplied); null for the chain's native ETH. USDC is always Circle's USDC */
+                    token: string | null;
                     /**
                      * @description Smallest units
                      * @example 1500000
@@ -646,6 +648,8 @@ export interface components {
                     protocol: "aave-v3" | "compound-v3";
                     /** @enum {string} */
                     asset: "USDC" | "USDT" | "DAI" | "WETH" | "ETH";
+                    /** @description The token's contract on the chain (a position: the token supplied); null for the chain's native ETH. USDC is always Circle's USDC */
+                    token: string | null;
                     /**
                      * @description Smallest units
                      * @example 1500000
@@ -678,8 +682,12 @@ export interface components {
                 protocol: "aave-v3" | "compound-v3";
                 /** @enum {string} */
                 asset: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC */
+                token: string;
                 /** @description Supply APY in percent, 2 decimals */
                 apy: number;
+                /** @description A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks */
+                sandboxOnly: boolean;
             }[];
             /** @description The best market for `asset` (USDC when absent): the highest APY, or with optimize=netReturn the best net return; null when none matches the filters (or the funds reach none) */
             best: {
@@ -692,8 +700,12 @@ export interface components {
                 protocol: "aave-v3" | "compound-v3";
                 /** @enum {string} */
                 asset: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC */
+                token: string;
                 /** @description Supply APY in percent, 2 decimals */
                 apy: number;
+                /** @description A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks */
+                sandboxOnly: boolean;
                 /** @description Why, naming every market compared */
                 reasoning: string;
             } | null;
@@ -719,8 +731,12 @@ export interface components {
                     protocol: "aave-v3" | "compound-v3";
                     /** @enum {string} */
                     asset: "USDC" | "USDT" | "DAI" | "WETH";
+                    /** @description The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC */
+                    token: string;
                     /** @description Supply APY in percent, 2 decimals */
                     apy: number;
+                    /** @description A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks */
+                    sandboxOnly: boolean;
                     /** @description Bridges needed to gather the amount there */
                     bridges: number;
                     /** @description What would be deposited after route fees, token units */
@@ -911,6 +927,11 @@ export interface components {
             protocol: "aave-v3" | "compound-v3";
             /** @enum {string} */
             asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /**
+             * @description Present (true) when the market exists only in the sandbox
+             * @enum {boolean}
+             */
+            sandboxOnly?: true;
             /** @description Position in executionPlan.steps, from 0 */
             index: number;
             /** @enum {string} */
@@ -982,6 +1003,11 @@ export interface components {
             protocol: "aave-v3" | "compound-v3";
             /** @enum {string} */
             asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /**
+             * @description Present (true) when the market exists only in the sandbox
+             * @enum {boolean}
+             */
+            sandboxOnly?: true;
             /** @description Position in executionPlan.steps, from 0 */
             index: number;
             /** @enum {string} */

@@ -10,6 +10,8 @@ import { fetchFresh } from '../caches';
 
 export interface TokenBalanceView {
   asset: Asset;
+  /** The token's contract (a position: the token supplied); null for native ETH. A protocol's own test token is never reported as USDC. */
+  token: string | null;
   /** Smallest units, integer string. */
   balance: string;
   balanceFormatted: string;
@@ -56,17 +58,17 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
   await Promise.all([...pairs].map(async ([k, [chain, asset]]) => prices.set(k, await deps.chains.priceUsd(asset, chain))));
 
   let totalMicro = 0;
-  const entry = (chain: ChainName, asset: Asset, units: bigint): TokenBalanceView => {
+  const entry = (chain: ChainName, asset: Asset, token: string | undefined, units: bigint): TokenBalanceView => {
     const micro = Math.round(Number(fromUnits(units, asset)) * (prices.get(priceKey(chain, asset)) ?? 0) * MICRO);
     totalMicro += micro;
-    return { asset, balance: units.toString(), balanceFormatted: fromUnits(units, asset), decimals: ASSET_DECIMALS[asset], valueUsd: micro / MICRO };
+    return { asset, token: token ?? null, balance: units.toString(), balanceFormatted: fromUnits(units, asset), decimals: ASSET_DECIMALS[asset], valueUsd: micro / MICRO };
   };
   const chains = wallet.chains.map((chain) => {
     const h = byChain.get(chain);
     return {
       chain,
-      tokens: (h?.tokens ?? []).map((t) => entry(chain, t.asset, t.balance)),
-      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(chain, p.asset, p.amount) })),
+      tokens: (h?.tokens ?? []).map((t) => entry(chain, t.asset, t.token, t.balance)),
+      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(chain, p.asset, p.token, p.amount) })),
     };
   });
   return { walletId: wallet.id, address: wallet.address, chains, totalValueUsd: totalMicro / MICRO };

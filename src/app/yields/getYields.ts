@@ -21,8 +21,12 @@ export interface YieldRate {
   chain: ChainName;
   protocol: string;
   asset: TokenAsset;
+  /** The token the market lends (a market is chain, protocol and token). */
+  token: string;
   /** Percent, rounded to 2 decimals. */
   apy: number;
+  /** A market only the sandbox has. */
+  sandboxOnly: boolean;
 }
 
 /** One market as the net-return ranking sees it (GET /yields?optimize=netReturn). */
@@ -42,7 +46,7 @@ export interface NetReturnRate extends YieldRate {
 
 export interface YieldReport {
   rates: YieldRate[];
-  best: { chain: ChainName; protocol: string; asset: TokenAsset; apy: number; reasoning: string } | null;
+  best: (YieldRate & { reasoning: string }) | null;
   /** With optimize=netReturn only: every market the wallet's funds reach, best net return first (`best` is the first). */
   netReturn?: { horizonDays: number; amount: string; walletId: string; ranking: NetReturnRate[] };
 }
@@ -58,6 +62,9 @@ export interface GetYieldsParams {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A market's rate as the API shows it. */
+const yieldRate = (r: MarketRate): YieldRate => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, token: r.token, apy: round2(r.apy), sandboxOnly: r.sandboxOnly === true });
 const pct = (n: number) => `${n.toFixed(2)}%`;
 
 /** Current rates through the ≤ 15 s single-flight cache (the planner and the yields report read the same numbers). */
@@ -91,10 +98,8 @@ export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'envir
   const top = candidates[0];
   if (!top && rates.length === 0 && all.length === 0) throw new ServiceError('SERVICE_UNAVAILABLE', 'No lending markets are available');
   return {
-    rates: rates.map((r) => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, apy: round2(r.apy) })),
-    best: top
-      ? { chain: top.chain, protocol: top.protocol, asset: top.asset, apy: round2(top.apy), reasoning: reasoningFor(top, candidates.slice(1)) }
-      : null,
+    rates: rates.map(yieldRate),
+    best: top ? { ...yieldRate(top), reasoning: reasoningFor(top, candidates.slice(1)) } : null,
   };
 }
 
@@ -151,18 +156,16 @@ async function netReturnYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'enviro
   const rates = all.filter((r) => r.asset === asset && (!params.chain || r.chain === params.chain));
   const ranking = rankNetReturns(intent, read.snapshot, horizonDays);
   const top = ranking[0];
+  const marketOf = (r: { chain: ChainName; protocol: string }): MarketRate => all.find((m) => m.chain === r.chain && m.protocol === r.protocol && m.asset === asset)!;
   return {
-    rates: rates.map((r) => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, apy: round2(r.apy) })),
-    best: top ? { chain: top.chain, protocol: top.protocol, asset, apy: round2(top.apy), reasoning: `${netReturnReasoning(ranking, horizonDays)} Ranked by net return for ${params.amount} ${asset} from wallet ${wallet.id}; the highest APY alone would be ${describeApyBest(rates)}.` } : null,
+    rates: rates.map(yieldRate),
+    best: top ? { ...yieldRate(marketOf(top)), reasoning: `${netReturnReasoning(ranking, horizonDays)} Ranked by net return for ${params.amount} ${asset} from wallet ${wallet.id}; the highest APY alone would be ${describeApyBest(rates)}.` } : null,
     netReturn: {
       horizonDays,
       amount: params.amount!,
       walletId: wallet.id,
       ranking: ranking.map((r) => ({
-        chain: r.chain,
-        protocol: r.protocol,
-        asset,
-        apy: round2(r.apy),
+        ...yieldRate(marketOf(r)),
         bridges: r.bridges,
         amount: fromUnits(r.deposited, asset),
         earningsUsd: r.earningsUsd,

@@ -31,6 +31,7 @@ import {
 import artifacts from './artifacts.json';
 import {
   SANDBOX_COMET_APR,
+  SANDBOX_DEFAULT_POOL_APR,
   SANDBOX_ETH_USD_ANSWER,
   SANDBOX_TOKEN_METADATA,
   aprToCometRatePerSecond,
@@ -38,7 +39,8 @@ import {
   sandboxLiquidity,
   sandboxPoolApr,
 } from './initialState';
-import type { ChainDeployment, SandboxManifest } from './manifest';
+import type { ChainDeployment, ManifestMarket, SandboxManifest } from './manifest';
+import { sandboxMarkets, type SandboxMarketMode } from './marketLayout';
 import { viemChainFor } from './viemChains';
 import { deployAaveMarket } from './aave/deployAave';
 import { deployUsdc } from './usdc/deployUsdc';
@@ -63,6 +65,8 @@ export interface DeploySandboxOptions {
   attesterAddress: Address;
   /** Extra minters of every token, e.g. the sandbox faucet. */
   minters?: readonly Address[];
+  /** The lending markets listed: the real test networks' layout plus sandbox-only Aave USDC markets (`all`, default), or exactly the real layout (`testnets`). */
+  markets?: SandboxMarketMode;
 }
 
 type Public = PublicClient<HttpTransport, Chain>;
@@ -133,17 +137,26 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
   // Circle's own USDC, where Circle's is on the public test networks (x402 clients' default spending controls know these addresses).
   const usdc = (tokens.USDC = await ensureUsdc(ctx, options));
 
-  const aave = await deployAave(ctx, factory, tokens);
+  const slots = sandboxMarkets(ctx.name, options.markets ?? 'all');
+  const tokenOf = (asset: TokenAsset): Address => {
+    const t = tokens[asset];
+    if (!t) throw new Error(`deploySandbox: ${ctx.name} lists a market for ${asset}, which the chain has no token of`);
+    return t;
+  };
+  const markets: ManifestMarket[] = [];
+  const aaveSlots = slots.filter((m) => m.protocol === 'aave-v3');
+  const aave = aaveSlots.length > 0 ? await deployAave(ctx, factory, aaveSlots.map((m) => [m.asset, tokenOf(m.asset)] as const)) : null;
+  aaveSlots.forEach((m, i) => markets.push({ protocol: 'aave-v3', asset: m.asset, token: tokenOf(m.asset), aToken: aave!.aTokens[i]!, ...(m.sandboxOnly && { sandboxOnly: true as const }) }));
 
-  let comet: Address | null = null;
-  const cometApr = SANDBOX_COMET_APR[ctx.name];
-  if (cometApr !== undefined) {
-    comet = await create2('comet:USDC', encodeDeployData({ abi: sandboxCometAbi, bytecode: bytecodeOf('SandboxComet'), args: [usdc, ctx.owner] }));
+  for (const m of slots.filter((s) => s.protocol === 'compound-v3')) {
+    const token = tokenOf(m.asset);
+    const comet = await create2(`comet:${m.asset}`, encodeDeployData({ abi: sandboxCometAbi, bytecode: bytecodeOf('SandboxComet'), args: [token, ctx.owner] }));
     const market = getContract({ address: comet, abi: sandboxCometAbi, client: { public: ctx.public, wallet: ctx.wallet } });
     if ((await market.read.supplyRatePerSecond()) === 0n) {
-      await confirm(ctx, market.write.setSupplyRate([aprToCometRatePerSecond(cometApr)]));
+      await confirm(ctx, market.write.setSupplyRate([aprToCometRatePerSecond(SANDBOX_COMET_APR[ctx.name] ?? SANDBOX_DEFAULT_POOL_APR)]));
     }
-    await ensureLiquidity(ctx, usdc, comet, sandboxLiquidity('USDC'));
+    await ensureLiquidity(ctx, token, comet, sandboxLiquidity(m.asset));
+    markets.push({ protocol: 'compound-v3', asset: m.asset, token, comet, ...(m.sandboxOnly && { sandboxOnly: true as const }) });
   }
 
   const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress);
@@ -163,10 +176,9 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     chainId: ctx.chainId,
     rpcUrl: ctx.rpcUrl,
     tokens,
-    aavePool: aave.pool,
-    aTokens: aave.aTokens,
-    aaveRateStrategy: aave.rateStrategy,
-    comet,
+    aavePool: aave?.pool ?? null,
+    ...(aave && { aaveRateStrategy: aave.rateStrategy }),
+    markets,
     tokenMessenger,
     messageTransmitter,
     ethUsdFeed,
@@ -250,14 +262,13 @@ const AAVE_L2: Readonly<Record<ChainName, boolean>> = {
 const SEED_UTILIZATION_PERCENT = 50n;
 
 /**
- * Aave v3's own code (`@aave/core-v3`) for every token of the chain, through
+ * Aave v3's own code (`@aave/core-v3`) listing the layout's reserves, through
  * the CREATE2 factory so a redeploy on the same chain finds the market where
  * it left it. The deployer supplies each token's liquidity seed and borrows
  * half of it back, so a supplier's interest is paid by real debt at the rate
  * the sandbox rate strategy is told (`SANDBOX_POOL_APR`, the admin rate control).
  */
-async function deployAave(ctx: ChainContext, factory: Address, tokens: Partial<Record<TokenAsset, Address>>) {
-  const listed = Object.entries(tokens) as [TokenAsset, Address][];
+async function deployAave(ctx: ChainContext, factory: Address, listed: readonly (readonly [TokenAsset, Address])[]) {
   for (const [asset, token] of listed) await ensureLiquidity(ctx, token, ctx.owner, sandboxLiquidity(asset));
   const market = await deployAaveMarket({
     publicClient: ctx.public,
@@ -276,9 +287,7 @@ async function deployAave(ctx: ChainContext, factory: Address, tokens: Partial<R
       };
     }),
   });
-  const aTokens: Partial<Record<TokenAsset, Address>> = {};
-  listed.forEach(([asset], i) => (aTokens[asset] = market.reserves[i]!.aToken));
-  return { pool: market.pool, aTokens, rateStrategy: market.rateStrategy };
+  return { pool: market.pool, aTokens: market.reserves.map((r) => r.aToken), rateStrategy: market.rateStrategy };
 }
 
 /** An APR decimal string ("0.042") as the APY percent it compounds to per second (4.29). */

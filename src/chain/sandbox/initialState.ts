@@ -14,7 +14,7 @@ export const SANDBOX_TOKEN_METADATA: Readonly<Record<TokenAsset, { name: string;
   WETH: { name: 'Wrapped Ether', symbol: 'WETH' },
 };
 
-/** Aave-like pool supply APR per chain and asset; base-sepolia USDC is the best USDC market. */
+/** Aave reserve supply APR per chain and asset (where the layout lists the reserve); base-sepolia USDC is the best USDC market. */
 export const SANDBOX_POOL_APR: Readonly<Partial<Record<ChainName, Partial<Record<TokenAsset, string>>>>> = {
   'ethereum-sepolia': { USDC: '0.025', USDT: '0.022', DAI: '0.034', WETH: '0.016' },
   'arbitrum-sepolia': { USDC: '0.031', USDT: '0.029', DAI: '0.027', WETH: '0.019' },
@@ -24,10 +24,9 @@ export const SANDBOX_POOL_APR: Readonly<Partial<Record<ChainName, Partial<Record
 /** Pool APR for chains or assets missing above. */
 export const SANDBOX_DEFAULT_POOL_APR = '0.02';
 
-/** Comet (USDC market) supply APR; only these chains get a Comet. */
+/** Comet supply APR on the chains whose layout (marketLayout.ts) has a Comet. */
 export const SANDBOX_COMET_APR: Readonly<Partial<Record<ChainName, string>>> = {
   'ethereum-sepolia': '0.028',
-  'arbitrum-sepolia': '0.036',
 };
 
 /** Whole tokens of liquidity the pool and the Comet hold so they can pay interest. */

@@ -1,20 +1,46 @@
 import type { Address } from 'viem';
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
 
-/** Addresses of the sandbox contracts on one chain (also the shape of an rpc-mode deployment manifest). */
+/**
+ * One lending market: a protocol lending one token on one chain. The token is
+ * named by its address because a symbol is not an identity: Aave's testnet
+ * markets list a faucet "USDC" of Aave's own that is not Circle's USDC, and
+ * `asset: "USDC"` always means Circle's (`tokens.USDC`).
+ */
+export type ManifestMarket =
+  | {
+      protocol: 'aave-v3';
+      asset: TokenAsset;
+      /** The reserve's underlying token; always `tokens[asset]` of the chain. */
+      token: Address;
+      /** The reserve's aToken (the position, interest included). */
+      aToken: Address;
+      /** A market the sandbox adds where the real test network has none (so every strategy can be tried on every chain offline). */
+      sandboxOnly?: true;
+    }
+  | {
+      protocol: 'compound-v3';
+      asset: TokenAsset;
+      /** The Comet's base token; always `tokens[asset]` of the chain. */
+      token: Address;
+      /** The Comet (market and position in one contract). */
+      comet: Address;
+      sandboxOnly?: true;
+    };
+
+/** Addresses of the contracts on one chain (the sandbox's deployment, or an rpc-mode deployment manifest). */
 export interface ChainDeployment {
   chain: ChainName;
   chainId: number;
   rpcUrl: string;
-  /** ERC-20 token per asset present on this chain (the API's "Assets"). */
+  /** ERC-20 token per asset present on this chain (the API's "Assets"); USDC is Circle's. */
   tokens: Partial<Record<TokenAsset, Address>>;
-  /** Aave v3 Pool (the proxy callers use) and its aToken per listed asset. */
-  aavePool: Address;
-  aTokens: Partial<Record<TokenAsset, Address>>;
+  /** Aave v3 Pool (the proxy callers use); null where the chain has no Aave market. */
+  aavePool: Address | null;
   /** Sandbox only: the rate strategy of ours behind the reserves, which the admin rate control sets. */
   aaveRateStrategy?: Address;
-  /** Compound-V3-like market (base asset USDC), on the chains that have one. */
-  comet: Address | null;
+  /** The lending markets that exist on this chain. */
+  markets: ManifestMarket[];
   /** CCTP v2: TokenMessengerV2 and MessageTransmitterV2. */
   tokenMessenger: Address;
   messageTransmitter: Address;
@@ -28,4 +54,14 @@ export interface SandboxManifest {
   /** Base URL of the Iris-compatible attestation service (Circle's in rpc mode; the sandbox runs its own). */
   attestationApi?: string;
   chains: Partial<Record<ChainName, ChainDeployment>>;
+}
+
+/** Where a market's position is read: the aToken, or the Comet itself. */
+export function positionContract(m: ManifestMarket): Address {
+  return m.protocol === 'aave-v3' ? m.aToken : m.comet;
+}
+
+/** The market of `protocol` for `asset` on the chain, if it exists. */
+export function findMarket(d: ChainDeployment, protocol: LendingProtocol, asset: TokenAsset): ManifestMarket | undefined {
+  return d.markets.find((m) => m.protocol === protocol && m.asset === asset);
 }

@@ -6,6 +6,7 @@ import type { SandboxManifest } from './manifest';
 import type { Hex } from 'viem';
 import { CHAINS } from '../../domain/chains';
 import { startIrisServer, type IrisServer } from './iris/irisServer';
+import type { SandboxMarketMode } from './marketLayout';
 
 /** The chains a sandbox runs by default. */
 export const DEFAULT_SANDBOX_CHAINS: readonly ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   fastFeeBps?: number;
   /** How long the attestation service keeps a burn pending, per finality level (default fast 20 ms, standard 100 ms: the real waits scaled down, in order). */
   attestationDelaysMs?: { fast?: number; standard?: number };
+  /** Lending markets: the real test networks' layout plus sandbox-only Aave USDC markets (`all`, default), or exactly the real layout (`testnets`). */
+  markets?: SandboxMarketMode;
   /** Chain i listens on basePort + i; default: free ports. */
   basePort?: number;
   /** Address the devnets listen on (default 127.0.0.1); the manifest's RPC URLs stay reachable from this process. */
@@ -73,6 +76,7 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
       deployerKey: SANDBOX_KEYS.deployer,
       attesterAddress: SANDBOX_ADDRESSES.attester,
       minters: [SANDBOX_ADDRESSES.faucet],
+      markets: options.markets,
     });
   const blockTimeMs = options.blockTimeMs;
   let iris: IrisServer | undefined;

@@ -424,7 +424,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
         address: tokenAddress,
         stateDiff: [
           { slot: mappingSlot(from, slots.balance), value: amount },
-          { slot: mappingSlot(spenderAddress(d, assume.spender), mappingSlot(from, slots.allowance)), value: amount },
+          { slot: mappingSlot(spenderAddress(d, assume.spender, assume.asset), mappingSlot(from, slots.allowance)), value: amount },
         ],
       },
       { address: from, balance: parseEther('1') },

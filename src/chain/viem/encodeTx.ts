@@ -1,8 +1,9 @@
 import { encodeFunctionData, maxUint256, pad, zeroHash, type Address, type Hex } from 'viem';
 import { messageTransmitterV2Abi, sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
-import type { Spender, TxRequest } from '../port';
-import type { ChainDeployment } from '../sandbox/manifest';
+import type { TokenAsset } from '../../domain/chains';
+import type { Protocol, Spender, TxRequest } from '../port';
+import { findMarket, type ChainDeployment, type ManifestMarket } from '../sandbox/manifest';
 import { ServiceError } from '../../domain/errors/base';
 
 /** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */
@@ -20,14 +21,18 @@ export function token(d: ChainDeployment, asset: keyof ChainDeployment['tokens']
   return t;
 }
 
-function cometOf(d: ChainDeployment): Address {
-  if (!d.comet) throw new ServiceError('INVALID_CHAIN', `No compound-v3 market on ${d.chain}`, { details: { chain: d.chain } });
-  return d.comet;
+/** The market of `protocol` lending `asset` on the chain: a supply or withdraw only ever goes to a market whose underlying is the asset's token. */
+function marketOf(d: ChainDeployment, protocol: Protocol, asset: TokenAsset): ManifestMarket {
+  const m = findMarket(d, protocol, asset);
+  if (!m) throw new ServiceError('INVALID_CHAIN', `No ${protocol} ${asset} market on ${d.chain}`, { details: { chain: d.chain, protocol, asset } });
+  return m;
 }
 
-/** The contract a spender name stands for: a lending market, or the CCTP token messenger. */
-export function spenderAddress(d: ChainDeployment, spender: Spender): Address {
-  return spender === 'aave-v3' ? d.aavePool : spender === 'compound-v3' ? cometOf(d) : d.tokenMessenger;
+/** The contract that takes `asset` for `spender`: the Aave Pool or the asset's Comet, or the CCTP token messenger. */
+export function spenderAddress(d: ChainDeployment, spender: Spender, asset: TokenAsset): Address {
+  if (spender === 'bridge') return d.tokenMessenger;
+  const m = marketOf(d, spender, asset);
+  return m.protocol === 'aave-v3' ? d.aavePool! : m.comet;
 }
 
 /**
@@ -39,23 +44,21 @@ export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabot
   switch (tx.kind) {
     case 'approve':
     case 'revoke': {
-      const spender = spenderAddress(d, tx.spender);
+      const spender = spenderAddress(d, tx.spender, tx.asset);
       const amount = tx.kind === 'approve' ? tx.amount : 0n;
       return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, amount] }) };
     }
     case 'supply': {
       const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;
-      if (tx.protocol === 'compound-v3') {
-        return { to: cometOf(d), data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [token(d, tx.asset), amount] }) };
-      }
-      return { to: d.aavePool, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'supply', args: [token(d, tx.asset), amount, from, 0] }) };
+      const m = marketOf(d, tx.protocol, tx.asset);
+      if (m.protocol === 'compound-v3') return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [m.token, amount] }) };
+      return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'supply', args: [m.token, amount, from, 0] }) };
     }
     case 'withdraw': {
       const amount = tx.amount === 'max' ? maxUint256 : tx.amount;
-      if (tx.protocol === 'compound-v3') {
-        return { to: cometOf(d), data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [token(d, tx.asset), amount] }) };
-      }
-      return { to: d.aavePool, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'withdraw', args: [token(d, tx.asset), amount, from] }) };
+      const m = marketOf(d, tx.protocol, tx.asset);
+      if (m.protocol === 'compound-v3') return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [m.token, amount] }) };
+      return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'withdraw', args: [m.token, amount, from] }) };
     }
     case 'burn': {
       const domain = sabotage ? UNROUTABLE_DOMAIN : CHAINS[tx.toChain].cctpDomain;

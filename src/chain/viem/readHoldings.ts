@@ -1,31 +1,34 @@
 import type { Address } from 'viem';
-import { sandboxATokenAbi, sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
+import { sandboxTokenAbi } from '../sandbox/abis';
 import type { TokenAsset } from '../../domain/chains';
 import type { ChainHoldings, PositionHolding, TokenHolding } from '../port';
+import { positionContract } from '../sandbox/manifest';
 import type { ChainClient } from './chainClients';
 
-/** Native, token, aToken and Comet balances of `address` on one chain, read concurrently (one batched round trip). */
+/**
+ * Native, token and position balances of `address` on one chain, read
+ * concurrently (one batched round trip). A position is its market's aToken or
+ * Comet balance (both ERC-20 `balanceOf`, interest included).
+ */
 export async function readHoldings(c: ChainClient, address: Address): Promise<ChainHoldings> {
   const { client, deployment: d } = c;
   const tokens = Object.entries(d.tokens) as [TokenAsset, Address][];
-  const aTokens = Object.entries(d.aTokens) as [TokenAsset, Address][];
-  const [native, tokenBalances, aBalances, cometBalance] = await Promise.all([
+  const balanceOf = (contract: Address) => client.readContract({ address: contract, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [address] });
+  const [native, tokenBalances, positionBalances] = await Promise.all([
     client.getBalance({ address }),
-    Promise.all(tokens.map(([, token]) => client.readContract({ address: token, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [address] }))),
-    Promise.all(aTokens.map(([, aToken]) => client.readContract({ address: aToken, abi: sandboxATokenAbi, functionName: 'balanceOf', args: [address] }))),
-    d.comet ? client.readContract({ address: d.comet, abi: sandboxCometAbi, functionName: 'balanceOf', args: [address] }) : Promise.resolve(0n),
+    Promise.all(tokens.map(([, token]) => balanceOf(token))),
+    Promise.all(d.markets.map((m) => balanceOf(positionContract(m)))),
   ]);
   const held: TokenHolding[] = [];
   if (native > 0n) held.push({ asset: 'ETH', balance: native });
-  tokens.forEach(([asset], i) => {
+  tokens.forEach(([asset, token], i) => {
     const balance = tokenBalances[i] ?? 0n;
-    if (balance > 0n) held.push({ asset, balance });
+    if (balance > 0n) held.push({ asset, token, balance });
   });
   const positions: PositionHolding[] = [];
-  aTokens.forEach(([asset], i) => {
-    const amount = aBalances[i] ?? 0n;
-    if (amount > 0n) positions.push({ protocol: 'aave-v3', asset, amount });
+  d.markets.forEach((m, i) => {
+    const amount = positionBalances[i] ?? 0n;
+    if (amount > 0n) positions.push({ protocol: m.protocol, asset: m.asset, token: m.token, amount });
   });
-  if (cometBalance > 0n) positions.push({ protocol: 'compound-v3', asset: 'USDC', amount: cometBalance });
   return { chain: c.name, tokens: held, positions };
 }

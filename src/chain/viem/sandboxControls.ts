@@ -1,3 +1,4 @@
+import { findMarket } from '../sandbox/manifest';
 import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName, TokenAsset } from '../../domain/chains';
@@ -66,14 +67,15 @@ export function createSandboxControls(o: {
   return {
     async setRate({ chain, protocol, asset, apy }) {
       const { c, w } = wallet(chain, 'deployer');
-      if (protocol === 'compound-v3') {
-        if (!c.deployment.comet || asset !== 'USDC') throw invalidChain(chain, { reason: `no compound-v3 ${asset} market` });
-        return mined(c, await w.writeContract({ address: c.deployment.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }));
+      const market = findMarket(c.deployment, protocol, asset);
+      if (!market) throw invalidChain(chain, { reason: `no ${protocol} ${asset} market on ${chain}` });
+      if (market.protocol === 'compound-v3') {
+        return mined(c, await w.writeContract({ address: market.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }));
       }
       const rateStrategy = c.deployment.aaveRateStrategy;
-      if (!rateStrategy || !c.deployment.aTokens[asset]) throw invalidChain(chain, { reason: `no aave-v3 ${asset} market with the sandbox rate strategy` });
+      if (!rateStrategy) throw invalidChain(chain, { reason: `the aave-v3 market on ${chain} has no sandbox rate strategy` });
       // Aave's Pool takes a new rate only when one of its own actions touches the reserve: setSupplyApy sets the target, then pokes it.
-      const { txHashes } = await setSupplyApy({ publicClient: c.client, walletClient: w, market: { pool: c.deployment.aavePool, rateStrategy }, asset: tokenOf(c, asset), apyPercent: apy });
+      const { txHashes } = await setSupplyApy({ publicClient: c.client, walletClient: w, market: { pool: c.deployment.aavePool!, rateStrategy }, asset: market.token, apyPercent: apy });
       return { txHash: txHashes.at(-1)! };
     },
     async mint({ chain, asset, address, amount }) {

@@ -72,7 +72,7 @@ export function planLend(input: PlannerInput): PlanResult {
 
   const { bridges, local, arrives } = gathered;
   const steps: Step[] = bridges.map((b, i) => bridgeStep(i, b.from, best.chain, asset, b.amount, b.fee));
-  steps.push(depositStep(bridges.length, best.chain, best.protocol, asset, arrives));
+  steps.push(depositStep(bridges.length, best.chain, best.protocol, asset, arrives, best.sandboxOnly));
 
   let strategy: Strategy;
   let funding: string;

@@ -24,8 +24,8 @@ export function planWithdraw(input: PlannerInput): PlanResult {
   const { amount: required, asset, chain } = input.request;
   if (chain === undefined) return { ok: false, error: invalidRequest([{ path: 'chain', message: 'chain is required for withdraw' }]) };
 
-  const apyOf = (protocol: string): number | null =>
-    input.rates.find((r) => r.chain === chain && r.protocol === protocol && r.asset === asset)?.apy ?? null;
+  const marketOf = (protocol: string) => input.rates.find((r) => r.chain === chain && r.protocol === protocol && r.asset === asset);
+  const apyOf = (protocol: string): number | null => marketOf(protocol)?.apy ?? null;
   const positions = Object.entries(input.positions[chain] ?? {})
     .filter(([, supplied]) => supplied > 0n)
     .map(([protocol, supplied]) => ({ protocol, supplied, apy: apyOf(protocol) }))
@@ -44,7 +44,7 @@ export function planWithdraw(input: PlannerInput): PlanResult {
     ok: true,
     plan: {
       strategy: 'direct-withdraw',
-      steps: [withdrawStep(0, chain, source.protocol, asset, required)],
+      steps: [withdrawStep(0, chain, source.protocol, asset, required, marketOf(source.protocol)?.sandboxOnly)],
       reasoning: `Withdraw ${formatAmount(required, asset)} from ${source.protocol} on ${chain} (position ${formatAmount(source.supplied, asset)}, ${apyText}).${kept}`,
     },
     amount: required,

@@ -18,6 +18,8 @@ export interface RateQuote {
   protocol: string;
   asset: TokenAsset;
   apy: number;
+  /** A market only the sandbox has (the real test network has none): the plan's step says so. */
+  sandboxOnly?: true;
 }
 
 /** What the client asked for, amount in smallest units. */

@@ -12,6 +12,7 @@ const TokenBalanceRef = builder.objectRef<TokenBalanceView>('TokenBalance').impl
   description: 'An amount of one asset held on one chain.',
   fields: (t) => ({
     asset: t.field({ type: AssetEnum, description: 'The asset held (native ETH included).', resolve: (b) => b.asset }),
+    token: t.exposeString('token', { nullable: true, description: "The token's contract on the chain; null for native ETH. USDC is always Circle's USDC." }),
     balance: t.exposeString('balance', { description: 'The amount in smallest units (integer string, exact).' }),
     balanceFormatted: t.exposeString('balanceFormatted', { description: 'The amount in token units (decimal string, exact).' }),
     decimals: t.exposeInt('decimals', { description: "The asset's decimals (USDC and USDT 6, DAI, WETH and ETH 18)." }),
@@ -24,6 +25,7 @@ const PositionRef = builder.objectRef<PositionView>('LendingPosition').implement
   fields: (t) => ({
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol holding the funds.', resolve: (p) => p.protocol as LendingProtocol }),
     asset: t.field({ type: AssetEnum, description: 'The asset supplied.', resolve: (b) => b.asset }),
+    token: t.exposeString('token', { nullable: true, description: "The contract of the token supplied (USDC is always Circle's USDC)." }),
     balance: t.exposeString('balance', { description: 'The position in smallest units (integer string, exact).' }),
     balanceFormatted: t.exposeString('balanceFormatted', { description: 'The position in token units (decimal string, exact).' }),
     decimals: t.exposeInt('decimals', { description: "The asset's decimals." }),

@@ -109,6 +109,7 @@ builder.objectRef<DepositStep>('DepositStep').implement({
   fields: (t) => ({
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol supplied to.', resolve: (s) => s.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (s) => s.asset }),
+    sandboxOnly: t.boolean({ description: 'The market exists only in the sandbox (the real test network has none).', resolve: (s) => s.sandboxOnly === true }),
   }),
 });
 
@@ -119,6 +120,7 @@ builder.objectRef<WithdrawStep>('WithdrawStep').implement({
   fields: (t) => ({
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol withdrawn from.', resolve: (s) => s.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset withdrawn.', resolve: (s) => s.asset }),
+    sandboxOnly: t.boolean({ description: 'The market exists only in the sandbox (the real test network has none).', resolve: (s) => s.sandboxOnly === true }),
   }),
 });
 

@@ -14,7 +14,9 @@ const YieldRateRef = builder.objectRef<YieldRate>('YieldRate').implement({
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
+    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
   }),
 });
 
@@ -24,7 +26,9 @@ const BestYieldRef = builder.objectRef<NonNullable<YieldReport['best']>>('BestYi
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
+    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
     reasoning: t.exposeString('reasoning', { description: 'Why, naming every market compared.' }),
   }),
 });
@@ -35,7 +39,9 @@ const NetReturnRateRef = builder.objectRef<NetReturnRate>('NetReturnRate').imple
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
+    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
     bridges: t.exposeInt('bridges', { description: 'Bridges needed to gather the amount there.' }),
     amount: t.exposeString('amount', { description: 'What would be deposited after route fees, token units.' }),
     earningsUsd: t.exposeFloat('earningsUsd', { description: 'amount × APY × horizonDays / 365, in USD.' }),

@@ -63,8 +63,10 @@ export const paidWalletSchema = walletSchema
 /** What GET /wallets/{userId} answers: the wallet to its account, the paid view to a paid read (one component, as every 2xx body is). */
 export const walletReadSchema = z.union([walletSchema, paidWalletSchema]).openapi('WalletRead', { description: 'Wallet to its account; PaidWallet to a paid (x402) read' });
 
+const tokenContract = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const tokenBalance = {
   asset: z.enum(ASSETS),
+  token: z.union([tokenContract, z.null()]).meta({ description: "The token's contract on the chain (a position: the token supplied); null for the chain's native ETH. USDC is always Circle's USDC" }),
   balance: integerString('Smallest units'),
   balanceFormatted: decimalString('Token units'),
   decimals: z.number().int().meta({ description: `The asset's decimals (${ASSETS.map((a) => `${a} ${ASSET_DECIMALS[a]}`).join(', ')})` }),
@@ -88,7 +90,14 @@ export const balanceReportSchema = z
   })
   .openapi('BalanceReport', { description: 'Balances and lending positions of a wallet on each of its chains' });
 
-const yieldRate = { chain: chainName, protocol, asset: tokenAsset, apy: z.number().meta({ description: 'Supply APY in percent, 2 decimals' }) };
+const yieldRate = {
+  chain: chainName,
+  protocol,
+  asset: tokenAsset,
+  token: tokenContract.meta({ description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC" }),
+  apy: z.number().meta({ description: 'Supply APY in percent, 2 decimals' }),
+  sandboxOnly: z.boolean().meta({ description: 'A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks' }),
+};
 
 export const yieldReportSchema = z
   .strictObject({
@@ -226,6 +235,7 @@ export const fundingReceiptSchema = z
   })
   .openapi('FundingReceipt', { description: 'A demo funding transaction, broadcast' });
 
+const sandboxOnlyStep = z.literal(true).optional().meta({ description: 'Present (true) when the market exists only in the sandbox' });
 const stepProgress = {
   index: z.number().int().min(0).meta({ description: 'Position in executionPlan.steps, from 0' }),
   status: z.enum(STEP_STATUSES),
@@ -245,8 +255,8 @@ const stepProgress = {
 
 const stepSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
-    z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
+    z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
+    z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
     z
       .strictObject({
         type: z.literal('bridge'),

@@ -48,7 +48,8 @@ describe('demo funding and balances', () => {
     expect(report.address).toBe(w.address);
     expect(report.chains.map((c: any) => c.chain)).toEqual(['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia']);
     const arb = report.chains.find((c: any) => c.chain === 'arbitrum-sepolia');
-    expect(arb.tokens).toEqual([{ asset: 'USDC', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }]);
+    // Circle's USDC, named by its contract (at Circle's address on arbitrum-sepolia)
+    expect(arb.tokens).toEqual([{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }]);
     for (const c of report.chains.filter((x: any) => x.chain !== 'arbitrum-sepolia')) {
       expect(c.tokens).toEqual([]);
       expect(c.positions).toEqual([]);
@@ -133,6 +134,23 @@ describe('yields', () => {
     expect(r.body.best.apy).toBe(top);
     expect(r.body.best.reasoning).toContain(r.body.best.chain);
     expect(r.body.best.reasoning).toMatch(/compared with/);
+  });
+
+  it('behavior: each market names its token, USDC is Circle\'s everywhere, and the markets only the sandbox has are marked sandboxOnly', async () => {
+    const r = await srv.rest('GET', '/v1/yields?asset=USDC', { key: acct.key });
+    expect(r.status).toBe(200);
+    const chains = srv.service.chains.manifest.chains;
+    const usdc = r.body.rates.map((x: any) => ({ market: `${x.chain}/${x.protocol}`, token: x.token, sandboxOnly: x.sandboxOnly }));
+    expect(usdc.sort((a: any, b: any) => a.market.localeCompare(b.market))).toEqual([
+      // the real test networks: Aave lends Circle's USDC on arbitrum-sepolia only, Compound III on ethereum-sepolia only
+      { market: 'arbitrum-sepolia/aave-v3', token: chains['arbitrum-sepolia']!.tokens.USDC, sandboxOnly: false },
+      { market: 'base-sepolia/aave-v3', token: chains['base-sepolia']!.tokens.USDC, sandboxOnly: true },
+      { market: 'ethereum-sepolia/aave-v3', token: chains['ethereum-sepolia']!.tokens.USDC, sandboxOnly: true },
+      { market: 'ethereum-sepolia/compound-v3', token: chains['ethereum-sepolia']!.tokens.USDC, sandboxOnly: false },
+    ]);
+    expect(r.body.best).toEqual(expect.objectContaining({ chain: 'base-sepolia', protocol: 'aave-v3', sandboxOnly: true, token: chains['base-sepolia']!.tokens.USDC }));
+    const q = await srv.gql('query { yields(asset: USDC) { rates { chain protocol token sandboxOnly } } }', {}, acct.key);
+    expect(q.body.data.yields.rates.filter((x: any) => x.sandboxOnly).map((x: any) => x.chain).sort()).toEqual(['BASE_SEPOLIA', 'ETHEREUM_SEPOLIA']);
   });
 
   it('error: DAI is refused on base-sepolia (no market, no mint)', async () => {

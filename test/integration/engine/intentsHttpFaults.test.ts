@@ -44,7 +44,7 @@ async function fault(chain: string, kind: string, count: number): Promise<void> 
 async function allowance(chain: ChainName, owner: string, spender: 'bridge' | 'aave-v3'): Promise<bigint> {
   const d = srv.service.chains.manifest.chains[chain]!;
   const client = createPublicClient({ transport: http(d.rpcUrl, { retryCount: 0 }) });
-  const to = spender === 'bridge' ? d.tokenMessenger : d.aavePool;
+  const to = spender === 'bridge' ? d.tokenMessenger : d.aavePool!;
   return client.readContract({ address: d.tokens.USDC!, abi: sandboxTokenAbi, functionName: 'allowance', args: [owner as Address, to] });
 }
 

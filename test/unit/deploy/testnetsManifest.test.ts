@@ -4,6 +4,8 @@ import { getAddress, isAddress, type Address } from 'viem';
 import { AaveV3ArbitrumSepolia, AaveV3BaseSepolia, AaveV3Sepolia } from '@aave-dao/aave-address-book';
 import { CHAINS, type ChainName, type TokenAsset } from '../../../src/domain/chains';
 import type { SandboxManifest } from '../../../src/chain/sandbox/manifest';
+import { parseManifest } from '../../../src/chain/sandbox/manifestSchema';
+import { sandboxMarkets } from '../../../src/chain/sandbox/marketLayout';
 
 /**
  * deploy/testnets.json is what `CHAIN_MODE=rpc CHAIN_MANIFEST=deploy/testnets.json`
@@ -43,7 +45,8 @@ describe('deploy/testnets.json', () => {
     for (const name of NAMES) {
       const d = manifest.chains[name]!;
       expect({ chain: d.chain, chainId: d.chainId }).toEqual({ chain: name, chainId: CHAINS[name].chainId });
-      const addresses = [...Object.values(d.tokens), ...Object.values(d.aTokens), d.aavePool, d.comet, d.tokenMessenger, d.messageTransmitter, d.ethUsdFeed].filter((a): a is Address => a !== null);
+      const marketAddresses = d.markets.flatMap((m) => [m.token, m.protocol === 'aave-v3' ? m.aToken : m.comet]);
+      const addresses = [...Object.values(d.tokens), ...marketAddresses, d.aavePool, d.tokenMessenger, d.messageTransmitter, d.ethUsdFeed].filter((a): a is Address => a !== null);
       for (const a of addresses) expect(isAddress(a, { strict: true })).toBe(true);
     }
   });
@@ -62,21 +65,39 @@ describe('deploy/testnets.json', () => {
     const book = AAVE[name as keyof typeof AAVE];
     expect(same(d.aavePool, book.POOL)).toBe(true);
     const reserves = Object.values(book.ASSETS) as { UNDERLYING: string; A_TOKEN: string }[];
-    for (const [asset, aToken] of Object.entries(d.aTokens) as [TokenAsset, Address][]) {
-      const reserve = reserves.find((r) => same(r.UNDERLYING, d.tokens[asset]));
-      expect({ asset, listed: reserve !== undefined }).toEqual({ asset, listed: true });
-      expect(same(aToken, reserve!.A_TOKEN)).toBe(true);
+    for (const m of d.markets) {
+      if (m.protocol !== 'aave-v3') continue;
+      // a market names its token, and that token is the chain's token of the asset
+      expect(same(m.token, d.tokens[m.asset])).toBe(true);
+      const reserve = reserves.find((r) => same(r.UNDERLYING, m.token));
+      expect({ asset: m.asset, listed: reserve !== undefined }).toEqual({ asset: m.asset, listed: true });
+      expect(same(m.aToken, reserve!.A_TOKEN)).toBe(true);
     }
     // A protocol's own faucet token is never "USDC": Aave's USDC market counts only where its underlying is Circle's.
     const aaveUsdc = (book.ASSETS as Record<string, { UNDERLYING: string }>).USDC;
-    expect(d.aTokens.USDC !== undefined).toBe(aaveUsdc !== undefined && same(aaveUsdc.UNDERLYING, d.tokens.USDC));
+    expect(d.markets.some((m) => m.protocol === 'aave-v3' && m.asset === 'USDC')).toBe(aaveUsdc !== undefined && same(aaveUsdc.UNDERLYING, d.tokens.USDC));
+    expect(d.markets.some((m) => m.sandboxOnly)).toBe(false);
     // the ETH/USD feed is the one Aave prices WETH with on that network
     expect(same(d.ethUsdFeed, (book.ASSETS as Record<string, { ORACLE: string }>).WETH!.ORACLE)).toBe(true);
   });
 
   test('behavior: Compound III is listed where a Comet with Circle\'s USDC exists (ethereum-sepolia) and nowhere else', () => {
-    expect(manifest.chains['ethereum-sepolia']!.comet).toBe('0xAec1F48e02Cfb822Be958B68C7957156EB3F0b6e');
-    expect(manifest.chains['arbitrum-sepolia']!.comet).toBeNull();
-    expect(manifest.chains['base-sepolia']!.comet).toBeNull();
+    const comets = NAMES.flatMap((name) => manifest.chains[name]!.markets.filter((m) => m.protocol === 'compound-v3').map((m) => ({ name, ...m })));
+    expect(comets).toEqual([
+      { name: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: manifest.chains['ethereum-sepolia']!.tokens.USDC, comet: '0xAec1F48e02Cfb822Be958B68C7957156EB3F0b6e' },
+    ]);
+  });
+
+  test.each(NAMES)('behavior: %s: the sandbox\'s real market layout (SANDBOX_MARKETS=testnets) is exactly the markets listed here', (name) => {
+    const listed = manifest.chains[name]!.markets.map((m) => `${m.protocol}:${m.asset}`).sort();
+    const sandbox = sandboxMarkets(name, 'testnets').map((m) => `${m.protocol}:${m.asset}`).sort();
+    expect(sandbox).toEqual(listed);
+    // and the default layout only adds markets marked sandbox-only
+    const extra = sandboxMarkets(name, 'all').filter((m) => !listed.includes(`${m.protocol}:${m.asset}`));
+    expect(extra.every((m) => m.sandboxOnly)).toBe(true);
+  });
+
+  test('behavior: the manifest passes the service\'s own manifest check', () => {
+    expect(() => parseManifest(manifest, 'deploy/testnets.json')).not.toThrow();
   });
 });

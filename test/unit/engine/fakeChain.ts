@@ -201,7 +201,7 @@ export class FakeChain implements ChainPort {
         }
         for (const [k, v] of this.positions) {
           const [c, a, protocol, asset] = k.split('|');
-          if (c === chain && a === address && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, amount: v });
+          if (c === chain && a === address && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: fakeToken(asset as TokenAsset), amount: v });
         }
         return { chain, tokens, positions };
       });
@@ -406,4 +406,9 @@ export class FakeChain implements ChainPort {
       ...(ok && this.lastMinted !== undefined && { minted: this.lastMinted }),
     });
   }
+}
+
+/** The token contract a test double names for `asset` (a fixed, recognisable address: the symbol's bytes). */
+export function fakeToken(asset: TokenAsset): Address {
+  return `0x${Buffer.from(asset.padEnd(20, '\0')).toString('hex')}` as Address;
 }
