@@ -15,6 +15,7 @@
  *                          (default: SANDBOX_HOST, or 127.0.0.1 when that is 0.0.0.0)
  *   SANDBOX_BASE_PORT      chain i listens on this port + i (default 8545)
  *   SANDBOX_BLOCK_TIME_MS  interval mining, as for the service (default 0: a block per transaction)
+ *   SANDBOX_MARKETS        the lending markets, as for the service (all, the default, or testnets)
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -27,6 +28,7 @@ const host = env.SANDBOX_HOST || '127.0.0.1';
 const publicHost = env.SANDBOX_PUBLIC_HOST || (host === '0.0.0.0' ? '127.0.0.1' : host);
 const basePort = Number(env.SANDBOX_BASE_PORT || 8545);
 const blockTimeMs = Number(env.SANDBOX_BLOCK_TIME_MS || 0);
+const markets = env.SANDBOX_MARKETS === 'testnets' ? 'testnets' : 'all';
 
 /** The manifest with every RPC URL's host replaced by the one the instances use. */
 function published(manifest: SandboxManifest): SandboxManifest {
@@ -43,7 +45,7 @@ function published(manifest: SandboxManifest): SandboxManifest {
 async function main(): Promise<void> {
   // A manifest left by an earlier run names chains that are gone: no instance may attach to it.
   rmSync(manifestPath, { force: true });
-  const sandbox = await startSandbox({ host, basePort, blockTimeMs });
+  const sandbox = await startSandbox({ host, basePort, blockTimeMs, markets });
   mkdirSync(dirname(manifestPath), { recursive: true });
   // Written whole, then renamed: an instance polling for the file never reads half of it.
   const tmp = `${manifestPath}.${process.pid}.tmp`;

@@ -22,7 +22,6 @@ const MARKETS = [
   ['ethereum-sepolia', 'aave-v3'],
   ['ethereum-sepolia', 'compound-v3'],
   ['arbitrum-sepolia', 'aave-v3'],
-  ['arbitrum-sepolia', 'compound-v3'],
   ['base-sepolia', 'aave-v3'],
 ] as const;
 

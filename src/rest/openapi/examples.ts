@@ -36,8 +36,8 @@ export const EXAMPLES = {
     chains: [
       {
         chain: 'arbitrum-sepolia',
-        tokens: [{ asset: 'USDC', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
-        positions: [{ protocol: 'aave-v3', asset: 'USDC', balance: '2500000', balanceFormatted: '2.5', decimals: 6, valueUsd: 2.5 }],
+        tokens: [{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
+        positions: [{ protocol: 'aave-v3', asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '2500000', balanceFormatted: '2.5', decimals: 6, valueUsd: 2.5 }],
       },
       { chain: 'base-sepolia', tokens: [], positions: [] },
     ],
@@ -45,15 +45,17 @@ export const EXAMPLES = {
   },
   yields: {
     rates: [
-      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 4.2 },
-      { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 3.1 },
+      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', apy: 4.2, sandboxOnly: false },
+      { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', apy: 3.1, sandboxOnly: false },
     ],
     best: {
       chain: 'arbitrum-sepolia',
       protocol: 'aave-v3',
       asset: 'USDC',
+      token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
       apy: 4.2,
-      reasoning: 'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with base-sepolia/compound-v3 3.10%.',
+      sandboxOnly: false,
+      reasoning: 'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with ethereum-sepolia/compound-v3 3.10%.',
     },
   },
   createPolicy: {
@@ -189,7 +191,7 @@ export const EXAMPLES = {
           gasCostUsd: 0.02,
         },
       ],
-      reasoning: 'Lend 10.5 USDC. USDC APY: arbitrum-sepolia/aave-v3 4.20% > base-sepolia/compound-v3 3.10%. Best: arbitrum-sepolia/aave-v3 at 4.20%. 10.5 USDC already on arbitrum-sepolia: no bridge needed. Depositing 10.5 USDC.',
+      reasoning: 'Lend 10.5 USDC. USDC APY: arbitrum-sepolia/aave-v3 4.20% > ethereum-sepolia/compound-v3 3.10%. Best: arbitrum-sepolia/aave-v3 at 4.20%. 10.5 USDC already on arbitrum-sepolia: no bridge needed. Depositing 10.5 USDC.',
     },
     results: {
       completedSteps: 1,

@@ -58,28 +58,32 @@ describe('lend', () => {
     expect(usdcOn(after, 'base-sepolia')).toBe(usdc('5'));
     expectPositionNear(positionOn(after, 'base-sepolia', 'aave-v3'), usdc('20'));
     expect(positionsOf(after)).toEqual(['aave-v3@base-sepolia']);
+    // no Aave market lends Circle's USDC on the real base-sepolia: the plan says the market is the sandbox's own
+    expect(done.executionPlan.steps.at(-1)).toEqual(expect.objectContaining({ type: 'deposit', sandboxOnly: true }));
   });
 
-  test('behavior: chain arbitrum-sepolia named, funds there → direct-deposit into the best protocol of that chain (compound-v3), not the global best', async () => {
-    const w = await api.fundedWallet('lend-direct', { 'arbitrum-sepolia': '12' });
-    const [compound, aave] = await Promise.all([usdcApy(srv, key, 'arbitrum-sepolia', 'compound-v3'), usdcApy(srv, key, 'arbitrum-sepolia', 'aave-v3')]);
+  test('behavior: chain ethereum-sepolia named, funds there → direct-deposit into the best protocol of that chain (compound-v3, a real market), not the global best', async () => {
+    const w = await api.fundedWallet('lend-direct', { 'ethereum-sepolia': '12' });
+    const [compound, aave] = await Promise.all([usdcApy(srv, key, 'ethereum-sepolia', 'compound-v3'), usdcApy(srv, key, 'ethereum-sepolia', 'aave-v3')]);
     expect(compound).toBeGreaterThan(aave);
 
-    const done = await api.run({ walletId: w.id, action: 'lend', amount: '12', chain: 'arbitrum-sepolia' });
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: '12', chain: 'ethereum-sepolia' });
 
     expectCompleted(done);
-    expect(done).toMatchObject({ chain: 'arbitrum-sepolia', amount: 12, requestedAmount: 12 });
+    expect(done).toMatchObject({ chain: 'ethereum-sepolia', amount: 12, requestedAmount: 12 });
     expect(done.executionPlan.strategy).toBe('direct-deposit');
     expect(done.executionPlan.steps).toEqual([
-      expect.objectContaining({ type: 'deposit', chain: 'arbitrum-sepolia', protocol: 'compound-v3', amount: '12', status: 'completed' }),
+      expect.objectContaining({ type: 'deposit', chain: 'ethereum-sepolia', protocol: 'compound-v3', amount: '12', status: 'completed' }),
     ]);
-    expect(txKinds(done)).toEqual(['approve@arbitrum-sepolia', 'supply@arbitrum-sepolia']);
+    // Compound III lends Circle's USDC on the real ethereum-sepolia: not a sandbox-only market
+    expect(done.executionPlan.steps[0].sandboxOnly).toBeUndefined();
+    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'supply@ethereum-sepolia']);
     expect(done.results.apy).toBe(compound);
 
     const after = await api.balances(w.id);
-    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(0n);
-    expectPositionNear(positionOn(after, 'arbitrum-sepolia', 'compound-v3'), usdc('12'));
-    expect(positionsOf(after)).toEqual(['compound-v3@arbitrum-sepolia']);
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expectPositionNear(positionOn(after, 'ethereum-sepolia', 'compound-v3'), usdc('12'));
+    expect(positionsOf(after)).toEqual(['compound-v3@ethereum-sepolia']);
   });
 
   test('behavior: funds on arbitrum-sepolia, no chain named → single-bridge to base-sepolia then deposit; amount = requested minus the 5 bps route fee', async () => {

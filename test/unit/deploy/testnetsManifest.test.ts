@@ -101,3 +101,29 @@ describe('deploy/testnets.json', () => {
     expect(() => parseManifest(manifest, 'deploy/testnets.json')).not.toThrow();
   });
 });
+
+describe('the manifest check', () => {
+  test('error: a market whose token is not the chain\'s token of its asset (Aave\'s faucet "USDC" listed as USDC) is refused, naming the path', () => {
+    const bad = structuredClone(manifest);
+    // Aave's own test USDC on Sepolia (not Circle's)
+    bad.chains['ethereum-sepolia']!.markets.push({ protocol: 'aave-v3', asset: 'USDC', token: '0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8', aToken: '0x16dA4541aD1807f4443d92D26044C1147406EB80' });
+    expect(() => parseManifest(bad, 'bad.json')).toThrow(/chains\.ethereum-sepolia\.markets\.\d+\.token: aave-v3 USDC: token 0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8 is not the chain's USDC/);
+  });
+
+  test('error: a second market of one protocol and asset, a misfiled chain and a bad address are each named', () => {
+    const bad = structuredClone(manifest) as any;
+    const arb = bad.chains['arbitrum-sepolia'];
+    arb.markets.push({ ...arb.markets[0] });
+    bad.chains['base-sepolia'].chain = 'arbitrum-sepolia';
+    bad.chains['base-sepolia'].ethUsdFeed = '0x1234';
+    let message = '';
+    try {
+      parseManifest(bad, 'bad.json');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/chains\.arbitrum-sepolia\.markets\.\d+: a second aave-v3 USDC market/);
+    expect(message).toMatch(/chains\.base-sepolia\.chain: chain arbitrum-sepolia listed under base-sepolia/);
+    expect(message).toMatch(/chains\.base-sepolia\.ethUsdFeed: must be a 0x-prefixed 20-byte hex address/);
+  });
+});
