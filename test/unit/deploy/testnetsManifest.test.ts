@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, isAddress, type Address } from 'viem';
 import { AaveV3ArbitrumSepolia, AaveV3BaseSepolia, AaveV3Sepolia } from '@aave-dao/aave-address-book';
-import { CHAINS, type ChainName, type TokenAsset } from '../../../src/domain/chains';
+import { CHAINS, type ChainName } from '../../../src/domain/chains';
 import type { SandboxManifest } from '../../../src/chain/sandbox/manifest';
 import { parseManifest } from '../../../src/chain/sandbox/manifestSchema';
 import { sandboxMarkets } from '../../../src/chain/sandbox/marketLayout';
