@@ -91,7 +91,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { store, clock, logger } = options;
   const bus = options.bus ?? createIntentBus();
   const budgetMs = options.turnBudgetMs ?? 4;
-  const scheduler = budgetMs > 0 ? createScheduler({ budgetMs }) : undefined;
+  const scheduler = budgetMs > 0 ? createScheduler({ budgetMs, clock }) : undefined;
   const effects: EngineEffects = {
     chains: scheduler ? scheduledChains(options.chains, scheduler) : options.chains,
     keyVault: options.keyVault,
@@ -124,13 +124,14 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   function keepLeases(o: NonNullable<EngineOptions['leases']>): LeaseKeeper {
-    const now = o.now ?? (() => Date.now());
+    const now = o.now ?? (() => clock.now().getTime());
     const leaseMs = o.leaseMs ?? 15_000;
     return createLeaseKeeper({
       repo: o.repo,
       owner: o.owner,
       leaseMs,
       now,
+      clock,
       onLost(ids) {
         for (const id of ids) {
           logger.warn({ intentId: id }, 'intent lease taken by another engine (renewed too late); this engine lets go of it');
