@@ -215,11 +215,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     engine,
     onCreditsCharged: metrics.creditsChargedFor,
     webhooks,
-    // A pending intent cancelled by the use-case (not the engine) reaches the same hooks as the engine's transitions.
-    onIntentTransition: (intent) => {
-      metrics.intentTransition(intent);
-      webhooks.onTransition(intent);
-    },
   };
   const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
   if ('off' in config.devAccount) logger.info(config.devAccount.off);
