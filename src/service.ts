@@ -14,7 +14,7 @@ import { createFrontDoors } from './frontDoors';
 import type { RouteInfo } from './rest/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
-import { createSystemClock } from './domain/clock';
+import { createSystemClock, type Clock } from './domain/clock';
 import { createClientAddress } from './http/clientAddress';
 import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine, type Engine } from './engine/engine';
@@ -55,7 +55,7 @@ const shareable = (store: Pick<Store, 'kind'>): boolean => store.kind === 'mongo
  * change stream (resumed from its last token after a reconnect); on a server
  * without change streams, the polled `intentEvents` log.
  */
-async function crossInstanceBus(store: Store, origin: string, logger: Logger, publishedHere: (intentId: string) => boolean): Promise<SharedBus> {
+async function crossInstanceBus(store: Store, origin: string, clock: Clock, logger: Logger, publishedHere: (intentId: string) => boolean): Promise<SharedBus> {
   if (store.intentChanges) {
     try {
       const bus = await createChangeFeedBus(createIntentBus(), store.intentChanges, { publishedHere, onError: (err, what) => logger.warn({ err, what }, 'intent change stream') });
@@ -66,7 +66,7 @@ async function crossInstanceBus(store: Store, origin: string, logger: Logger, pu
     }
   }
   logger.info('intent updates across instances: polling the intentEvents log (the database has no change streams)');
-  return createSharedBus(createIntentBus(), store.intentEvents, { origin, onError: (err, what) => logger.warn({ err, what }, 'intent event log') });
+  return createSharedBus(createIntentBus(), store.intentEvents, { origin, clock, onError: (err, what) => logger.warn({ err, what }, 'intent event log') });
 }
 
 export interface RunningService {
@@ -145,9 +145,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const caches = createReadCaches();
   // This instance among those sharing the database: it owns intent leases under this id.
   const instanceId = `instance_${randomBytes(6).toString('hex')}`;
+  // The engine's timers and turns, and the cross-instance bus's polls: this process's own clock.
+  const engineClock = createSystemClock();
   // The bus is made before the engine; the engine's leases say which snapshots it publishes itself.
   let engineRef: Engine | undefined;
-  const bus = shareable(store) ? await crossInstanceBus(store, instanceId, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
+  const bus = shareable(store) ? await crossInstanceBus(store, instanceId, engineClock, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
   // Webhooks: every intent transition becomes persisted deliveries, sent (signed, retried) by a worker.
   const webhooks = createWebhookDispatcher({
     store,
@@ -163,7 +165,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     chains: chains.port,
     keyVault,
-    clock: createSystemClock(),
+    clock: engineClock,
     logger,
     txStuckAfterMs: config.txStuckAfterMs,
     // Instances on one database lease the intents they run; the memory store has one engine, which needs none.
@@ -213,11 +215,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     engine,
     onCreditsCharged: metrics.creditsChargedFor,
     webhooks,
-    // A pending intent cancelled by the use-case (not the engine) reaches the same hooks as the engine's transitions.
-    onIntentTransition: (intent) => {
-      metrics.intentTransition(intent);
-      webhooks.onTransition(intent);
-    },
   };
   const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
   if ('off' in config.devAccount) logger.info(config.devAccount.off);

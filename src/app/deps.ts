@@ -1,12 +1,12 @@
 import type { LRUCache } from 'lru-cache';
 import type { Store } from '../store/port';
 import type { Wallet } from '../domain/types';
-import type { Intent } from '../domain/intent';
 import type { KeyVault } from '../chain/keyVault';
 import type { KeyCache } from './accounts/keyCache';
 import type { KeyRevocations } from './accounts/keyRevocations';
 import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
 import type { IntentSubmitter } from './intents/submitIntent';
+import type { IntentCanceller } from './intents/cancelIntent';
 import type { IntentBus } from '../engine/eventBus';
 import type { PaymentVerifier } from './payments/port';
 import type { ServiceEnvironment } from '../domain/environment';
@@ -39,11 +39,9 @@ export interface AppDeps {
   /** Where use-cases report what they carry on past (an audit event that could not be recorded); absent: not logged. */
   logger?: AuditWarnLogger;
   /** Runs intents in the background (the intent engine). */
-  engine: IntentSubmitter & { bus: IntentBus };
+  engine: IntentSubmitter & IntentCanceller & { bus: IntentBus };
   /** Told of credits an API key's operation was charged for good (its answer was a success), by either door (metrics); absent: not reported. */
   onCreditsCharged?: (operation: Operation, credits: number) => void;
-  /** Told of a change of an intent's status made by a use-case rather than the engine (a pending intent cancelled), like the engine's onTransition; must not throw. */
-  onIntentTransition?: (intent: Intent) => void;
   /** Webhook secrets, the egress rule and the delivery worker's wake-up (absent: webhook operations answer 503). */
   webhooks?: WebhookServices;
 }

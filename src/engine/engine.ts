@@ -1,3 +1,4 @@
+import type { AuditActor } from '../domain/audit';
 import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { ChainPort } from '../chain/port';
@@ -11,6 +12,8 @@ import type { EngineLogger } from './engineLogger';
 import { createIntentBus, type IntentBus } from './eventBus';
 import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './executor/retry';
 import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
+import { cancelIntent } from './cancelRequest';
+import type { CommitDeps } from './commitTransition';
 import { sleep } from './abort';
 import { recoverIntents, resumeOrder } from './recovery';
 import { createLeaseKeeper, type LeaseKeeper } from './leaseKeeper';
@@ -45,9 +48,10 @@ export interface EngineOptions {
   /** Called once when an intent reaches a final state, after it is persisted (a failed one's reservations are given back). */
   onFinal?: (intent: Intent) => Promise<void> | void;
   /**
-   * Told of each status an intent enters, after it is persisted (metrics):
-   * `pending` once, when a new intent is submitted (not when recovery resumes
-   * one), then every change of status. Must not throw.
+   * Told of each status an intent enters, after it is persisted (metrics,
+   * webhooks): `pending` once, when a new intent is submitted (not when
+   * recovery resumes one), then every change of status, a client's cancel
+   * included. Must not throw.
    */
   onTransition?: (intent: Intent) => void;
   /**
@@ -80,6 +84,14 @@ export interface Engine {
   holds(intentId: string): boolean;
   /** Queues a persisted, non-final intent behind its wallet's earlier ones. After stop() it is left for the next start's recovery. */
   submit(intent: Intent): Promise<void>;
+  /**
+   * A client's cancel, made `by` it (the audit event's actor): a pending
+   * intent is committed `cancelled` at once, a planning or executing one has
+   * the request recorded for its next safe point, a cancelled one is answered
+   * as it is; completed or failed: INTENT_NOT_CANCELLABLE. Resolves the
+   * intent as stored after it.
+   */
+  cancel(intentId: string, by?: AuditActor): Promise<Intent>;
   /** Runs recovery: resumes every non-final intent in the store that no other live engine holds; resolves with how many. */
   start(): Promise<{ resumed: number }>;
   /** Stops taking work, lets in-flight units wind down at their next safe point, and resolves once every actor has stopped; its leases are handed back. */
@@ -91,7 +103,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { store, clock, logger } = options;
   const bus = options.bus ?? createIntentBus();
   const budgetMs = options.turnBudgetMs ?? 4;
-  const scheduler = budgetMs > 0 ? createScheduler({ budgetMs }) : undefined;
+  const scheduler = budgetMs > 0 ? createScheduler({ budgetMs, clock }) : undefined;
   const effects: EngineEffects = {
     chains: scheduler ? scheduledChains(options.chains, scheduler) : options.chains,
     keyVault: options.keyVault,
@@ -124,13 +136,14 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   function keepLeases(o: NonNullable<EngineOptions['leases']>): LeaseKeeper {
-    const now = o.now ?? (() => Date.now());
+    const now = o.now ?? (() => clock.now().getTime());
     const leaseMs = o.leaseMs ?? 15_000;
     return createLeaseKeeper({
       repo: o.repo,
       owner: o.owner,
       leaseMs,
       now,
+      clock,
       onLost(ids) {
         for (const id of ids) {
           logger.warn({ intentId: id }, 'intent lease taken by another engine (renewed too late); this engine lets go of it');
@@ -173,17 +186,22 @@ export function createEngine(options: EngineOptions): Engine {
     if (taken > 0) logger.info({ count: taken, why }, 'took over intents');
   }
 
+  /** Where every transition is committed, by an intent actor or by a client's cancel. */
+  const commits: CommitDeps & { repo: IntentRepo } = {
+    repo: store.intents,
+    auditLog: store.auditLog,
+    onFinal: options.onFinal,
+    onTransition: options.onTransition,
+    bus,
+    clock,
+    logger,
+  };
+
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
-        repo: store.intents,
-        auditLog: store.auditLog,
-        onFinal: options.onFinal,
-        onTransition: options.onTransition,
-        bus,
-        clock,
-        logger,
+        ...commits,
         advance: (current, commit, unitSignal) => advance(current, { ...effects, keyVault, commit, signal: unitSignal }),
         onHalt: (last, reason) => {
           if (reason !== 'final') logger.info({ intentId: intent.id, status: last.status, reason }, 'intent actor halted');
@@ -260,6 +278,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (intent.status === 'pending' && intent.version === 0) options.onTransition?.(intent);
       await submit(intent);
     },
+    cancel: (intentId, by) => cancelIntent(commits, intentId, by),
     async start() {
       const resumed = await recoverIntents(store.intents, submit, logger);
       leases?.start();

@@ -1,14 +1,10 @@
-import type { Clock } from '../domain/clock';
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
-import type { AuditLog, IntentRepo } from '../store/port';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
-import type { EngineLogger } from './engineLogger';
-import type { IntentBus } from './eventBus';
-import { isFinal, transition, type IntentEvent } from './stateMachine';
+import { isFinal, type IntentEvent } from './stateMachine';
 import type { Commit } from './unitContext';
-import { recordFinalIntent } from './intentAudit';
 import { adoptCancelRequest } from './cancelRequest';
+import { commitTransition, type CommitDeps } from './commitTransition';
 
 /** The one message of an intent actor: do the next unit of work. */
 export interface IntentMsg {
@@ -28,19 +24,8 @@ export interface IntentActorState {
   halted: boolean;
 }
 
-/** What an intent actor needs. */
-export interface IntentActorDeps {
-  /** `get`: read back a newer version after a conflict (a client's cancel request is adopted; absent: the actor lets go). */
-  repo: Pick<IntentRepo, 'update'> & Partial<Pick<IntentRepo, 'get'>>;
-  bus: IntentBus;
-  clock: Clock;
-  logger: EngineLogger;
-  /** Where a final transition (completed, failed) is recorded, with the service as its actor. */
-  auditLog?: Pick<AuditLog, 'append'>;
-  /** Told once of a final transition, after it is persisted and before it is published. */
-  onFinal?: (intent: Intent) => Promise<void> | void;
-  /** Told of every change of status, after it is persisted (metrics; must not throw). */
-  onTransition?: (intent: Intent) => void;
+/** What an intent actor needs: where its commits go (`repo.get` reads back a newer version after a conflict, so a client's cancel request is adopted; absent: the actor lets go), and its work. */
+export interface IntentActorDeps extends CommitDeps {
   /** One unit of work on a non-final intent; every change goes through `commit`. */
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
@@ -69,27 +54,15 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
   const commitFor =
     (state: IntentActorState): Commit =>
     async (event: IntentEvent) => {
-      let next = transition(state.intent, event, deps.clock.now());
-      try {
-        await deps.repo.update(next, state.intent.version);
-      } catch (err) {
-        // A client's cancel request (app/intents/cancelIntent.ts) bumped the version: keep it and commit on top of it, never lose it.
-        const adopted = isServiceError(err) && err.code === 'VERSION_CONFLICT' && deps.repo.get ? adoptCancelRequest(state.intent, await deps.repo.get(state.intent.id)) : null;
-        if (!adopted) throw err;
-        state.intent = adopted;
-        next = transition(state.intent, event, deps.clock.now());
-        await deps.repo.update(next, state.intent.version);
-      }
-      const changed = next.status !== state.intent.status;
-      state.intent = next;
-      if (changed) deps.onTransition?.(next);
-      // Recorded before it is published: a subscriber that sees the final state finds its audit event.
-      if (isFinal(next.status)) {
-        await recordFinalIntent(deps.auditLog, next, deps.logger);
-        await Promise.resolve(deps.onFinal?.(next)).catch((err: unknown) => deps.logger.warn({ err, intentId: next.id }, 'final-state hook failed'));
-      }
-      deps.bus.publish(next);
-      return next;
+      state.intent = await commitTransition(deps, state.intent, event, {
+        // A client's cancel request (the engine's cancel) bumped the version: keep it and commit on top of it, never lose it.
+        rebase: (stored) => {
+          const adopted = adoptCancelRequest(state.intent, stored);
+          if (adopted) state.intent = adopted;
+          return adopted;
+        },
+      });
+      return state.intent;
     };
 
   const halt = (state: IntentActorState, reason: HaltReason): IntentActorState => {

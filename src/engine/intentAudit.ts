@@ -1,23 +1,27 @@
-import type { AuditEvent } from '../domain/audit';
+import type { AuditActor, AuditEvent } from '../domain/audit';
 import { newTimeOrderedId } from '../domain/ids';
 import { isFinal, type Intent } from '../domain/intent';
 import type { AuditLog } from '../store/port';
 import type { EngineLogger } from './engineLogger';
 
+/** The service itself: the engine finishing an intent. */
+const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null };
+
 /**
- * The audit event of an intent's final transition (actor: the service
- * itself), or null while it is not final. Completed: what it achieved
+ * The audit event of an intent's final transition, by `actor` (default the
+ * service itself; a client's key for a cancel it made), or null while it is
+ * not final. Completed: what it achieved
  * (finalAmount, apy); failed: the error's code and message, and the failed
  * step when execution had started. Nothing else of the intent (no
  * transaction bytes, no error details).
  */
-export function finalIntentEvent(intent: Intent): AuditEvent | null {
+export function finalIntentEvent(intent: Intent, actor: AuditActor = SYSTEM_ACTOR): AuditEvent | null {
   if (!isFinal(intent.status)) return null;
   const common = {
     id: newTimeOrderedId('audit', Date.parse(intent.updatedAt)),
     accountId: intent.accountId,
     at: intent.updatedAt,
-    actor: { type: 'system' as const, id: null },
+    actor: { type: actor.type, id: actor.id },
     subject: { walletId: intent.walletId, intentId: intent.id },
   };
   if (intent.status === 'completed') {
@@ -48,8 +52,8 @@ export function finalIntentEvent(intent: Intent): AuditEvent | null {
  * persisted already and stands: a lost record is logged as a warning, not a
  * reason to disturb the intent (see src/app/audit/recordAudit.ts).
  */
-export async function recordFinalIntent(log: Pick<AuditLog, 'append'> | undefined, intent: Intent, logger: EngineLogger): Promise<void> {
-  const event = log ? finalIntentEvent(intent) : null;
+export async function recordFinalIntent(log: Pick<AuditLog, 'append'> | undefined, intent: Intent, logger: EngineLogger, actor?: AuditActor): Promise<void> {
+  const event = log ? finalIntentEvent(intent, actor) : null;
   if (!log || !event) return;
   try {
     await log.append(event);

@@ -1,3 +1,4 @@
+import type { Clock, TimerId } from '../domain/clock';
 import type { IntentLeaseRepo } from '../store/port';
 
 /** What the lease keeper needs. */
@@ -10,8 +11,10 @@ export interface LeaseKeeperOptions {
    * its owner stops abruptly (docs/operations.md, "Several instances").
    */
   leaseMs: number;
-  /** The shared clock, ms since the epoch (the database server's, where it has one). */
+  /** The shared clock, ms since the epoch (the database server's, where it has one): what leases are written in. */
   now(): number;
+  /** Times the ticks (renewals, take-overs, sweeps). */
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Leases this engine held and another engine has since taken (its own renewals came too late). */
   onLost(ids: string[]): void;
   /** Intents whose owner stopped renewing (found each tick), for this engine to take over. */
@@ -53,7 +56,7 @@ export function createLeaseKeeper(o: LeaseKeeperOptions): LeaseKeeper {
   const held = new Set<string>();
   const writtenMs = Math.max(1, Math.round(o.leaseMs * LEASE_SHARE.written));
   const tickMs = Math.max(1, Math.round(o.leaseMs * LEASE_SHARE.tick));
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerId | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
   let ticks = 0;
@@ -83,13 +86,16 @@ export function createLeaseKeeper(o: LeaseKeeperOptions): LeaseKeeper {
 
   const schedule = (): void => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, tickMs);
-    timer.unref();
+    timer = o.clock.setTimeout(
+      () => {
+        running = tick().finally(() => {
+          running = undefined;
+          schedule();
+        });
+      },
+      tickMs,
+      { background: true },
+    );
   };
 
   return {
@@ -109,7 +115,7 @@ export function createLeaseKeeper(o: LeaseKeeperOptions): LeaseKeeper {
     },
     async stop({ handBack }) {
       stopped = true;
-      clearTimeout(timer);
+      if (timer !== undefined) o.clock.clearTimeout(timer);
       await running;
       if (!handBack) return;
       held.clear();

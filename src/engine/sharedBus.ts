@@ -1,3 +1,4 @@
+import type { Clock, TimerId } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { IntentEventLog } from '../store/port';
 import { newestVersions, type IntentBus } from './eventBus';
@@ -6,6 +7,8 @@ import { newestVersions, type IntentBus } from './eventBus';
 export interface SharedBusOptions {
   /** This instance's id: its own entries are already on its local bus. */
   origin: string;
+  /** Times the polls and the wait for a gap. */
+  clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
   /** Polling interval of the follower. */
   pollMs?: number;
   /** How long a gap in the sequence (a number taken, its entry not written yet) is waited for before it is skipped. */
@@ -42,7 +45,7 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
   let last = await log.head();
   let gapSince: number | undefined;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerId | undefined;
   /** Appends of one intent run one after the other, so its snapshots enter the log in version order. */
   const appending = new Map<string, Promise<unknown>>();
 
@@ -54,8 +57,9 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
     const entries = await log.readAfter(last, batch);
     for (const e of entries) {
       if (e.seq !== last + 1) {
-        gapSince ??= Date.now();
-        if (Date.now() - gapSince < gapWaitMs) return; // the missing entry may still be written
+        const now = o.clock.now().getTime();
+        gapSince ??= now;
+        if (now - gapSince < gapWaitMs) return; // the missing entry may still be written
         onError(new Error(`intent event log: entries ${last + 1}..${e.seq - 1} never written; skipped`), 'gap');
       }
       gapSince = undefined;
@@ -69,10 +73,10 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
     poll()
       .catch((err: unknown) => onError(err, 'read'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(loop, pollMs).unref();
+        if (!stopped) timer = o.clock.setTimeout(loop, pollMs, { background: true });
       });
   };
-  timer = setTimeout(loop, pollMs).unref();
+  timer = o.clock.setTimeout(loop, pollMs, { background: true });
 
   return {
     publish(intent) {
@@ -93,7 +97,7 @@ export async function createSharedBus(local: IntentBus, log: IntentEventLog, o: 
     size: () => local.size(),
     stop() {
       stopped = true;
-      clearTimeout(timer);
+      if (timer !== undefined) o.clock.clearTimeout(timer);
     },
   };
 }

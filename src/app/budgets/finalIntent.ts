@@ -5,7 +5,7 @@ import { settleGasReservation } from './gasBudget';
 
 /**
  * What a final intent gives back of what admission reserved, whoever made it
- * final (the engine, or a cancel of a pending intent): its gas reservation
+ * final (the engine, on its own or at a client's cancel): its gas reservation
  * always (its actual gas is counted receipt by receipt), and its share of the
  * wallet's daily spending cap when it failed or was cancelled before signing
  * anything (it moved nothing).

@@ -1,15 +1,12 @@
-import { performance } from 'node:perf_hooks';
-
-// Taken at load: fake timers installed later by a test do not stall the engine's turns.
-const realSetImmediate = setImmediate;
+import type { Clock } from '../../domain/clock';
 
 /**
  * Turns of the event loop shared by every actor of an engine: a budgeted,
  * first-come first-served run queue. Work that asks `pass()` runs at once
  * while the current slice of the event loop has budget left; beyond it, the
  * caller waits its turn in one FIFO queue, let through one at a time by
- * `setImmediate` tickets in later turns, each only when the new slice has
- * budget left. Whatever is let through runs to its next wait (I/O or another
+ * tickets deferred to later turns (the clock's `defer`), each only when the
+ * new slice has budget left. Whatever is let through runs to its next wait (I/O or another
  * `pass()`) before the next ticket, so no turn of the event loop runs much
  * longer than the budget however many actors are busy, other callbacks
  * (HTTP requests, timers) get the loop between slices, and every actor waits
@@ -17,7 +14,8 @@ const realSetImmediate = setImmediate;
  * starve the rest).
  *
  * A slice opens at the first `pass()` or ticket after the last one closed
- * and closes at the next check phase of the event loop (one `setImmediate`).
+ * and closes at the next turn of the event loop (one `defer`). Slices are
+ * measured on the clock's monotonic reading.
  */
 export interface Scheduler {
   /** null: go on now; else a promise that resolves at the caller's turn. */
@@ -29,21 +27,19 @@ export interface Scheduler {
 }
 
 export interface SchedulerOptions {
+  /** Measures slices (`monotonicMs`) and hands out later turns (`defer`). */
+  clock: Pick<Clock, 'monotonicMs' | 'defer'>;
   /** CPU time a slice may take before callers wait for a later turn, ms; default 4. */
   budgetMs?: number;
   /** Tickets in flight at most, so at most this many callers are let through per turn; default 64. */
   lanes?: number;
-  /** Time in ms (default performance.now). */
-  now?: () => number;
-  /** Runs `fn` in a later turn of the event loop (default setImmediate). */
-  defer?: (fn: () => void) => void;
 }
 
-export function createScheduler(o: SchedulerOptions = {}): Scheduler {
+export function createScheduler(o: SchedulerOptions): Scheduler {
   const budget = o.budgetMs ?? 4;
   const lanes = Math.max(1, o.lanes ?? 64);
-  const now = o.now ?? (() => performance.now());
-  const defer = o.defer ?? ((fn: () => void) => void realSetImmediate(fn));
+  const now = (): number => o.clock.monotonicMs();
+  const defer = (fn: () => void): void => o.clock.defer(fn);
   let queue: ((() => void) | undefined)[] = [];
   let head = 0;
   let sliceStart = -1;

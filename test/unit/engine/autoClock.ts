@@ -1,9 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock, TimerId } from '../../../src/domain/clock';
 
 /**
  * A test clock whose timers fire on the next turn of the event loop while
  * virtual time jumps to their due time: back-off runs instantly, and the
- * requested waits are recorded for assertions.
+ * requested waits are recorded for assertions. Turns of the event loop
+ * (defer) and the monotonic reading are real: the engine's scheduler
+ * measures its slices as it does in production.
  */
 export class AutoClock implements Clock {
   /** Every delay asked of setTimeout, in order. */
@@ -33,6 +36,14 @@ export class AutoClock implements Clock {
       }),
     );
     return id;
+  }
+
+  defer(fn: () => void): void {
+    setImmediate(fn);
+  }
+
+  monotonicMs(): number {
+    return performance.now();
   }
 
   clearTimeout(id: TimerId): void {

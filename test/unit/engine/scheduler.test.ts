@@ -1,30 +1,15 @@
 import { createScheduler } from '../../../src/engine/actors/scheduler';
 import { Mailbox } from '../../../src/engine/actors/mailbox';
+import { SimulatedClock } from '../../../src/domain/clock';
 
-/** A scheduler on a hand-moved clock whose deferred callbacks run only when the test says (one "turn" at a time). */
+/** A scheduler on a simulated clock: time moves by hand, and deferred tickets run only at the turn the test asks for. */
 function manual(o: { budgetMs?: number; lanes?: number } = {}) {
-  let time = 0;
-  let pending: (() => void)[] = [];
-  const scheduler = createScheduler({
-    ...o,
-    now: () => time,
-    defer: (fn) => void pending.push(fn),
-  });
+  const clock = new SimulatedClock(0);
   return {
-    scheduler,
-    advance(ms: number) {
-      time += ms;
-    },
-    /** Runs the callbacks deferred so far (a check phase); callbacks deferred meanwhile wait for the next turn. Microtasks run between callbacks, as in Node. */
-    async turn(): Promise<number> {
-      const due = pending;
-      pending = [];
-      for (const fn of due) {
-        fn();
-        for (let n = 0; n < 10; n++) await Promise.resolve();
-      }
-      return due.length;
-    },
+    scheduler: createScheduler({ ...o, clock }),
+    advance: (ms: number) => clock.advance(ms),
+    /** Runs the callbacks deferred so far (a check phase); callbacks deferred meanwhile wait for the next turn. */
+    turn: () => clock.turn(),
   };
 }
 
