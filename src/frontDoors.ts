@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AppDeps } from './app/deps';
 import type { Logger } from './logger';
 import { createRestApp, type RestAppOptions } from './rest/restApp';
-import type { RouteInfo } from './rest/router';
+import type { RouteInfo } from './http/router';
 import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';

@@ -1,9 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { isFinal, type Intent } from '../domain/intent';
-import type { Operation } from '../domain/plans';
-import type { RpcObserver } from '../chain/viem/observedTransport';
-import type { StreamObserver } from '../graphql/streamMetrics';
-import type { ChainClock } from '../chain/viem/clockOffsets';
+import { isFinal, type Intent } from './domain/intent';
+import type { Operation } from './domain/plans';
+import type { RpcObserver } from './chain/viem/observedTransport';
+import type { StreamObserver } from './graphql/streamMetrics';
+import type { ChainClock } from './chain/viem/clockOffsets';
 
 /**
  * Prometheus metrics of one service instance (own registry: no global state),

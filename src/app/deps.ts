@@ -1,14 +1,14 @@
 import type { LRUCache } from 'lru-cache';
-import type { Store } from '../store/port';
+import type { Store } from '../ports/store';
 import type { Wallet } from '../domain/types';
 import type { Intent } from '../domain/intent';
 import type { KeyVault } from '../chain/keyVault';
 import type { KeyCache } from './accounts/keyCache';
 import type { KeyRevocations } from './accounts/keyRevocations';
-import type { ChainHoldings, ChainPort, MarketRate } from '../chain/port';
+import type { ChainHoldings, ChainPort, MarketRate } from '../ports/chain';
 import type { IntentSubmitter } from './intents/submitIntent';
 import type { IntentBus } from '../engine/eventBus';
-import type { PaymentVerifier } from './payments/port';
+import type { PaymentVerifier } from '../ports/payments';
 import type { ServiceEnvironment } from '../domain/environment';
 import type { KeyUseRecorder } from './accounts/keyUse';
 import type { AuditWarnLogger } from './audit/recordAudit';

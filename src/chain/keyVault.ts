@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts';
 import type { Address, Hex } from 'viem';
-import type { WalletKeyRepo } from '../store/port';
+import type { WalletKeyRepo } from '../ports/store';
 import { ServiceError } from '../domain/errors/base';
 
 /**

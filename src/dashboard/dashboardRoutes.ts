@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { createRouter } from '../rest/router';
+import { createRouter } from '../http/router';
 import type { RestState } from '../rest/context';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';

@@ -1,5 +1,5 @@
 import type { Intent } from '../domain/intent';
-import type { IntentChangeFeed } from '../store/port';
+import type { IntentChangeFeed } from '../ports/store';
 import { newestVersions, type IntentBus } from './eventBus';
 import type { SharedBus } from './sharedBus';
 

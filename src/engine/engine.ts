@@ -1,8 +1,8 @@
 import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
-import type { ChainPort } from '../chain/port';
+import type { ChainPort } from '../ports/chain';
 import type { KeyVault } from '../chain/keyVault';
-import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../store/port';
+import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../ports/store';
 import { createActorSystem } from './actors/runtime';
 import { createScheduler } from './actors/scheduler';
 import { scheduledChains } from './scheduledChains';
@@ -14,7 +14,7 @@ import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor
 import { sleep } from './abort';
 import { recoverIntents, resumeOrder } from './recovery';
 import { createLeaseKeeper, type LeaseKeeper } from './leaseKeeper';
-import { isFinal } from './stateMachine';
+import { isFinal } from '../domain/intentStateMachine';
 import type { EngineEffects } from './unitContext';
 import { walletSigner } from './walletSigner';
 import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';

@@ -1,11 +1,11 @@
 import type { Clock } from '../domain/clock';
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
-import type { AuditLog, IntentRepo } from '../store/port';
+import type { AuditLog, IntentRepo } from '../ports/store';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
 import type { EngineLogger } from './engineLogger';
 import type { IntentBus } from './eventBus';
-import { isFinal, transition, type IntentEvent } from './stateMachine';
+import { isFinal, transition, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { recordFinalIntent } from './intentAudit';
 import { adoptCancelRequest } from './cancelRequest';

@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../domain/audit';
 import { newTimeOrderedId } from '../domain/ids';
 import { isFinal, type Intent } from '../domain/intent';
-import type { AuditLog } from '../store/port';
+import type { AuditLog } from '../ports/store';
 import type { EngineLogger } from './engineLogger';
 
 /**

@@ -1,4 +1,4 @@
-import type { IntentLeaseRepo } from '../store/port';
+import type { IntentLeaseRepo } from '../ports/store';
 
 /** What the lease keeper needs. */
 export interface LeaseKeeperOptions {

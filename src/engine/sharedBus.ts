@@ -1,5 +1,5 @@
 import type { Intent } from '../domain/intent';
-import type { IntentEventLog } from '../store/port';
+import type { IntentEventLog } from '../ports/store';
 import { newestVersions, type IntentBus } from './eventBus';
 
 /** What the shared bus needs besides the log. */

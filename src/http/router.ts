@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { RestState } from './context';
+import type { RestState } from '../rest/context';
 
 /**
  * Every REST router is built here: case-sensitive and strict, so `/V1/…`,

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ChainName, TokenAsset } from '../domain/chains';
 
 /** Addresses of the sandbox contracts on one chain (also the shape of an rpc-mode deployment manifest). */
 export interface ChainDeployment {

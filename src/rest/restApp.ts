@@ -1,10 +1,10 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
-import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from './router';
+import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from '../http/router';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { RestState } from './context';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../metrics';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { outcomeMetrics } from './middleware/outcomeMetrics';

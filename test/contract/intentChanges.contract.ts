@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Intent } from '../../src/domain/intent';
-import type { IntentChange, IntentChangeFeed, Store } from '../../src/store/port';
+import type { IntentChange, IntentChangeFeed, Store } from '../../src/ports/store';
 import { pendingIntent } from '../unit/engine/intentFixture';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { missingRaceIsolation } from './raceProbe';
 
 /**

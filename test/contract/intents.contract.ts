@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DuplicateError, type Store } from '../../src/store/port';
+import { DuplicateError, type Store } from '../../src/ports/store';
 import type { Intent } from '../../src/domain/intent';
 import { isServiceError } from '../../src/domain/errors/base';
 

@@ -1,4 +1,4 @@
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { RATE_HISTORY_RETENTION_MS, type RateSample } from '../../src/domain/rateHistory';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DuplicateError, type Store } from '../../src/store/port';
+import { DuplicateError, type Store } from '../../src/ports/store';
 import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../../src/domain/types';
 import type { Policy } from '../../src/domain/policy';
 

@@ -6,7 +6,7 @@ import { settleFinalIntent } from '../budgets/finalIntent';
 import { isServiceError } from '../../domain/errors/base';
 import { intentNotCancellable, versionConflict } from '../../domain/errors/intent';
 import type { Intent } from '../../domain/intent';
-import { transition } from '../../engine/stateMachine';
+import { transition } from '../../domain/intentStateMachine';
 import { finalIntentEvent } from '../../engine/intentAudit';
 
 /** Concurrent engine commits a cancel request outlasts before it answers VERSION_CONFLICT (each try re-reads the intent). */

@@ -2,7 +2,7 @@ import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { IntentAction, Step } from '../../domain/intent';
 import { chainAllowed, toCents, type PolicyRules } from '../../domain/policy';
 import { fromUnits, toUnits } from '../../domain/money';
-import type { ChainPort } from '../../chain/port';
+import type { ChainPort } from '../../ports/chain';
 import { canBridge } from '../../engine/planner/routes';
 
 /**

@@ -1,10 +1,10 @@
 import type { Address } from 'viem';
 import type { AppDeps } from '../deps';
 import type { SandboxControls } from '../../chain/viem/sandboxControls';
-import type { SandboxManifest } from '../../chain/sandbox/manifest';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { ChainName, TokenAsset } from '../../domain/chains';
-import type { FaultKind } from '../../chain/faults';
-import type { Protocol } from '../../chain/port';
+import type { FaultKind } from '../../domain/sandboxFaults';
+import type { Protocol } from '../../ports/chain';
 import { toUnits } from '../../domain/money';
 
 /**

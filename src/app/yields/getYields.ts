@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { assertChainsUsable } from '../chainAccess';
-import type { MarketRate } from '../../chain/port';
+import type { MarketRate } from '../../ports/chain';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { fetchFresh } from '../caches';

@@ -38,7 +38,7 @@ import {
   sandboxLiquidity,
   sandboxPoolApr,
 } from './initialState';
-import type { ChainDeployment, SandboxManifest } from './manifest';
+import type { ChainDeployment, SandboxManifest } from '../../ports/deploymentManifest';
 import { viemChainFor } from './viemChains';
 import { deployAaveMarket } from './aave/deployAave';
 import { deployUsdc } from './usdc/deployUsdc';

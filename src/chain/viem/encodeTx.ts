@@ -1,8 +1,8 @@
 import { encodeFunctionData, maxUint256, pad, zeroHash, type Address, type Hex } from 'viem';
 import { messageTransmitterV2Abi, sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
-import type { Spender, TxRequest } from '../port';
-import type { ChainDeployment } from '../sandbox/manifest';
+import type { Spender, TxRequest } from '../../ports/chain';
+import type { ChainDeployment } from '../../ports/deploymentManifest';
 import { ServiceError } from '../../domain/errors/base';
 
 /** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { sandboxATokenAbi, sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
 import type { TokenAsset } from '../../domain/chains';
-import type { ChainHoldings, PositionHolding, TokenHolding } from '../port';
+import type { ChainHoldings, PositionHolding, TokenHolding } from '../../ports/chain';
 import type { ChainClient } from './chainClients';
 
 /** Native, token, aToken and Comet balances of `address` on one chain, read concurrently (one batched round trip). */

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { sandboxCometAbi, sandboxPoolAbi } from '../sandbox/abis';
 import type { TokenAsset } from '../../domain/chains';
-import type { MarketRate } from '../port';
+import type { MarketRate } from '../../ports/chain';
 import type { ChainClient } from './chainClients';
 import { aaveRayToApyPercent, cometRateToApyPercent } from '../apy';
 

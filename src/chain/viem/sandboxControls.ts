@@ -6,9 +6,9 @@ import { sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
 import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
 import { withDeployGas } from '../sandbox/deployGas';
 import { apyPercentToCometRate } from '../apy';
-import type { Protocol } from '../port';
+import type { Protocol } from '../../ports/chain';
 import type { ChainClient } from './chainClients';
-import type { FaultKind, FaultRegistry } from '../faults';
+import type { FaultKind, FaultRegistry } from '../../domain/sandboxFaults';
 
 /** Sandbox-only controls behind /admin/sandbox: rates, minting, faults, time. */
 export interface SandboxControls {

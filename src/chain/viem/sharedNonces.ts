@@ -1,4 +1,4 @@
-import type { NonceRepo } from '../../store/port';
+import type { NonceRepo } from '../../ports/store';
 
 /** The allocator's key of an account on a chain (NonceRepo, src/store/port.ts). */
 export const nonceKey = (chainId: number, address: string): string => `${chainId}:${address.toLowerCase()}`;

@@ -1,7 +1,7 @@
 import { builder } from '../builder';
 import { ASSETS, CHAINS, type Asset, type ChainName, type LendingProtocol, type TokenAsset } from '../../domain/chains';
 import type { StepType } from '../../domain/intent';
-import type { TxKind } from '../../chain/port';
+import type { TxKind } from '../../ports/chain';
 
 /**
  * The closed value sets shared by several types. Every enum is built from a

@@ -9,7 +9,7 @@ import { getIntent } from '../../app/intents/getIntent';
 import { cancelIntent } from '../../app/intents/cancelIntent';
 import { listIntents } from '../../app/intents/listIntents';
 import type { LendingProtocol } from '../../domain/chains';
-import type { TxKind } from '../../chain/port';
+import type { TxKind } from '../../ports/chain';
 import type {
   BridgeStep,
   DepositStep,

@@ -5,7 +5,7 @@ import { PAYABLE_OPERATIONS, type Operation } from '../../domain/plans';
 import { PROOF_HEADERS, admitPaidRead, type PaidReadEvents } from '../../app/payments/paidRead';
 import type { ClientAddress } from '../../http/clientAddress';
 import { param } from '../params';
-import type { PaymentProof, PaymentVerifier } from '../../app/payments/port';
+import type { PaymentProof, PaymentVerifier } from '../../ports/payments';
 import { admitRequest, authorizeOperation } from '../../app/accounts/admitRequest';
 import { rateHeaders } from '../../app/accounts/rateLimit';
 import { CREDITS_REMAINING_HEADER, creditHeaders, readCreditHeaders } from '../../app/accounts/credits';

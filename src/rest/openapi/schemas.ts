@@ -2,7 +2,7 @@ import { z } from './zod';
 import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS } from '../../domain/chains';
 import { BRIDGE_SPEEDS, INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
 import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
-import { PROTOCOLS } from '../../chain/port';
+import { PROTOCOLS } from '../../ports/chain';
 import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
 import { DEMO_FUND, type FundingReceipt } from '../../app/funding/fundDemoWallet';
 import { MAX_PAGE } from '../../app/intents/listIntents';

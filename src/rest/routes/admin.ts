@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { createRouter, guardEveryRoute } from '../router';
+import { createRouter, guardEveryRoute } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
 
 /**

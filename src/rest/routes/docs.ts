@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
 import { openApiDocument } from '../openapi';
 import { apiReferenceRoutes } from './apiReference';

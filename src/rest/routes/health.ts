@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
-import type { Metrics } from '../metrics';
+import type { Metrics } from '../../metrics';
 import { isServiceError } from '../../domain/errors/base';
 
 export interface HealthChecks {

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';

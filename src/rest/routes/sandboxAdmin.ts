@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { Address } from 'viem';
 import type { RestState } from '../context';
 import type { AppDeps } from '../../app/deps';
 import type { SandboxControls } from '../../chain/viem/sandboxControls';
-import type { SandboxManifest } from '../../chain/sandbox/manifest';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { TokenAsset } from '../../domain/chains';
 import { parseInput } from '../../domain/schemas/parse';
 import { faultSchema, increaseTimeSchema, mintSchema, setRateSchema } from '../../domain/schemas/sandbox';

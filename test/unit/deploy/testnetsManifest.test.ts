@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getAddress, isAddress, type Address } from 'viem';
 import { AaveV3ArbitrumSepolia, AaveV3BaseSepolia, AaveV3Sepolia } from '@aave-dao/aave-address-book';
 import { CHAINS, type ChainName, type TokenAsset } from '../../../src/domain/chains';
-import type { SandboxManifest } from '../../../src/chain/sandbox/manifest';
+import type { SandboxManifest } from '../../../src/ports/deploymentManifest';
 
 /**
  * deploy/testnets.json is what `CHAIN_MODE=rpc CHAIN_MANIFEST=deploy/testnets.json`

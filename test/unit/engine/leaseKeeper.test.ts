@@ -1,6 +1,6 @@
 import { createLeaseKeeper, LEASE_SHARE, type LeaseKeeper, type LeaseKeeperOptions } from '../../../src/engine/leaseKeeper';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
-import type { IntentLeaseRepo } from '../../../src/store/port';
+import type { IntentLeaseRepo } from '../../../src/ports/store';
 
 /** The lease keeper over the memory lease repository, on real timers with a short lease period. */
 
