@@ -1,14 +1,15 @@
 import type { Clock } from '../domain/clock';
 import type { Intent } from '../domain/intent';
 import type { ChainPort } from '../ports/chain';
-import type { KeyVault } from '../chain/keyVault';
+import type { KeyVault } from '../ports/keyVault';
 import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../ports/store';
 import { createActorSystem } from './actors/runtime';
 import { createScheduler } from './actors/scheduler';
 import { scheduledChains } from './scheduledChains';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
-import { createIntentBus, type IntentBus } from './eventBus';
+import { createIntentBus } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './executor/retry';
 import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
 import { sleep } from './abort';

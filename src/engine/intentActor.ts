@@ -4,7 +4,7 @@ import { hasSignedTransaction, type Intent } from '../domain/intent';
 import type { AuditLog, IntentRepo } from '../ports/store';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
 import type { EngineLogger } from './engineLogger';
-import type { IntentBus } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 import { isFinal, transition, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { recordFinalIntent } from './intentAudit';

@@ -28,6 +28,16 @@ import type { ChainAmounts, PlannerInput, PlanResult, PositionAmounts, RouteFees
  * so a preview plans exactly as the engine would at that moment.
  */
 
+/**
+ * The use-cases reach the engine through this file only (docs/architecture.md,
+ * Layers): what else of the planner a preview, the policy pricing or the
+ * yields ranking shows is passed on from here.
+ */
+export type { PlanSuccess } from './planner/types';
+export { canBridge } from './planner/routes';
+export { netReturnReasoning } from './planner/netReturn';
+export { plannedFeeOf } from './executor/subTransactions';
+
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;
 

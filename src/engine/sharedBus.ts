@@ -1,6 +1,7 @@
 import type { Intent } from '../domain/intent';
 import type { IntentEventLog } from '../ports/store';
-import { newestVersions, type IntentBus } from './eventBus';
+import { newestVersions } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 
 /** What the shared bus needs besides the log. */
 export interface SharedBusOptions {

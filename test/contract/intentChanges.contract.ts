@@ -4,7 +4,7 @@ import type { IntentChange, IntentChangeFeed, Store } from '../../src/ports/stor
 import { pendingIntent } from '../unit/engine/intentFixture';
 
 /**
- * The IntentChangeFeed contract of src/store/port.ts (`Store.intentChanges`):
+ * The IntentChangeFeed contract of src/ports/store.ts (`Store.intentChanges`):
  * what the cross-instance bus relies on. Every adapter with a feed runs it
  * (intentChanges.memory.test.ts, intentChanges.mongo.test.ts). Intents use
  * random ids, and each test reads only its own, so tests share one store.

@@ -4,7 +4,7 @@ import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wal
 import type { Policy } from '../../src/domain/policy';
 
 /**
- * The repository contract of src/store/port.ts. Every adapter runs this same
+ * The repository contract of src/ports/store.ts. Every adapter runs this same
  * suite (memoryStore.test.ts, mongoStore.test.ts). Records use random ids so
  * the suite can share one store (one database) between its tests.
  */

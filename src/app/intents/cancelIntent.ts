@@ -7,7 +7,7 @@ import { isServiceError } from '../../domain/errors/base';
 import { intentNotCancellable, versionConflict } from '../../domain/errors/intent';
 import type { Intent } from '../../domain/intent';
 import { transition } from '../../domain/intentStateMachine';
-import { finalIntentEvent } from '../../engine/intentAudit';
+import { finalIntentEvent } from '../../domain/intentAuditEvent';
 
 /** Concurrent engine commits a cancel request outlasts before it answers VERSION_CONFLICT (each try re-reads the intent). */
 const MAX_TRIES = 20;

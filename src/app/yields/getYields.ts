@@ -14,8 +14,7 @@ import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
 import type { Intent } from '../../domain/intent';
 import { decimalPlaces, fromUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, type LendOptimization, type OptimizeGoal } from '../../domain/optimize';
-import { rankNetReturns, readPlanning } from '../../engine/planning';
-import { netReturnReasoning } from '../../engine/planner/netReturn';
+import { netReturnReasoning, rankNetReturns, readPlanning } from '../../engine/planning';
 
 export interface YieldRate {
   chain: ChainName;

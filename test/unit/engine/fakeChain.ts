@@ -16,7 +16,7 @@ import type {
   TxRequest,
   TxSigner,
 } from '../../../src/ports/chain';
-import type { KeyVault } from '../../../src/chain/keyVault';
+import type { KeyVault } from '../../../src/ports/keyVault';
 import type { GasEstimate, GasQuote } from '../../../src/ports/chain';
 import { TYPICAL_GAS } from '../../../src/ports/typicalGas';
 import { cctpFee } from '../../../src/domain/cctpFee';
