@@ -11,7 +11,7 @@ import { createHardening } from './http/hardening';
 import { fastHealthz } from './rest/fastHealthz';
 import { createStreamQuotas } from './graphql/streamQuotas';
 import { hostAllowed, isCheckedPagePath, refuseHost } from './http/allowedHosts';
-import type { AllowedHost } from './config';
+import type { AllowedHost } from './http/allowedHosts';
 
 /** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
 function answerDraining(res: ServerResponse): void {

@@ -34,6 +34,8 @@ import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
+import { sandboxAdmin } from './app/sandbox/sandboxAdmin';
+import type { RestState } from './rest/context';
 import { createKeyUseRecorder } from './app/accounts/keyUse';
 import { createDashboard } from './dashboard/createDashboard';
 import { createWebhookDispatcher } from './app/webhooks/dispatcher';
@@ -231,7 +233,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   webhooks.start();
   let listeningUrl = '';
   const publicUrl = () => config.publicUrl ?? listeningUrl;
-  const dashboard = config.dashboard ? createDashboard({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
+  const dashboard = config.dashboard ? createDashboard<RestState>({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
   const { server, closeWebSocket, routes, drain } = createFrontDoors({
     deps,
     logger,
@@ -249,7 +251,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,
-    adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls, chains.manifest)] : [],
+    adminRouters: chains.controls ? [sandboxAdminRoutes(sandboxAdmin(deps, chains.controls, chains.manifest))] : [],
     health: {
       environment: config.environment,
       async ready() {

@@ -41,7 +41,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
   app.proxy = false;
   app.silent = true;
 
-  const root = createRouter();
+  const root = createRouter<RestState>();
   const health = healthRoutes(o.health, o.metrics);
   root.use(health.routes());
   root.use(docsRoutes().routes());
@@ -63,7 +63,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
     },
   });
   const body = jsonBody(o.bodyLimitBytes);
-  const v1 = createRouter({ prefix: '/v1' });
+  const v1 = createRouter<RestState>({ prefix: '/v1' });
   for (const r of [walletRoutes(o.deps), ...(o.v1Routers ?? [])]) v1.use(r.routes());
   root.use(guardEveryRoute(v1, admit, body).routes());
 

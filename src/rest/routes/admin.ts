@@ -19,7 +19,7 @@ import { ADMIN_ACTOR } from '../../app/audit/recordAudit';
  * admin route's handler (see guardEveryRoute): no admin handler runs without it.
  */
 export function adminRoutes(deps: AppDeps, adminToken: string, bodyParser: Middleware<RestState>, extra: Router<RestState>[] = []): Router<RestState> {
-  const router = createRouter({ prefix: '/admin' });
+  const router = createRouter<RestState>({ prefix: '/admin' });
 
   router.post('/accounts', async (ctx) => {
     const p = parseInput(createAccountSchema, ctx.state.body);

@@ -53,7 +53,7 @@ export const API_REFERENCE_ASSETS = Object.keys(ASSETS);
 
 /** `/docs` and its assets, public; the package's files are read once per process. */
 export function apiReferenceRoutes(): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
   const cache = new Map<string, Buffer>();
   const load = (name: string): Buffer => {
     let body = cache.get(name);

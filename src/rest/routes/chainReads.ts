@@ -14,7 +14,7 @@ import type { TokenAsset, ChainName } from '../../domain/chains';
 
 /** GET /balances/:walletId, GET /yields, POST /demo/fund (the API's "Endpoints"). */
 export function chainRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.get(
     'getBalances',

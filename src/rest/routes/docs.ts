@@ -6,7 +6,7 @@ import { apiReferenceRoutes } from './apiReference';
 
 /** `/v1/openapi.json` and the interactive reference that renders it at `/docs`, public. */
 export function docsRoutes(): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
   router.get('/v1/openapi.json', (ctx) => {
     ctx.body = openApiDocument();
   });

@@ -18,7 +18,7 @@ export function healthBody(checks: HealthChecks): { status: 'ok'; environment?: 
 
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
 export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
   router.get('/healthz', (ctx) => {
     ctx.body = healthBody(checks);
   });

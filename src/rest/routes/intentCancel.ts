@@ -15,7 +15,7 @@ import { pollAfterSeconds, toIntentView } from '../../app/intents/intentView';
  * once it completed or failed. A write (1 credit).
  */
 export function intentCancelRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'cancelIntent',

@@ -16,7 +16,7 @@ const userIdParam = createWalletSchema.pick({ userId: true });
 
 /** POST /wallets and GET /wallets/:userId (the API's "Endpoints"). */
 export function walletRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createWallet',

@@ -11,7 +11,7 @@ const queryValue = (v: string | string[] | undefined): string | undefined => (Ar
 
 /** Webhook endpoints (`/webhooks`), their delivery logs and test events. */
 export function webhookRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createWebhook',
