@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import graphql from '@graphql-eslint/eslint-plugin';
+import { layerRules, noHiddenImports } from './eslint.layers.mjs';
 
 /**
  * The printed GraphQL schema (schema.graphql, written by `npm run schema`)
@@ -53,6 +54,9 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**', 'test/**', 'sdk/scripts/**'], rules: { 'no-console': 'off' } },
+  // Who may import whom in src/ (docs/architecture.md, Layers).
+  ...layerRules(),
+  noHiddenImports,
   // Tests read JSON answers freely and assert on them.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   {

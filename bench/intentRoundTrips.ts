@@ -51,7 +51,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService, type RunningService } from '../src/service';
 import type { ChainName } from '../src/domain/chains';
-import type { Protocol, TxRequest } from '../src/chain/port';
+import type { Protocol, TxRequest } from '../src/ports/chain';
 import { SANDBOX_ADDRESSES } from '../src/chain/sandbox/accounts';
 import { ms, summary } from './support/benchStats';
 import { assertDevnetsStopped, descendants } from './support/procStats';

@@ -20,7 +20,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { startSandbox } from '../src/chain/sandbox/sandbox';
-import type { SandboxManifest } from '../src/chain/sandbox/manifest';
+import type { SandboxManifest } from '../src/ports/deploymentManifest';
 
 const env = process.env;
 const manifestPath = resolve(env.SANDBOX_MANIFEST_OUT || '.sandbox/manifest.json');

@@ -6,6 +6,8 @@ import { CHAIN_NAMES, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
 import { SANDBOX_MARKET_MODES, type SandboxMarketMode } from './chain/sandbox/marketLayout';
 import { trustedProxyProblem } from './http/clientAddress';
+import type { AllowedHost } from './http/allowedHosts';
+import type { DashboardSignIn } from './dashboard/createDashboard';
 import { SERVICE_ENVIRONMENTS, type ServiceEnvironment } from './domain/environment';
 
 const hex32 = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -128,15 +130,6 @@ export function parseAllowedHost(entry: string): { host: string; port?: string }
   const m = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
   if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) return null;
   return { host: m[1]!.toLowerCase(), ...(m[2] !== undefined ? { port: m[2] } : {}) };
-}
-
-/** How people sign in to the dashboard: a hosted OpenID Connect provider, or the embedded development one (sandbox only). */
-export type DashboardSignIn = { kind: 'hosted'; issuer: string; clientId: string; clientSecret?: string } | { kind: 'embedded' };
-
-/** A Host header value pages are served to: a host, and a port when only that one is allowed. */
-export interface AllowedHost {
-  host: string;
-  port?: string;
 }
 
 export interface Config {

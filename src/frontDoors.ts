@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AppDeps } from './app/deps';
 import type { Logger } from './logger';
 import { createRestApp, type RestAppOptions } from './rest/restApp';
-import type { RouteInfo } from './rest/router';
+import type { RouteInfo } from './http/router';
 import { createGraphQLServer } from './graphql/yoga';
 import { createGraphQLHttpHandler } from './graphql/httpHandler';
 import { attachGraphQLWebSocket } from './graphql/wsServer';
@@ -11,7 +11,7 @@ import { createHardening } from './http/hardening';
 import { fastHealthz } from './rest/fastHealthz';
 import { createStreamQuotas } from './graphql/streamQuotas';
 import { hostAllowed, isCheckedPagePath, refuseHost } from './http/allowedHosts';
-import type { AllowedHost } from './config';
+import type { AllowedHost } from './http/allowedHosts';
 
 /** 503 with Retry-After, closing the socket: the answer a draining server gives new requests. */
 function answerDraining(res: ServerResponse): void {

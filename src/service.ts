@@ -9,9 +9,9 @@ import type { AppDeps } from './app/deps';
 import { createStore } from './store/createStore';
 import { withStoreFaults } from './store/storeFaults';
 import { createKeyVault } from './chain/keyVault';
-import { createMetrics } from './rest/metrics';
+import { createMetrics } from './metrics';
 import { createFrontDoors } from './frontDoors';
-import type { RouteInfo } from './rest/router';
+import type { RouteInfo } from './http/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings } from './app/caches';
 import { createSystemClock, type Clock } from './domain/clock';
@@ -22,7 +22,7 @@ import { createX402Payments } from './chain/x402/x402Payments';
 import { createIntentBus } from './engine/eventBus';
 import { createSharedBus, type SharedBus } from './engine/sharedBus';
 import { createChangeFeedBus } from './engine/changeFeedBus';
-import type { NonceRepo, Store } from './store/port';
+import type { NonceRepo, Store } from './ports/store';
 import { intentRoutes } from './rest/routes/intents';
 import { auditRoutes } from './rest/routes/audit';
 import { policyRoutes } from './rest/routes/policies';
@@ -34,6 +34,8 @@ import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
 import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
+import { sandboxAdmin } from './app/sandbox/sandboxAdmin';
+import type { RestState } from './rest/context';
 import { createKeyUseRecorder } from './app/accounts/keyUse';
 import { createDashboard } from './dashboard/createDashboard';
 import { createWebhookDispatcher } from './app/webhooks/dispatcher';
@@ -228,7 +230,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   webhooks.start();
   let listeningUrl = '';
   const publicUrl = () => config.publicUrl ?? listeningUrl;
-  const dashboard = config.dashboard ? createDashboard({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
+  const dashboard = config.dashboard ? createDashboard<RestState>({ deps, logger, signIn: config.dashboard.signIn, publicUrl }) : undefined;
   const { server, closeWebSocket, routes, drain } = createFrontDoors({
     deps,
     logger,
@@ -246,7 +248,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,
-    adminRouters: chains.controls ? [sandboxAdminRoutes(deps, chains.controls, chains.manifest)] : [],
+    adminRouters: chains.controls ? [sandboxAdminRoutes(sandboxAdmin(deps, chains.controls, chains.manifest))] : [],
     health: {
       environment: config.environment,
       async ready() {

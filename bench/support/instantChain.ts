@@ -14,9 +14,9 @@ import { toHex, type Address, type Hex } from 'viem';
 import type { Asset, ChainName, TokenAsset } from '../../src/domain/chains';
 import { STABLECOINS } from '../../src/domain/chains';
 import { ServiceError } from '../../src/domain/errors/base';
-import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, RouteFeeTable, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/chain/port';
-import { cctpFee } from '../../src/chain/cctp/fee';
-import { TYPICAL_GAS } from '../../src/chain/typicalGas';
+import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, RouteFeeTable, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/ports/chain';
+import { cctpFee } from '../../src/domain/cctpFee';
+import { TYPICAL_GAS } from '../../src/ports/typicalGas';
 
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';

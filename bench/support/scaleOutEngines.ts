@@ -29,7 +29,7 @@ import { silentLogger } from '../../src/engine/engineLogger';
 import { createIntentBus } from '../../src/engine/eventBus';
 import { isSubTxRecord } from '../../src/engine/executor/txRecords';
 import { createMemoryStore } from '../../src/store/memory/memoryStore';
-import type { IntentLeaseRepo, NonceRepo, Store } from '../../src/store/port';
+import type { IntentLeaseRepo, NonceRepo, Store } from '../../src/ports/store';
 import { freezable } from '../../test/helpers/freezable';
 
 export const ALL_CHAINS: readonly ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];

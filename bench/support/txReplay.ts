@@ -10,8 +10,8 @@
  */
 import { keccak256, toHex, type Address, type Hex, type LocalAccount } from 'viem';
 import type { ChainName } from '../../src/domain/chains';
-import type { TxRequest } from '../../src/chain/port';
-import type { SandboxManifest } from '../../src/chain/sandbox/manifest';
+import type { TxRequest } from '../../src/ports/chain';
+import type { SandboxManifest } from '../../src/ports/deploymentManifest';
 import { createChainClients, type ChainClient } from '../../src/chain/viem/chainClients';
 import { encodeTx } from '../../src/chain/viem/encodeTx';
 

@@ -1,22 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts';
-import type { Address, Hex } from 'viem';
-import type { WalletKeyRepo } from '../store/port';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
+import type { WalletKeyRepo } from '../ports/store';
+import type { KeyVault } from '../ports/keyVault';
 import { ServiceError } from '../domain/errors/base';
-
-/**
- * The key vault: generates secp256k1 keys, keeps them encrypted at rest
- * (AES-256-GCM under the master key) and hands out addresses and signers only.
- * A private key never leaves this module: not in a return value, log or error.
- */
-export interface KeyVault {
-  /** Creates and stores a key for `walletId`; returns its EVM address. */
-  createKey(walletId: string): Promise<Address>;
-  /** A viem account that signs with the wallet's key (the key stays inside the closure). */
-  signer(walletId: string): Promise<LocalAccount>;
-  /** Deletes the key made for a wallet that was never stored (no funds can have reached its address). */
-  discardKey(walletId: string): Promise<void>;
-}
 
 function encrypt(masterKey: Buffer, plaintext: Buffer, aad: string): string {
   const iv = randomBytes(12);

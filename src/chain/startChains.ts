@@ -1,19 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parseEther, parseUnits, type Address, type Hex } from 'viem';
 import type { ChainName } from '../domain/chains';
-import type { ChainPort } from './port';
-import type { SandboxManifest } from './sandbox/manifest';
+import type { ChainPort } from '../ports/chain';
+import type { SandboxManifest } from '../ports/deploymentManifest';
 import { startSandbox } from './sandbox/sandbox';
 import { parseManifest } from './sandbox/manifestSchema';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './sandbox/accounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
 import type { ChainClient } from './viem/chainClients';
-import { createSandboxControls, type SandboxControls } from './viem/sandboxControls';
+import { createSandboxControls } from './viem/sandboxControls';
+import type { SandboxControls } from '../ports/sandboxControls';
 import { readHoldings } from './viem/readHoldings';
 import { verifyMarketTokens } from './viem/verifyMarkets';
 import type { RpcObserver } from './viem/observedTransport';
-import type { NonceRepo } from '../store/port';
+import type { NonceRepo } from '../ports/store';
 import { readChainClocks, type ChainClock } from './viem/clockOffsets';
 import { IRIS_SANDBOX_URL } from './cctp/attestationClient';
 

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { createRouter } from '../rest/router';
-import type { RestState } from '../rest/context';
+import { createRouter } from '../http/router';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import { SESSION_TTL_MS, signIn, signOut } from '../app/dashboard/sessions';
@@ -39,10 +38,11 @@ const pendingCookie = (value: string, maxAgeSeconds: number, secure: boolean) =>
 /**
  * The dashboard's own HTTP routes: sign-in (redirect to the provider, and
  * its callback), sign-out, and the single-page app. Everything the pages
- * show comes from the GraphQL gateway with the session cookie.
+ * show comes from the GraphQL gateway with the session cookie. `S` is the
+ * state of the app they are mounted on (the REST app's); they read none of it.
  */
-export function dashboardRoutes(o: DashboardRouteOptions): Router<RestState> {
-  const router = createRouter();
+export function dashboardRoutes<S>(o: DashboardRouteOptions): Router<S> {
+  const router = createRouter<S>();
   const secure = () => o.publicUrl().startsWith('https://');
 
   router.get('/dashboard/login', async (ctx) => {

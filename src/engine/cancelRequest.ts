@@ -2,7 +2,7 @@ import type { AuditActor } from '../domain/audit';
 import { isServiceError } from '../domain/errors/base';
 import { intentNotCancellable, intentNotFound, versionConflict } from '../domain/errors/intent';
 import { isFinal, type Intent, type Step } from '../domain/intent';
-import type { IntentRepo } from '../store/port';
+import type { IntentRepo } from '../ports/store';
 import { commitTransition, type CommitDeps } from './commitTransition';
 import { findSubTx } from './executor/txRecords';
 import { subTransactions } from './executor/subTransactions';

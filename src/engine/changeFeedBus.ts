@@ -1,6 +1,7 @@
 import type { Intent } from '../domain/intent';
-import type { IntentChangeFeed } from '../store/port';
-import { newestVersions, type IntentBus } from './eventBus';
+import type { IntentChangeFeed } from '../ports/store';
+import { newestVersions } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 import type { SharedBus } from './sharedBus';
 
 export interface ChangeFeedBusOptions {

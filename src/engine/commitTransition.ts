@@ -2,11 +2,11 @@ import type { AuditActor } from '../domain/audit';
 import type { Clock } from '../domain/clock';
 import { isServiceError } from '../domain/errors/base';
 import type { Intent } from '../domain/intent';
-import type { AuditLog, IntentRepo } from '../store/port';
+import type { AuditLog, IntentRepo } from '../ports/store';
 import type { EngineLogger } from './engineLogger';
-import type { IntentBus } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 import { recordFinalIntent } from './intentAudit';
-import { isFinal, transition, type IntentEvent } from './stateMachine';
+import { isFinal, transition, type IntentEvent } from '../domain/intentStateMachine';
 
 /** Where a committed transition is written and told. */
 export interface CommitDeps {

@@ -1,7 +1,7 @@
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
-import { isFinal, type IntentEvent } from './stateMachine';
+import { isFinal, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
 import { commitTransition, type CommitDeps } from './commitTransition';

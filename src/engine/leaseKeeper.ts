@@ -1,5 +1,5 @@
 import type { Clock, TimerId } from '../domain/clock';
-import type { IntentLeaseRepo } from '../store/port';
+import type { IntentLeaseRepo } from '../ports/store';
 
 /** What the lease keeper needs. */
 export interface LeaseKeeperOptions {

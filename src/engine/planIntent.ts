@@ -3,7 +3,7 @@ import type { Intent } from '../domain/intent';
 import { fromUnits } from '../domain/money';
 import { withRetry } from './executor/retry';
 import { planOn, planningError, readPlanning, reportedApy } from './planning';
-import type { IntentEvent } from './stateMachine';
+import type { IntentEvent } from '../domain/intentStateMachine';
 import type { UnitContext } from './unitContext';
 
 export { plannerInput } from './planning';

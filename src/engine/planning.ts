@@ -10,9 +10,9 @@ import type { Wallet } from '../domain/types';
 import { toUnits } from '../domain/money';
 import { chainAllowed, protocolAllowed, type PolicyRefusal, type PolicyRules } from '../domain/policy';
 import { optimizationOf, type LendOptimization } from '../domain/optimize';
-import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../chain/port';
-import type { IntentRepo, WalletRepo } from '../store/port';
-import { TYPICAL_GAS } from '../chain/typicalGas';
+import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
+import type { IntentRepo, WalletRepo } from '../ports/store';
+import { TYPICAL_GAS } from '../ports/typicalGas';
 import { untilAborted } from './abort';
 import { withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
@@ -27,6 +27,16 @@ import type { ChainAmounts, PlannerInput, PlanResult, PositionAmounts, RouteFees
  * without executing (POST /intents/preview, GET /yields?optimize=netReturn),
  * so a preview plans exactly as the engine would at that moment.
  */
+
+/**
+ * The use-cases reach the engine through this file only (docs/architecture.md,
+ * Layers): what else of the planner a preview, the policy pricing or the
+ * yields ranking shows is passed on from here.
+ */
+export type { PlanSuccess } from './planner/types';
+export { canBridge } from './planner/routes';
+export { netReturnReasoning } from './planner/netReturn';
+export { plannedFeeOf } from './executor/subTransactions';
 
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;

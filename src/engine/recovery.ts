@@ -1,5 +1,5 @@
 import type { Intent, IntentStatus } from '../domain/intent';
-import type { IntentRepo } from '../store/port';
+import type { IntentRepo } from '../ports/store';
 import type { EngineLogger } from './engineLogger';
 
 // Intents already spending funds resume first, so a later intent of the same wallet never plans on funds in flight.

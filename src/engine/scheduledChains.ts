@@ -1,4 +1,4 @@
-import type { ChainPort } from '../chain/port';
+import type { ChainPort } from '../ports/chain';
 import type { Scheduler } from './actors/scheduler';
 
 /**

@@ -1,7 +1,8 @@
 import type { Clock, TimerId } from '../domain/clock';
 import type { Intent } from '../domain/intent';
-import type { IntentEventLog } from '../store/port';
-import { newestVersions, type IntentBus } from './eventBus';
+import type { IntentEventLog } from '../ports/store';
+import { newestVersions } from './eventBus';
+import type { IntentBus } from '../ports/intentBus';
 
 /** What the shared bus needs besides the log. */
 export interface SharedBusOptions {

@@ -1,10 +1,10 @@
 import type { Clock } from '../domain/clock';
 import type { Intent, IntentPolicy, Step } from '../domain/intent';
 import type { ServiceError } from '../domain/errors/base';
-import type { ChainPort } from '../chain/port';
-import type { KeyVault } from '../chain/keyVault';
-import type { IntentRepo, WalletRepo } from '../store/port';
-import type { IntentEvent } from './stateMachine';
+import type { ChainPort } from '../ports/chain';
+import type { KeyVault } from '../ports/keyVault';
+import type { IntentRepo, WalletRepo } from '../ports/store';
+import type { IntentEvent } from '../domain/intentStateMachine';
 import type { RetryPolicy } from './executor/retry';
 
 /** Applies `event` through the intent actor: transition, persist (optimistic version), then publish; resolves the new intent. */

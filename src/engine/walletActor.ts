@@ -1,4 +1,4 @@
-import type { KeyVault } from '../chain/keyVault';
+import type { KeyVault } from '../ports/keyVault';
 import type { Behavior, Supervisor } from './actors/runtime';
 import type { EngineLogger } from './engineLogger';
 import type { WalletSigner } from './walletSigner';

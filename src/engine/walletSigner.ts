@@ -1,5 +1,5 @@
 import type { LocalAccount } from 'viem/accounts';
-import type { KeyVault } from '../chain/keyVault';
+import type { KeyVault } from '../ports/keyVault';
 
 /**
  * One wallet's signer while its wallet actor is awake. The vault decrypts the

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { graphiqlScriptHashes, type GraphQLServer, type ServerContext } from './yoga';
 import { graphiqlCsp } from '../http/hardening';
 import { hostAllowed, refuseHost } from '../http/allowedHosts';
-import type { AllowedHost } from '../config';
+import type { AllowedHost } from '../http/allowedHosts';
 import { admitRequest, type Admission } from '../app/accounts/admitRequest';
 import { admitSession } from '../app/dashboard/sessions';
 import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';

@@ -12,7 +12,7 @@ import type { StreamObserver } from './streamMetrics';
 import { createClientAddress, type ClientAddress } from '../http/clientAddress';
 import type { StreamQuotas } from './streamQuotas';
 import { hostAllowed } from '../http/allowedHosts';
-import type { AllowedHost } from '../config';
+import type { AllowedHost } from '../http/allowedHosts';
 
 export interface ServerContext {
   req: IncomingMessage;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AllowedHost } from '../config';
 import { forbidden } from '../domain/errors/auth';
 
 /**
@@ -18,6 +17,12 @@ import { forbidden } from '../domain/errors/auth';
  *
  * A refused page is 403 FORBIDDEN with `details.reason: "host"`.
  */
+
+/** A Host header value pages are served to: a host, and a port when only that one is allowed. */
+export interface AllowedHost {
+  host: string;
+  port?: string;
+}
 
 /** The host and port of a Host header value (`example.com:8080`, `[::1]:3000`), lowercased; null when it is not one. */
 function splitHost(value: string): { host: string; port: string } | null {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../metrics';
 import { healthBody, type HealthChecks } from './routes/health';
 import { accessRecorder } from './middleware/accessLog';
 import { requestIdFor } from './middleware/requestId';

@@ -1,10 +1,10 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
-import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from './router';
+import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from '../http/router';
 import type { AppDeps } from '../app/deps';
 import type { Logger } from '../logger';
 import type { RestState } from './context';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../metrics';
 import { requestId } from './middleware/requestId';
 import { accessLog } from './middleware/accessLog';
 import { outcomeMetrics } from './middleware/outcomeMetrics';
@@ -41,7 +41,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
   app.proxy = false;
   app.silent = true;
 
-  const root = createRouter();
+  const root = createRouter<RestState>();
   const health = healthRoutes(o.health, o.metrics);
   root.use(health.routes());
   root.use(docsRoutes().routes());
@@ -63,7 +63,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
     },
   });
   const body = jsonBody(o.bodyLimitBytes);
-  const v1 = createRouter({ prefix: '/v1' });
+  const v1 = createRouter<RestState>({ prefix: '/v1' });
   for (const r of [walletRoutes(o.deps), ...(o.v1Routers ?? [])]) v1.use(r.routes());
   root.use(guardEveryRoute(v1, admit, body).routes());
 

@@ -1,6 +1,6 @@
 import { createMemoryStore } from './memory/memoryStore';
 import { createMongoStore } from './mongo/mongoStore';
-import type { Store } from './port';
+import type { Store } from '../ports/store';
 import { translateTransientErrors } from './transientErrors';
 
 /** Picks the adapter: MongoDB when a URI is configured (its transient errors answered as 503s), else the in-memory store. */

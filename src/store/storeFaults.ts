@@ -1,5 +1,5 @@
-import type { FaultRegistry } from '../chain/faults';
-import type { Store } from './port';
+import type { FaultRegistry } from '../domain/sandboxFaults';
+import type { Store } from '../ports/store';
 
 /**
  * Sandbox only: the store with `store-error` faults. While such faults are

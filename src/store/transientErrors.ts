@@ -1,6 +1,6 @@
 import { MongoError, MongoNetworkError, MongoServerSelectionError } from 'mongodb';
 import { ServiceError } from '../domain/errors/base';
-import type { Store } from './port';
+import type { Store } from '../ports/store';
 
 /** Server error codes a replica-set election, a step-down or a lost connection produce (the driver's retryable set). */
 const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 64]);

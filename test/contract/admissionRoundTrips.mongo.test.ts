@@ -5,7 +5,7 @@ import { createKeyCache } from '../../src/app/accounts/keyCache';
 import { createAccount } from '../../src/app/accounts/createAccount';
 import { admitRequest, authorizeOperation } from '../../src/app/accounts/admitRequest';
 import { createLogger } from '../../src/logger';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 
 /**
  * Database round trips of one request's admission on MongoDB (when

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { AUDIT_RETENTION_MS, type AuditEvent } from '../../src/domain/audit';
 import { newId } from '../../src/domain/ids';
 
 /**
- * The AuditLog contract of src/store/port.ts. Every adapter runs this same
+ * The AuditLog contract of src/ports/store.ts. Every adapter runs this same
  * suite (auditLog.memory.test.ts, auditLog.mongo.test.ts). Each test uses
  * fresh random accounts, so the suite can share one store (one database).
  * Times are recent (minutes ago) so the 90-day retention keeps them.

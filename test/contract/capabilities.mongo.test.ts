@@ -1,5 +1,5 @@
 import { describeOnMongo } from './mongoHarness';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { assertRequired, MissingCapabilityError } from '../../src/store/mongo/capabilities';
 
 describeOnMongo('capability probe', (name, makeStore) => {

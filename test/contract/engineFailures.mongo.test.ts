@@ -1,7 +1,7 @@
 import { describeOnMongo } from './mongoHarness';
 import { createHarness, usdc } from '../unit/engine/engineHarness';
 import { isSubTxRecord } from '../../src/engine/executor/txRecords';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 
 /**
  * The funds-safety scenarios of the engine on MongoDB (when MONGODB_URI is

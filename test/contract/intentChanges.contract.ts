@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Intent } from '../../src/domain/intent';
-import type { IntentChange, IntentChangeFeed, Store } from '../../src/store/port';
+import type { IntentChange, IntentChangeFeed, Store } from '../../src/ports/store';
 import { pendingIntent } from '../unit/engine/intentFixture';
 
 /**
- * The IntentChangeFeed contract of src/store/port.ts (`Store.intentChanges`):
+ * The IntentChangeFeed contract of src/ports/store.ts (`Store.intentChanges`):
  * what the cross-instance bus relies on. Every adapter with a feed runs it
  * (intentChanges.memory.test.ts, intentChanges.mongo.test.ts). Intents use
  * random ids, and each test reads only its own, so tests share one store.

@@ -1,5 +1,5 @@
 import type { Intent } from '../../src/domain/intent';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { pendingIntent } from '../unit/engine/intentFixture';
 
 const snapshot = (id: string, version: number): Intent => pendingIntent({ id, version });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { missingRaceIsolation } from './raceProbe';
 
 /**
- * The IntentLeaseRepo contract of src/store/port.ts, run by every adapter
+ * The IntentLeaseRepo contract of src/ports/store.ts, run by every adapter
  * (intentLeases.memory.test.ts, intentLeases.mongo.test.ts). Intent ids and
  * owners are random, so the tests share one store; each test uses its own
  * span of instants (ms), far from the others', so `listExpired` (which sees

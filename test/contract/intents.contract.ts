@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DuplicateError, type Store } from '../../src/store/port';
+import { DuplicateError, type Store } from '../../src/ports/store';
 import type { Intent } from '../../src/domain/intent';
 import { isServiceError } from '../../src/domain/errors/base';
 
 /**
- * The IntentRepo contract of src/store/port.ts. Every adapter runs this same
+ * The IntentRepo contract of src/ports/store.ts. Every adapter runs this same
  * suite (intents.memory.test.ts, intents.mongo.test.ts). Records use random
  * ids and wallets, so the suite can share one store (one database).
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMemoryStore } from '../../src/store/memory/memoryStore';
 import type { Intent } from '../../src/domain/intent';
-import type { IntentChange, IntentChangeFeed, Store } from '../../src/store/port';
+import type { IntentChange, IntentChangeFeed, Store } from '../../src/ports/store';
 
 /** The memory store's IntentChangeFeed: every insert and update of this process, published synchronously after the write. */
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { createMongoStore } from '../../src/store/mongo/mongoStore';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 
 /** Every collection the adapter writes. */
 const STORE_COLLECTIONS = ['accounts', 'apiKeys', 'wallets', 'walletKeys', 'usage', 'idempotency', 'intents', 'intentEvents', 'intentLeases', 'nonces', 'counters', 'paymentNonces', 'paymentLocks', 'users', 'sessions', 'serviceMeta', 'policies', 'policyClaims', 'auditLog', 'webhookEndpoints', 'webhookDeliveries', 'rateHistory'];

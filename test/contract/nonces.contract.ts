@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { missingRaceIsolation } from './raceProbe';
 
 /**
- * The NonceRepo contract of src/store/port.ts, run by every adapter
+ * The NonceRepo contract of src/ports/store.ts, run by every adapter
  * (nonces.memory.test.ts, nonces.mongo.test.ts). Every test uses its own
  * random keys, so the tests share one store.
  */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { missingRaceIsolation } from './raceProbe';
 
 /**
- * The PaymentLockRepo contract of src/store/port.ts, run by every adapter
+ * The PaymentLockRepo contract of src/ports/store.ts, run by every adapter
  * (paymentLocks.memory.test.ts, paymentLocks.mongo.test.ts). Keys and owners
  * are random, so the tests share one store; instants are plain numbers
  * passed in (the repository reads no clock).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { PROBE_ROUNDS, probeIsolatedUpdates } from './repositories.contract';
 
 /** Rounds of the race probe: a server letting two racers through one round in r escapes it about once in r × e runs. */

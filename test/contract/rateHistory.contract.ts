@@ -1,8 +1,8 @@
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import { RATE_HISTORY_RETENTION_MS, type RateSample } from '../../src/domain/rateHistory';
 
 /**
- * The RateHistoryRepo contract of src/store/port.ts. Every adapter runs this
+ * The RateHistoryRepo contract of src/ports/store.ts. Every adapter runs this
  * same suite (rateHistory.memory.test.ts, rateHistory.mongo.test.ts). The
  * markets are a fixed set, so each test keeps to a day of its own (1 to 10
  * days ago, well inside the 30-day retention) and lists only that day.

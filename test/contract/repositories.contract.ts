@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DuplicateError, type Store } from '../../src/store/port';
+import { DuplicateError, type Store } from '../../src/ports/store';
 import type { Account, ApiKeyRecord, IdempotencyRecord, SessionRecord, User, Wallet, WalletKeyRecord } from '../../src/domain/types';
 import type { Policy } from '../../src/domain/policy';
 
 /**
- * The repository contract of src/store/port.ts. Every adapter runs this same
+ * The repository contract of src/ports/store.ts. Every adapter runs this same
  * suite (memoryStore.test.ts, mongoStore.test.ts). Records use random ids so
  * the suite can share one store (one database) between its tests.
  */

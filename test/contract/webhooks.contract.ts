@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../src/store/port';
+import type { Store } from '../../src/ports/store';
 import type { WebhookDelivery, WebhookEndpoint } from '../../src/domain/webhooks';
 import { missingRaceIsolation } from './raceProbe';
 
 /**
- * The WebhookRepo contract of src/store/port.ts, run by every adapter
+ * The WebhookRepo contract of src/ports/store.ts, run by every adapter
  * (webhooks.memory.test.ts, webhooks.mongo.test.ts). Each test uses fresh
  * random accounts and endpoints, so the suite can share one store; due
  * deliveries are claimed with instants far in the past or the future so

@@ -1,7 +1,7 @@
 import { API_REFERENCE_ASSETS } from '../../src/rest/routes/apiReference';
 import { PAYABLE_OPERATIONS, type Operation } from '../../src/domain/plans';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
-import type { RouteInfo } from '../../src/rest/router';
+import type { RouteInfo } from '../../src/http/router';
 
 /**
  * Walks every REST route the routers registered (read from the routers, not

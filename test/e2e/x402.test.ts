@@ -15,7 +15,7 @@ import { createLogger } from '../../src/logger';
 import { startService } from '../../src/service';
 import { sandboxTokenAbi } from '../../src/chain/sandbox/abis';
 import { SANDBOX_ADDRESSES } from '../../src/chain/sandbox/accounts';
-import type { PaymentVerifier } from '../../src/app/payments/port';
+import type { PaymentVerifier } from '../../src/ports/payments';
 
 /**
  * Paid reads over x402 with the ecosystem's own clients, unchanged: @x402/fetch

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainName } from '../../src/domain/chains';
-import type { SandboxManifest } from '../../src/chain/sandbox/manifest';
+import type { SandboxManifest } from '../../src/ports/deploymentManifest';
 import { startSandbox, type Sandbox } from '../../src/chain/sandbox/sandbox';
 import { createChainClients } from '../../src/chain/viem/chainClients';
 import { readRates } from '../../src/chain/viem/readRates';

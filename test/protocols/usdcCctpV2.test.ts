@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createAttestationClient, type AttestationClient } from '../../src/chain/cctp/attestationClient';
-import { cctpFee } from '../../src/chain/cctp/fee';
+import { cctpFee } from '../../src/domain/cctpFee';
 import { FINALITY_FAST, FINALITY_STANDARD, decodeBurnMessageV2, decodeMessageV2 } from '../../src/chain/cctp/messageV2';
 import { messageTransmitterV2Abi, tokenMessengerV2Abi } from '../../src/chain/sandbox/abis';
 import { SANDBOX_KEYS } from '../../src/chain/sandbox/accounts';

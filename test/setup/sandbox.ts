@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ChainName } from '../../src/domain/chains';
-import type { ChainDeployment, SandboxManifest } from '../../src/chain/sandbox/manifest';
+import type { ChainDeployment, SandboxManifest } from '../../src/ports/deploymentManifest';
 
 /** Bridge fee (bps, every route) of the sandbox the jest globalSetup starts. */
 export const SANDBOX_TEST_FEE_BPS = 5;

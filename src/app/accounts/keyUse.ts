@@ -1,4 +1,4 @@
-import type { ApiKeyRepo } from '../../store/port';
+import type { ApiKeyRepo } from '../../ports/store';
 
 /** When each key was last used, kept in memory and written in one batch per interval. */
 export interface KeyUseRecorder {

@@ -6,7 +6,7 @@ import { invalidRequest } from '../../domain/errors/request';
 import { listAuditEventsSchema, type ListAuditEventsParams } from '../../domain/schemas/audit';
 import { parseInput } from '../../domain/schemas/parse';
 import { isServiceError } from '../../domain/errors/base';
-import type { AuditCursor } from '../../store/port';
+import type { AuditCursor } from '../../ports/store';
 
 /** One page, Relay style: events newest first, each with its cursor. */
 export interface AuditEventPage {

@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port';
+import type { Store } from '../../ports/store';
 import type { Principal } from '../accounts/principal';
 import { newTimeOrderedId } from '../../domain/ids';
 import type { AuditActor, AuditEvent } from '../../domain/audit';

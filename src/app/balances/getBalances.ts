@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
-import type { ChainHoldings } from '../../chain/port';
+import type { ChainHoldings } from '../../ports/chain';
 import type { Wallet } from '../../domain/types';
 import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';

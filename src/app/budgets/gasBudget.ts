@@ -1,10 +1,10 @@
 import { formatEther } from 'viem';
-import type { UsageRepo } from '../../store/port';
+import type { UsageRepo } from '../../ports/store';
 import { ServiceError } from '../../domain/errors/base';
 import type { ChainName } from '../../domain/chains';
 import type { Intent, IntentAction } from '../../domain/intent';
-import type { ChainPort, TxKind } from '../../chain/port';
-import { TYPICAL_GAS } from '../../chain/typicalGas';
+import type { ChainPort, TxKind } from '../../ports/chain';
+import { TYPICAL_GAS } from '../../ports/typicalGas';
 import { recordInBudget, takeFromBudget, type RollingBudget } from './rollingWindow';
 
 /**

@@ -1,4 +1,4 @@
-import type { UsageRepo } from '../../store/port';
+import type { UsageRepo } from '../../ports/store';
 
 /** A budget counted over a rolling window, in buckets of `bucketMs` (the window is a whole number of buckets). */
 export interface RollingBudget {

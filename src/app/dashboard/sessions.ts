@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { Account, SessionRecord, User } from '../../domain/types';
-import { DuplicateError } from '../../store/port';
+import { DuplicateError } from '../../ports/store';
 import { newId } from '../../domain/ids';
 import { rateLimitExceeded, unauthorized } from '../../domain/errors/auth';
 import { createAccount } from '../accounts/createAccount';

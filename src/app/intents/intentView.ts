@@ -1,6 +1,10 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { toUnits } from '../../domain/money';
 import type { BridgeSpeed, ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, IntentStatus, Step, TransactionRecord } from '../../domain/intent';
+import type { TxKind } from '../../ports/chain';
+
+/** The kinds of transaction a view reports (`kind`): the chain port's, named for the front doors, which do not import the ports. */
+export type TransactionKind = TxKind;
 
 /** One entry of `results.transactions` as clients see it (the raw signed bytes stay inside). */
 export interface TransactionView {

@@ -5,7 +5,7 @@ import { getWalletById } from '../wallets/getWallet';
 import { invalidRequest } from '../../domain/errors/request';
 import { INTENT_STATUSES, type Intent } from '../../domain/intent';
 import { parseInput } from '../../domain/schemas/parse';
-import type { IntentCursor } from '../../store/port';
+import type { IntentCursor } from '../../ports/store';
 
 /** Largest page a client may ask for. */
 export const MAX_PAGE = 100;

@@ -9,8 +9,7 @@ import type { ChainName, TokenAsset } from '../../domain/chains';
 import { createSystemClock } from '../../domain/clock';
 import { policyViolation } from '../../domain/errors/policy';
 import { BRIDGE_SPEEDS, DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
-import { cctpFee } from '../../chain/cctp/fee';
-import { plannedFeeOf } from '../../engine/executor/subTransactions';
+import { cctpFee } from '../../domain/cctpFee';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
 import { refuseRequest, type PolicyRules } from '../../domain/policy';
@@ -18,10 +17,9 @@ import { requestSourceChains } from '../policies/decideIntent';
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
-import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../chain/port';
-import { planOn, planningError, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects } from '../../engine/planning';
-import type { PlanSuccess } from '../../engine/planner/types';
-import { PROTOCOLS, type Protocol } from '../../chain/port';
+import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
+import { planOn, planningError, plannedFeeOf, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects, type PlanSuccess } from '../../engine/planning';
+import { PROTOCOLS, type Protocol } from '../../ports/chain';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
 export type PreviewChoice = 'bestApy' | 'netReturn';

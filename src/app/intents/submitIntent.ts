@@ -7,7 +7,7 @@ import { getWalletById } from '../wallets/getWallet';
 import { invalidChain } from '../../domain/errors/chain';
 import type { ServiceError } from '../../domain/errors/base';
 import { ID_PREFIX, newId } from '../../domain/ids';
-import { DuplicateError } from '../../store/port';
+import { DuplicateError } from '../../ports/store';
 import { DEFAULT_BRIDGE_SPEED, type Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';

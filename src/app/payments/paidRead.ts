@@ -7,7 +7,7 @@ import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { countInWindow, retryAfterSeconds, takeInWindow } from '../accounts/rateLimit';
 import type { Account } from '../../domain/types';
 import type { Operation } from '../../domain/plans';
-import { PaymentRejected, type InspectedProof, type PaymentProof, type PaymentVerifier, type VerifiedPayment } from './port';
+import { PaymentRejected, type InspectedProof, type PaymentProof, type PaymentVerifier, type VerifiedPayment } from '../../ports/payments';
 
 /** Invalid proofs one payer (the authorization's `from`, when it signed the proof itself) may send per minute. */
 export const INVALID_PROOFS_PER_MINUTE_PER_PAYER = 20;

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import type { Policy } from '../../domain/policy';
 import { newId } from '../../domain/ids';
-import { DuplicateError } from '../../store/port';
+import { DuplicateError } from '../../ports/store';
 import { parseInput } from '../../domain/schemas/parse';
 import { createPolicySchema, updatePolicySchema } from '../../domain/schemas/policy';
 import { policyConflict, policyInUse, policyNotFound } from '../../domain/errors/policy';

@@ -2,8 +2,8 @@ import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { IntentAction, Step } from '../../domain/intent';
 import { chainAllowed, toCents, type PolicyRules } from '../../domain/policy';
 import { fromUnits, toUnits } from '../../domain/money';
-import type { ChainPort } from '../../chain/port';
-import { canBridge } from '../../engine/planner/routes';
+import type { ChainPort } from '../../ports/chain';
+import { canBridge } from '../../engine/planning';
 
 /**
  * The one pricing rule of the USD caps (maxUsdPerIntent, maxUsdPerDay),

@@ -1,10 +1,10 @@
 import type { Address } from 'viem';
 import type { AppDeps } from '../deps';
-import type { SandboxControls } from '../../chain/viem/sandboxControls';
-import type { SandboxManifest } from '../../chain/sandbox/manifest';
+import type { SandboxControls } from '../../ports/sandboxControls';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { ChainName, TokenAsset } from '../../domain/chains';
-import type { FaultKind } from '../../chain/faults';
-import type { Protocol } from '../../chain/port';
+import type { FaultKind } from '../../domain/sandboxFaults';
+import type { Protocol } from '../../ports/chain';
 import { toUnits } from '../../domain/money';
 
 /**
@@ -60,3 +60,6 @@ export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls:
     },
   };
 }
+
+/** The sandbox admin use-cases over one deployment, as the REST admin routes call them. */
+export type SandboxAdmin = ReturnType<typeof sandboxAdmin>;

@@ -1,4 +1,4 @@
-import type { ClaimSkip } from '../../store/port';
+import type { ClaimSkip } from '../../ports/store';
 
 /** The worker's attempts in flight, shared fairly: caps per account and per endpoint, turns between accounts. */
 export interface DeliverySlotLimits {

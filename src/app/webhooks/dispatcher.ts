@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Intent } from '../../domain/intent';
-import type { WebhookRepo } from '../../store/port';
+import type { WebhookRepo } from '../../ports/store';
 import { nextAttemptAt, RETRY_WINDOW_STEPS, WEBHOOK_TIMEOUT_MS, type RetrySchedule, type WebhookDelivery, type WebhookEventType } from '../../domain/webhooks';
-import type { DeliveryOutcome } from '../../store/port';
+import type { DeliveryOutcome } from '../../ports/store';
 import { toIntentView } from '../intents/intentView';
 import type { EgressPolicy } from './egress';
 import { signatureOf, type SecretBox } from './secrets';

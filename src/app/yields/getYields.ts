@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { assertChainsUsable } from '../chainAccess';
-import type { MarketRate } from '../../chain/port';
+import type { MarketRate } from '../../ports/chain';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { fetchFresh } from '../caches';
@@ -14,8 +14,7 @@ import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
 import type { Intent } from '../../domain/intent';
 import { decimalPlaces, fromUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, type LendOptimization, type OptimizeGoal } from '../../domain/optimize';
-import { rankNetReturns, readPlanning } from '../../engine/planning';
-import { netReturnReasoning } from '../../engine/planner/netReturn';
+import { netReturnReasoning, rankNetReturns, readPlanning } from '../../engine/planning';
 
 export interface YieldRate {
   chain: ChainName;

@@ -1,7 +1,7 @@
-import type { MarketRate } from '../../chain/port';
+import type { MarketRate } from '../../ports/chain';
 import type { Clock, TimerId } from '../../domain/clock';
 import { sampleMinute, type RateSample } from '../../domain/rateHistory';
-import type { RateHistoryRepo } from '../../store/port';
+import type { RateHistoryRepo } from '../../ports/store';
 
 /** Sampling interval when YIELD_SAMPLE_INTERVAL_MS is not set: once a minute. */
 export const DEFAULT_SAMPLE_INTERVAL_MS = 60_000;

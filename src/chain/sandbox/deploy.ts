@@ -39,7 +39,7 @@ import {
   sandboxLiquidity,
   sandboxPoolApr,
 } from './initialState';
-import type { ChainDeployment, ManifestMarket, SandboxManifest } from './manifest';
+import type { ChainDeployment, ManifestMarket, SandboxManifest } from '../../ports/deploymentManifest';
 import { sandboxMarkets, type SandboxMarketMode } from './marketLayout';
 import { viemChainFor } from './viemChains';
 import { deployAaveMarket } from './aave/deployAave';

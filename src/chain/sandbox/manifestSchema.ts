@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAIN_NAMES, TOKEN_ASSETS, type TokenAsset } from '../../domain/chains';
-import type { SandboxManifest } from './manifest';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const asset = z.enum(TOKEN_ASSETS as [TokenAsset, ...TokenAsset[]]);

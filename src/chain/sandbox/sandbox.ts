@@ -2,7 +2,7 @@ import type { ChainName } from '../../domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, type SandboxRole } from './accounts';
 import { deploySandbox } from './deploy';
 import { setBlockTime, startDevnets } from './devnets';
-import type { SandboxManifest } from './manifest';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { Hex } from 'viem';
 import { CHAINS } from '../../domain/chains';
 import { startIrisServer, type IrisServer } from './iris/irisServer';

@@ -1,6 +1,6 @@
 import { createPublicClient, http, type Chain, type PublicClient } from 'viem';
 import type { ChainName } from '../../domain/chains';
-import type { ChainDeployment } from '../sandbox/manifest';
+import type { ChainDeployment } from '../../ports/deploymentManifest';
 import { viemChainFor } from '../sandbox/viemChains';
 import { observedTransport, type RpcObserver } from './observedTransport';
 import { fetchResendingReadsOnStaleSocket } from './staleSocketFetch';

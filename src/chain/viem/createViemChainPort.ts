@@ -25,14 +25,14 @@ import type { ChainName } from '../../domain/chains';
 import { CHAINS, STABLECOINS } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { networkError } from '../../domain/errors/chain';
-import { NonceConsumedError, WouldRevertError, type AssumedFunds, type ChainPort, type GasEstimate, type RouteFeeTable, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../port';
-import { TYPICAL_GAS } from '../typicalGas';
-import type { SandboxManifest } from '../sandbox/manifest';
+import { NonceConsumedError, WouldRevertError, type AssumedFunds, type ChainPort, type GasEstimate, type RouteFeeTable, type SignedTx, type TxReceipt, type TxRequest, type TxSigner } from '../../ports/chain';
+import { TYPICAL_GAS } from '../../ports/typicalGas';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
 import { messageTransmitterV2Abi, sandboxPriceFeedAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { createAttestationClient, IRIS_SANDBOX_URL, type AttestationClient } from '../cctp/attestationClient';
 import { FINALITY_FAST, FINALITY_STANDARD } from '../cctp/messageV2';
 import { attestationUnavailable } from '../../domain/errors/attestation';
-import { FaultRegistry } from '../faults';
+import { FaultRegistry } from '../../domain/sandboxFaults';
 import { createChainClients, type ChainClient } from './chainClients';
 import { readHoldings } from './readHoldings';
 import { readRates } from './readRates';
@@ -41,7 +41,7 @@ import { onChain } from './translateError';
 import { KeyedMutex } from './keyedMutex';
 import type { RpcObserver } from './observedTransport';
 import { nonceKey, takeNonce, type HeldNonce } from './sharedNonces';
-import type { NonceRepo } from '../../store/port';
+import type { NonceRepo } from '../../ports/store';
 
 export interface ServiceKeys {
   /** Pays native gas top-ups and relays CCTP mints. */

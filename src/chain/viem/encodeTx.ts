@@ -2,8 +2,8 @@ import { encodeFunctionData, maxUint256, pad, zeroHash, type Address, type Hex }
 import { messageTransmitterV2Abi, sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
 import type { TokenAsset } from '../../domain/chains';
-import type { Protocol, Spender, TxRequest } from '../port';
-import { findMarket, type ChainDeployment, type ManifestMarket } from '../sandbox/manifest';
+import type { Protocol, Spender, TxRequest } from '../../ports/chain';
+import { findMarket, type ChainDeployment, type ManifestMarket } from '../../ports/deploymentManifest';
 import { ServiceError } from '../../domain/errors/base';
 
 /** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */

@@ -1,8 +1,8 @@
 import type { Address } from 'viem';
 import { sandboxTokenAbi } from '../sandbox/abis';
 import type { TokenAsset } from '../../domain/chains';
-import type { ChainHoldings, PositionHolding, TokenHolding } from '../port';
-import { positionContract } from '../sandbox/manifest';
+import type { ChainHoldings, PositionHolding, TokenHolding } from '../../ports/chain';
+import { positionContract } from '../../ports/deploymentManifest';
 import type { ChainClient } from './chainClients';
 
 /**

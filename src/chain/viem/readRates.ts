@@ -1,5 +1,5 @@
 import { sandboxCometAbi, sandboxPoolAbi } from '../sandbox/abis';
-import type { MarketRate } from '../port';
+import type { MarketRate } from '../../ports/chain';
 import type { ChainClient } from './chainClients';
 import { aaveRayToApyPercent, cometRateToApyPercent } from '../apy';
 

@@ -1,4 +1,4 @@
-import { findMarket } from '../sandbox/manifest';
+import { findMarket } from '../../ports/deploymentManifest';
 import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName, TokenAsset } from '../../domain/chains';
@@ -7,26 +7,9 @@ import { sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
 import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
 import { withDeployGas } from '../sandbox/deployGas';
 import { apyPercentToCometRate } from '../apy';
-import type { Protocol } from '../port';
 import type { ChainClient } from './chainClients';
-import type { FaultKind, FaultRegistry } from '../faults';
-
-/** Sandbox-only controls behind /admin/sandbox: rates, minting, faults, time. */
-export interface SandboxControls {
-  setRate(p: { chain: ChainName; protocol: Protocol; asset: TokenAsset; apy: number }): Promise<{ txHash: Hex }>;
-  mint(p: { chain: ChainName; asset: TokenAsset; address: Address; amount: bigint }): Promise<{ txHash: Hex }>;
-  registerFault(p: { chain: ChainName; kind: FaultKind; count: number }): void;
-  /** The pending faults; the store consults it for `store-error`. */
-  readonly faults: FaultRegistry;
-  /**
-   * The devnet mines nothing for `seconds` (transactions wait in its mempool),
-   * then resumes its usual mining and mines what waits. A second stall of the
-   * same chain replaces the first's end.
-   */
-  stall(chain: ChainName, seconds: number): Promise<{ resumesAt: string }>;
-  /** Moves the devnet clock forward and mines a block (interest accrues). */
-  increaseTime(chain: ChainName, seconds: number): Promise<void>;
-}
+import type { FaultRegistry } from '../../domain/sandboxFaults';
+import type { SandboxControls } from '../../ports/sandboxControls';
 
 /** Controls over the sandbox contracts; the deployer owns pools and feeds, the faucet may mint. */
 export function createSandboxControls(o: {

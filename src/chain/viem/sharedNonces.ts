@@ -1,6 +1,6 @@
-import type { NonceRepo } from '../../store/port';
+import type { NonceRepo } from '../../ports/store';
 
-/** The allocator's key of an account on a chain (NonceRepo, src/store/port.ts). */
+/** The allocator's key of an account on a chain (NonceRepo, src/ports/store.ts). */
 export const nonceKey = (chainId: number, address: string): string => `${chainId}:${address.toLowerCase()}`;
 
 /** A nonce held for one transaction. */

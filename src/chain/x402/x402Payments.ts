@@ -8,7 +8,7 @@ import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { CHAINS, type ChainName } from '../../domain/chains';
 import { sandboxTokenAbi } from '../sandbox/abis';
 import type { ChainClient } from '../viem/chainClients';
-import { PaymentRejected, type PaymentOffer, type PaymentProof, type PaymentVerifier, type Settlement, type VerifiedPayment } from '../../app/payments/port';
+import { PaymentRejected, type PaymentOffer, type PaymentProof, type PaymentVerifier, type Settlement, type VerifiedPayment } from '../../ports/payments';
 
 /** docs/api-guide.md, "Paying per request": 0.001 USD per read, in USDC's 6-decimal units. */
 export const PRICE_UNITS = '1000';

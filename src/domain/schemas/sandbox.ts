@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAULT_KINDS } from '../../chain/faults';
+import { FAULT_KINDS } from '../sandboxFaults';
 import { chainNameSchema, tokenAssetSchema } from './yields';
 import { ASSET_DECIMALS, type TokenAsset } from '../chains';
 

@@ -1,4 +1,4 @@
-import { NonceConsumedError, type TxReceipt } from '../../chain/port';
+import { NonceConsumedError, type TxReceipt } from '../../ports/chain';
 import { untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { hashesOf, type SubTxRecord } from './txRecords';

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { ServiceError } from '../../domain/errors/base';
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
-import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../chain/port';
+import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../ports/chain';
 import { sleep, throwIfAborted, untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { followTx } from './followTx';

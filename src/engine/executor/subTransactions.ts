@@ -2,7 +2,7 @@ import type { ChainName } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import { FINALITY_OF_SPEED, type BridgeStep, type DepositStep, type Intent, type Step } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
-import { PROTOCOLS, type ChainPort, type Protocol, type TxKind, type TxRequest } from '../../chain/port';
+import { PROTOCOLS, type ChainPort, type Protocol, type TxKind, type TxRequest } from '../../ports/chain';
 import { findSubTx, mintedOf } from './txRecords';
 
 /** One transaction a step sends, in order. */

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import type { ChainName } from '../../domain/chains';
 import type { IntentResults, StepType, TransactionRecord } from '../../domain/intent';
-import type { SignedTx, TxKind, TxReceipt } from '../../chain/port';
+import type { SignedTx, TxKind, TxReceipt } from '../../ports/chain';
 
 /** `signed`: hash and raw bytes persisted, receipt not yet seen; then the receipt's outcome. */
 export type SubTxStatus = 'signed' | 'confirmed' | 'reverted';

@@ -2,7 +2,7 @@ import { CHAIN_NAMES, type ChainName, type TokenAsset } from '../../domain/chain
 import { chainOrder } from './format';
 import { canBridge, routeFeeBps } from './routes';
 // CCTP's own fee rule (fractional bps, rounded up): a plan never counts on more than arrives, and its maxFee covers the attested fee.
-import { cctpFee } from '../../chain/cctp/fee';
+import { cctpFee } from '../../domain/cctpFee';
 import type { ChainAmounts, RouteFees } from './types';
 
 /** One bridge of a consolidation. */

@@ -5,7 +5,7 @@ import { formatAmount } from './format';
 import { insufficient } from './insufficient';
 import { routeFeeBps } from './routes';
 // CCTP's own fee rule (fractional bps, rounded up): a plan never counts on more than arrives, and its maxFee covers the attested fee.
-import { cctpFee } from '../../chain/cctp/fee';
+import { cctpFee } from '../../domain/cctpFee';
 import { bridgeStep } from './steps';
 import type { PlannerInput, PlanResult } from './types';
 

@@ -1,7 +1,7 @@
 import { builder } from '../builder';
 import { ASSETS, CHAINS, type Asset, type ChainName, type LendingProtocol, type TokenAsset } from '../../domain/chains';
 import type { StepType } from '../../domain/intent';
-import type { TxKind } from '../../chain/port';
+import type { TransactionKind } from '../../app/intents/intentView';
 
 /**
  * The closed value sets shared by several types. Every enum is built from a
@@ -88,7 +88,7 @@ export const StepTypeEnum = builder.enumType('StepType', {
 
 export const TransactionKindEnum = builder.enumType('TransactionKind', {
   description: 'What a transaction sent on chain does.',
-  values: describedValues<TxKind>({
+  values: describedValues<TransactionKind>({
     approve: 'Allows a protocol or the bridge to move the wallet\'s tokens (ERC-20 approve).',
     revoke: 'Takes back an allowance a failed step left standing (approve to 0).',
     supply: 'Supplies tokens to a lending protocol.',

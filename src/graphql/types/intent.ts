@@ -9,7 +9,7 @@ import { getIntent } from '../../app/intents/getIntent';
 import { cancelIntent } from '../../app/intents/cancelIntent';
 import { listIntents } from '../../app/intents/listIntents';
 import type { LendingProtocol } from '../../domain/chains';
-import type { TxKind } from '../../chain/port';
+import type { TransactionKind } from '../../app/intents/intentView';
 import type {
   BridgeStep,
   DepositStep,
@@ -146,7 +146,7 @@ const ExecutionPlanRef = builder.objectRef<ExecutionPlan>('ExecutionPlan').imple
   }),
 });
 
-const TX_KINDS: readonly TxKind[] = ['approve', 'revoke', 'supply', 'withdraw', 'burn', 'mint', 'transfer'];
+const TX_KINDS: readonly TransactionKind[] = ['approve', 'revoke', 'supply', 'withdraw', 'burn', 'mint', 'transfer'];
 const TX_STATUSES: readonly TransactionStatus[] = ['signed', 'confirmed', 'reverted'];
 
 /** The engine's extra fields on a transaction record, when present. */

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { fixedFieldsWriter, type Logger } from '../../logger';
 import type { RestState } from '../context';
-import type { Metrics } from '../metrics';
+import type { Metrics } from '../../metrics';
 
 const FIELDS = ['requestId', 'method', 'route', 'path', 'status', 'durationMs', 'accountId'] as const;
 

@@ -2,10 +2,9 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppDeps } from '../../app/deps';
 import type { RestState, RestContext } from '../context';
 import { PAYABLE_OPERATIONS, type Operation } from '../../domain/plans';
-import { PROOF_HEADERS, admitPaidRead, type PaidReadEvents } from '../../app/payments/paidRead';
+import { PROOF_HEADERS, admitPaidRead, type PaidReadEvents, type PaidReadRequest } from '../../app/payments/paidRead';
 import type { ClientAddress } from '../../http/clientAddress';
 import { param } from '../params';
-import type { PaymentProof, PaymentVerifier } from '../../app/payments/port';
 import { admitRequest, authorizeOperation } from '../../app/accounts/admitRequest';
 import { rateHeaders } from '../../app/accounts/rateLimit';
 import { CREDITS_REMAINING_HEADER, creditHeaders, readCreditHeaders } from '../../app/accounts/credits';
@@ -20,7 +19,7 @@ export interface AdmissionOptions {
 }
 
 /** The first proof header the request carries. */
-function proofOf(ctx: RestContext): PaymentProof | null {
+function proofOf(ctx: RestContext): PaidReadRequest['proof'] {
   for (const header of PROOF_HEADERS) {
     const value = ctx.get(header);
     if (value) return { header, value };
@@ -35,7 +34,7 @@ function proofOf(ctx: RestContext): PaymentProof | null {
  * out with its settlement header, or, when the settlement fails, a 402
  * PAYMENT_INVALID goes out instead of it (the read's body is never sent).
  */
-async function paidRead(deps: AppDeps & { payments: PaymentVerifier }, ctx: RestContext, next: () => Promise<unknown>, o: AdmissionOptions): Promise<void> {
+async function paidRead(deps: AppDeps & Required<Pick<AppDeps, 'payments'>>, ctx: RestContext, next: () => Promise<unknown>, o: AdmissionOptions): Promise<void> {
   const operation = ctx.routerName as Operation;
   const paid = await admitPaidRead(
     { ...deps, paidReadEvents: o.events },

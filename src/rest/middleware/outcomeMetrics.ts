@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { RestState } from '../context';
-import type { Metrics } from '../metrics';
+import type { Metrics } from '../../metrics';
 import type { AppDeps } from '../../app/deps';
 import { CREDIT_COST, type Operation } from '../../domain/plans';
 

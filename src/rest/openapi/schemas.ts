@@ -1,8 +1,7 @@
 import { z } from './zod';
-import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, TOKEN_ASSETS } from '../../domain/chains';
+import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, LENDING_PROTOCOLS, TOKEN_ASSETS } from '../../domain/chains';
 import { BRIDGE_SPEEDS, INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
 import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
-import { PROTOCOLS } from '../../chain/port';
 import { chainTypeSchema, userIdSchema } from '../../domain/schemas/wallet';
 import { DEMO_FUND, type FundingReceipt } from '../../app/funding/fundDemoWallet';
 import { MAX_PAGE } from '../../app/intents/listIntents';
@@ -33,7 +32,7 @@ const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 const chainName = z.enum(CHAIN_NAMES);
 const tokenAsset = z.enum(TOKEN_ASSETS as [(typeof TOKEN_ASSETS)[number], ...(typeof TOKEN_ASSETS)[number][]]);
-const protocol = z.enum(PROTOCOLS).meta({ description: 'Lending protocol' });
+const protocol = z.enum(LENDING_PROTOCOLS).meta({ description: 'Lending protocol' });
 /** A non-negative integer written as a string (smallest units, gas): exact beyond 2^53. */
 const integerString = (description: string) => z.string().regex(/^\d+$/).meta({ description, examples: ['1500000'] });
 /** A non-negative decimal written as a string (token units). */

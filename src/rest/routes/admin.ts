@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { createRouter, guardEveryRoute } from '../router';
+import { createRouter, guardEveryRoute } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -19,7 +19,7 @@ import { ADMIN_ACTOR } from '../../app/audit/recordAudit';
  * admin route's handler (see guardEveryRoute): no admin handler runs without it.
  */
 export function adminRoutes(deps: AppDeps, adminToken: string, bodyParser: Middleware<RestState>, extra: Router<RestState>[] = []): Router<RestState> {
-  const router = createRouter({ prefix: '/admin' });
+  const router = createRouter<RestState>({ prefix: '/admin' });
 
   router.post('/accounts', async (ctx) => {
     const p = parseInput(createAccountSchema, ctx.state.body);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
 
 /**
@@ -53,7 +53,7 @@ export const API_REFERENCE_ASSETS = Object.keys(ASSETS);
 
 /** `/docs` and its assets, public; the package's files are read once per process. */
 export function apiReferenceRoutes(): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
   const cache = new Map<string, Buffer>();
   const load = (name: string): Buffer => {
     let body = cache.get(name);

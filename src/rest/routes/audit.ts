@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { operation } from '../middleware/admission';
@@ -12,7 +12,7 @@ import { listAuditEvents, toAuditEventView } from '../../app/audit/listAuditEven
  * use-case: an unknown or repeated parameter is 400 INVALID_REQUEST.
  */
 export function auditRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.get(
     'listAuditEvents',

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { operation } from '../middleware/admission';
@@ -14,7 +14,7 @@ import type { TokenAsset, ChainName } from '../../domain/chains';
 
 /** GET /balances/:walletId, GET /yields, POST /demo/fund (the API's "Endpoints"). */
 export function chainRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.get(
     'getBalances',

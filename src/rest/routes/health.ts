@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
-import type { Metrics } from '../metrics';
+import type { Metrics } from '../../metrics';
 import { isServiceError } from '../../domain/errors/base';
 
 export interface HealthChecks {
@@ -18,7 +18,7 @@ export function healthBody(checks: HealthChecks): { status: 'ok'; environment?: 
 
 /** /healthz (process alive), /readyz (dependencies answer), /metrics (Prometheus). */
 export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
   router.get('/healthz', (ctx) => {
     ctx.body = healthBody(checks);
   });

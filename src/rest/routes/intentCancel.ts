@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -15,7 +15,7 @@ import { pollAfterSeconds, toIntentView } from '../../app/intents/intentView';
  * once it completed or failed. A write (1 credit).
  */
 export function intentCancelRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'cancelIntent',

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestContext, RestState } from '../context';
 import { param } from '../params';
@@ -21,7 +21,7 @@ const queryValue = (v: string | string[] | undefined): string | undefined => (Ar
 
 /** POST /intents, GET /intents/:intentId and GET /intents?walletId= (the API's "Endpoints"; the list is an addition to the original routes). */
 export function intentRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createIntent',

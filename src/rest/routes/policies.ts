@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -12,7 +12,7 @@ const queryValue = (v: string | string[] | undefined): string | undefined => (Ar
 
 /** Spending policies (`/policies`) and a wallet's own policy (`/wallets/:walletId/policy`). */
 export function policyRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createPolicy',

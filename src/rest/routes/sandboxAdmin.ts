@@ -1,19 +1,15 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { Address } from 'viem';
 import type { RestState } from '../context';
-import type { AppDeps } from '../../app/deps';
-import type { SandboxControls } from '../../chain/viem/sandboxControls';
-import type { SandboxManifest } from '../../chain/sandbox/manifest';
 import type { TokenAsset } from '../../domain/chains';
 import { parseInput } from '../../domain/schemas/parse';
 import { faultSchema, increaseTimeSchema, mintSchema, setRateSchema } from '../../domain/schemas/sandbox';
-import { sandboxAdmin } from '../../app/sandbox/sandboxAdmin';
+import type { SandboxAdmin } from '../../app/sandbox/sandboxAdmin';
 
 /** Sandbox-only admin controls of docs/operations.md (mounted under /admin when the chains are sandbox devnets). */
-export function sandboxAdminRoutes(deps: AppDeps, controls: SandboxControls, deployment: SandboxManifest): Router<RestState> {
-  const admin = sandboxAdmin(deps, controls, deployment);
-  const router = createRouter({ prefix: '/sandbox' });
+export function sandboxAdminRoutes(admin: SandboxAdmin): Router<RestState> {
+  const router = createRouter<RestState>({ prefix: '/sandbox' });
 
   router.get('/manifest', (ctx) => {
     ctx.body = admin.manifest();

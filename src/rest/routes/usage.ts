@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { operation } from '../middleware/admission';
@@ -13,7 +13,7 @@ import { getUsage, toUsageView } from '../../app/accounts/getUsage';
  * scope. The same use-case as the dashboard's usage and GraphQL `usage`.
  */
 export function usageRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.get(
     '/usage',

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -16,7 +16,7 @@ const userIdParam = createWalletSchema.pick({ userId: true });
 
 /** POST /wallets and GET /wallets/:userId (the API's "Endpoints"). */
 export function walletRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createWallet',

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
@@ -11,7 +11,7 @@ const queryValue = (v: string | string[] | undefined): string | undefined => (Ar
 
 /** Webhook endpoints (`/webhooks`), their delivery logs and test events. */
 export function webhookRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.post(
     'createWebhook',

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { createRouter } from '../router';
+import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { operation } from '../middleware/admission';
@@ -13,7 +13,7 @@ import type { YieldHistoryParams } from '../../domain/schemas/yieldHistory';
  * bad parameter is 400 INVALID_REQUEST naming each one.
  */
 export function yieldHistoryRoutes(deps: AppDeps): Router<RestState> {
-  const router = createRouter();
+  const router = createRouter<RestState>();
 
   router.get(
     'getYieldHistory',

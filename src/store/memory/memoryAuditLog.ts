@@ -1,5 +1,5 @@
 import { auditRetentionCutoff, type AuditEvent } from '../../domain/audit';
-import type { AuditCursor, AuditLog } from '../port';
+import type { AuditCursor, AuditLog } from '../../ports/store';
 
 /** Newest first: `at` descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: AuditCursor, b: AuditCursor): number {

@@ -1,5 +1,5 @@
 import type { Intent } from '../../domain/intent';
-import type { IntentChange, IntentChangeFeed } from '../port';
+import type { IntentChange, IntentChangeFeed } from '../../ports/store';
 
 interface Watcher {
   onChange(change: IntentChange): void;

@@ -1,4 +1,4 @@
-import type { IntentEventEntry, IntentEventLog } from '../port';
+import type { IntentEventEntry, IntentEventLog } from '../../ports/store';
 import { deepFreeze } from './frozen';
 
 /** Entries kept in memory: enough for any follower of this process, bounded. */

@@ -1,4 +1,4 @@
-import type { IntentLeaseRepo } from '../port';
+import type { IntentLeaseRepo } from '../../ports/store';
 
 interface Lease {
   owner: string;

@@ -1,6 +1,6 @@
 import { isFinal, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
-import { DuplicateError, type IntentChangeFeed, type IntentCursor, type IntentRepo } from '../port';
+import { DuplicateError, type IntentChangeFeed, type IntentCursor, type IntentRepo } from '../../ports/store';
 import { deepFreeze } from './frozen';
 import { createMemoryIntentChanges } from './memoryIntentChanges';
 

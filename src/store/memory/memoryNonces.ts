@@ -1,4 +1,4 @@
-import type { NonceRepo } from '../port';
+import type { NonceRepo } from '../../ports/store';
 import { takeNonce, type NonceCounter } from '../nonceCounter';
 
 /** Nonce counters in memory: each take runs without an await, so concurrent takes in the process never share a nonce. */

@@ -1,4 +1,4 @@
-import type { PaymentLockRepo } from '../port';
+import type { PaymentLockRepo } from '../../ports/store';
 
 /** Per-payer locks in memory (one process): the same lease rule as MongoDB, expired locks dropped as others are taken. */
 export function createMemoryPaymentLocks(): PaymentLockRepo {

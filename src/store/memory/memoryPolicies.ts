@@ -1,5 +1,5 @@
 import type { Policy } from '../../domain/policy';
-import { DuplicateError, type PolicyCursor, type PolicyRepo } from '../port';
+import { DuplicateError, type PolicyCursor, type PolicyRepo } from '../../ports/store';
 
 const copy = <T>(v: T): T => structuredClone(v);
 

@@ -1,5 +1,5 @@
 import { rateHistoryCutoff, type RateSample } from '../../domain/rateHistory';
-import type { RateHistoryRepo } from '../port';
+import type { RateHistoryRepo } from '../../ports/store';
 
 const marketKey = (s: Pick<RateSample, 'chain' | 'protocol' | 'asset'>) => `${s.chain}\u0000${s.protocol}\u0000${s.asset}`;
 

@@ -1,5 +1,5 @@
 import type { SessionRecord, User } from '../../domain/types';
-import { DuplicateError, type SessionRepo, type UserRepo } from '../port';
+import { DuplicateError, type SessionRepo, type UserRepo } from '../../ports/store';
 
 const copy = <T>(v: T): T => structuredClone(v);
 

@@ -1,5 +1,5 @@
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
-import { DuplicateError, type Store } from '../port';
+import { DuplicateError, type Store } from '../../ports/store';
 import { createMemoryIntents } from './memoryIntents';
 import { createMemoryIntentEvents } from './memoryIntentEvents';
 import { createMemoryAuditLog } from './memoryAuditLog';

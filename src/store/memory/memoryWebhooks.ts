@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookEndpoint } from '../../domain/webhooks';
-import { DuplicateError, type DeliveryCursor, type WebhookRepo } from '../port';
+import { DuplicateError, type DeliveryCursor, type WebhookRepo } from '../../ports/store';
 
 const copy = <T>(v: T): T => structuredClone(v);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MongoServerError, type Db, type MongoClient } from 'mongodb';
-import type { StoreCapabilities } from '../port';
+import type { StoreCapabilities } from '../../ports/store';
 
 export type { StoreCapabilities };
 

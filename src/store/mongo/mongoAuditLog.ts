@@ -1,6 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import { auditRetentionCutoff, type AuditEvent } from '../../domain/audit';
-import type { AuditLog } from '../port';
+import type { AuditLog } from '../../ports/store';
 
 /** An event as stored: `atDate` carries the TTL index (AUDIT_RETENTION_DAYS; indexes.ts). */
 type AuditDoc = AuditEvent & { _id?: unknown; atDate: Date };

@@ -1,6 +1,6 @@
 import { MongoServerError, type ChangeStream, type Db, type ResumeToken } from 'mongodb';
 import type { Intent } from '../../domain/intent';
-import type { IntentChangeFeed } from '../port';
+import type { IntentChangeFeed } from '../../ports/store';
 
 type IntentDoc = Intent & { _id?: unknown };
 

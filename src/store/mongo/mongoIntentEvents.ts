@@ -1,6 +1,6 @@
 import { MongoServerError, type Db } from 'mongodb';
 import type { Intent } from '../../domain/intent';
-import type { IntentEventLog } from '../port';
+import type { IntentEventLog } from '../../ports/store';
 
 interface EventDoc {
   seq: number;

@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
-import type { IntentLeaseRepo } from '../port';
+import type { IntentLeaseRepo } from '../../ports/store';
 
 interface LeaseDoc {
   /** The intent id: its built-in unique index makes two owners' first acquisitions collide instead of both winning. */

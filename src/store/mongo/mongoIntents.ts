@@ -1,7 +1,7 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import { NON_FINAL_STATUSES, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
-import { DuplicateError, type IntentRepo } from '../port';
+import { DuplicateError, type IntentRepo } from '../../ports/store';
 
 type IntentDoc = Intent & { _id?: unknown };
 

@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
-import type { NonceRepo } from '../port';
+import type { NonceRepo } from '../../ports/store';
 import { takeNonce, type NonceCounter } from '../nonceCounter';
 
 type CounterDoc = NonceCounter & { _id: string };

@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
-import type { PaymentLockRepo } from '../port';
+import type { PaymentLockRepo } from '../../ports/store';
 
 interface LockDoc {
   /** The lock's key (the payer): its built-in unique index makes two owners' first acquisitions collide instead of both winning. */

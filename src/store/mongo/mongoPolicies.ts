@@ -1,6 +1,6 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import type { Policy } from '../../domain/policy';
-import { DuplicateError, type PolicyRepo } from '../port';
+import { DuplicateError, type PolicyRepo } from '../../ports/store';
 
 type PolicyDoc = Policy & { _id?: unknown };
 

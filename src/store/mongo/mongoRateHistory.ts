@@ -1,6 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import { rateHistoryCutoff, type RateSample } from '../../domain/rateHistory';
-import type { RateHistoryRepo } from '../port';
+import type { RateHistoryRepo } from '../../ports/store';
 
 /** A sample as stored: `atDate` carries the TTL index (RATE_HISTORY_RETENTION_DAYS; indexes.ts). */
 type RateSampleDoc = RateSample & { _id?: unknown; atDate: Date };

@@ -1,6 +1,6 @@
 import { MongoServerError, type Db } from 'mongodb';
 import type { SessionRecord, User } from '../../domain/types';
-import { DuplicateError, type SessionRepo, type UserRepo } from '../port';
+import { DuplicateError, type SessionRepo, type UserRepo } from '../../ports/store';
 
 const noId = { projection: { _id: 0 } } as const;
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;

@@ -1,6 +1,6 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
-import { DuplicateError, type Store } from '../port';
+import { DuplicateError, type Store } from '../../ports/store';
 import { ensureIndexes } from './indexes';
 import { assertRequired, probeCapabilities, type StoreCapabilities } from './capabilities';
 import { followServerClock, type ServerClock } from './serverClock';

@@ -1,6 +1,6 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import type { WebhookDelivery, WebhookEndpoint } from '../../domain/webhooks';
-import { DuplicateError, type WebhookRepo } from '../port';
+import { DuplicateError, type WebhookRepo } from '../../ports/store';
 
 /** Deliveries are kept this long after they were created (a TTL index on `expireAt`), whatever became of them. */
 export const DELIVERY_RETENTION_DAYS = 30;

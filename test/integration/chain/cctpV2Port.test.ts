@@ -1,8 +1,8 @@
 import { createPublicClient, createWalletClient, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { cctpFee } from '../../../src/chain/cctp/fee';
+import { cctpFee } from '../../../src/domain/cctpFee';
 import { decodeMessageV2, FINALITY_FAST } from '../../../src/chain/cctp/messageV2';
-import type { SignedTx } from '../../../src/chain/port';
+import type { SignedTx } from '../../../src/ports/chain';
 import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from '../../../src/chain/sandbox/accounts';
 import { startIrisServer, type IrisServer } from '../../../src/chain/sandbox/iris/irisServer';

@@ -1,13 +1,13 @@
 import { createPublicClient, http, parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { ChainPort, SignedTx, TxRequest } from '../../../src/chain/port';
+import type { ChainPort, SignedTx, TxRequest } from '../../../src/ports/chain';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from '../../../src/chain/sandbox/accounts';
 import { startSandbox, type Sandbox } from '../../../src/chain/sandbox/sandbox';
 import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
 import { createViemChainPort } from '../../../src/chain/viem/createViemChainPort';
 import { nonceKey } from '../../../src/chain/viem/sharedNonces';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
-import type { NonceRepo } from '../../../src/store/port';
+import type { NonceRepo } from '../../../src/ports/store';
 
 /**
  * Three chain ports over one devnet stand for three instances sharing the gas

@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublicClient, http } from 'viem';
 import { startChains, type RunningChains } from '../../../src/chain/startChains';
-import { WouldRevertError, type SignedTx } from '../../../src/chain/port';
+import { WouldRevertError, type SignedTx } from '../../../src/ports/chain';
 import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
 import { loadSandboxManifest, sandboxChain } from '../../setup/sandbox';
 

@@ -1,4 +1,4 @@
-import { cctpFee } from '../../../src/chain/cctp/fee';
+import { cctpFee } from '../../../src/domain/cctpFee';
 import { ADMIN_TOKEN, type HttpAnswer, type Json, type TestServer } from '../../helpers/server';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../../helpers/server';
 import { expectCompleted, intentHttp, usdc, usdcOn, type IntentHttp } from './intentsHttpHelpers';
-import type { ChainPort } from '../../../src/chain/port';
+import type { ChainPort } from '../../../src/ports/chain';
 import { createKeyVault } from '../../../src/chain/keyVault';
 import type { ChainName } from '../../../src/domain/chains';
 import type { Intent } from '../../../src/domain/intent';
@@ -10,7 +10,7 @@ import { pendingIntent, walletRecord } from '../../unit/engine/intentFixture';
 import { createSystemClock } from '../../../src/domain/clock';
 import { createEngine } from '../../../src/engine/engine';
 import { silentLogger } from '../../../src/engine/engineLogger';
-import { isFinal } from '../../../src/engine/stateMachine';
+import { isFinal } from '../../../src/domain/intentStateMachine';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 
 /**

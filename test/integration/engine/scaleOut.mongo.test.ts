@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { createMongoStore } from '../../../src/store/mongo/mongoStore';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 import { changeStreams } from '../../contract/mongoHarness';
 import { describeScaleOut } from './scaleOut.suite';
 

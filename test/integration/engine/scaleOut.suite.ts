@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, http, type Address } from 'viem';
 import { createKeyVault } from '../../../src/chain/keyVault';
-import type { ChainPort } from '../../../src/chain/port';
+import type { ChainPort } from '../../../src/ports/chain';
 import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
 import { SANDBOX_ADDRESSES } from '../../../src/chain/sandbox/accounts';
 import { startSandbox, type Sandbox } from '../../../src/chain/sandbox/sandbox';
@@ -20,7 +20,7 @@ import { silentLogger } from '../../../src/engine/engineLogger';
 import { createIntentBus } from '../../../src/engine/eventBus';
 import type { SharedBus } from '../../../src/engine/sharedBus';
 import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 import { freezable } from '../../helpers/freezable';
 import { walletRecord } from '../../unit/engine/intentFixture';
 

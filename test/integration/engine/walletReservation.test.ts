@@ -15,7 +15,7 @@ import { toUnits } from '../../../src/domain/money';
 import { createEngine, type Engine } from '../../../src/engine/engine';
 import { silentLogger } from '../../../src/engine/engineLogger';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 import { walletRecord } from '../../unit/engine/intentFixture';
 
 /**

@@ -1,7 +1,7 @@
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { createReadCaches } from '../../../src/app/caches';
 import { getBalances } from '../../../src/app/balances/getBalances';
-import type { ChainPort, ChainHoldings } from '../../../src/chain/port';
+import type { ChainPort, ChainHoldings } from '../../../src/ports/chain';
 import type { ChainName } from '../../../src/domain/chains';
 import type { Wallet } from '../../../src/domain/types';
 

@@ -2,7 +2,7 @@ import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { takeFromBudget, type RollingBudget } from '../../../src/app/budgets/rollingWindow';
 import { fundDemoWallet, FUNDING_LIMIT } from '../../../src/app/funding/fundDemoWallet';
 import { createReadCaches } from '../../../src/app/caches';
-import type { ChainPort } from '../../../src/chain/port';
+import type { ChainPort } from '../../../src/ports/chain';
 import type { Principal } from '../../../src/app/accounts/principal';
 import type { Wallet } from '../../../src/domain/types';
 

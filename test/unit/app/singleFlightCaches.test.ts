@@ -1,7 +1,7 @@
 import { createReadCaches } from '../../../src/app/caches';
 import { currentRates } from '../../../src/app/yields/getYields';
 import { walletHoldings } from '../../../src/app/balances/getBalances';
-import type { ChainPort, MarketRate } from '../../../src/chain/port';
+import type { ChainPort, MarketRate } from '../../../src/ports/chain';
 import type { Wallet } from '../../../src/domain/types';
 
 const RATE: MarketRate = { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 4.2 } as MarketRate;

@@ -2,10 +2,10 @@ import { createMemoryRateHistory } from '../../../src/store/memory/memoryRateHis
 import { createRateSampler } from '../../../src/app/yields/rateSampler';
 import { bucketize, defaultBucket, getYieldHistory } from '../../../src/app/yields/getYieldHistory';
 import type { Principal } from '../../../src/app/accounts/principal';
-import type { MarketRate } from '../../../src/chain/port';
+import type { MarketRate } from '../../../src/ports/chain';
 import type { RateSample } from '../../../src/domain/rateHistory';
 import { ServiceError } from '../../../src/domain/errors/base';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 import { fakeToken } from '../engine/fakeChain';
 
 const principal = { account: { id: 'acct_h', plan: 'pro', createdAt: '' }, keyId: 'k', scopes: ['read'], via: 'apiKey' } as Principal;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { concat, numberToHex, pad, size, slice, type Hex } from 'viem';
-import { cctpFee } from '../../../src/chain/cctp/fee';
+import { cctpFee } from '../../../src/domain/cctpFee';
 import { decodeBurnMessageV2, decodeMessageV2, fillMessageV2 } from '../../../src/chain/cctp/messageV2';
 
 const TOKEN: Hex = '0x1c7d4b196cb0c7b01d743fbc6116a902379c7238';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getAddress, isAddress, type Address } from 'viem';
 import { AaveV3ArbitrumSepolia, AaveV3BaseSepolia, AaveV3Sepolia } from '@aave-dao/aave-address-book';
 import { CHAINS, type ChainName } from '../../../src/domain/chains';
-import type { SandboxManifest } from '../../../src/chain/sandbox/manifest';
+import type { SandboxManifest } from '../../../src/ports/deploymentManifest';
 import { parseManifest } from '../../../src/chain/sandbox/manifestSchema';
 import { sandboxMarkets } from '../../../src/chain/sandbox/marketLayout';
 

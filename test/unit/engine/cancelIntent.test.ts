@@ -1,9 +1,9 @@
 import type { Principal } from '../../../src/app/accounts/principal';
 import type { AppDeps } from '../../../src/app/deps';
 import { cancelIntent } from '../../../src/app/intents/cancelIntent';
-import type { SignedTx } from '../../../src/chain/port';
+import type { SignedTx } from '../../../src/ports/chain';
 import type { Intent } from '../../../src/domain/intent';
-import { transition } from '../../../src/engine/stateMachine';
+import { transition } from '../../../src/domain/intentStateMachine';
 import { createHarness, usdc, type Harness } from './engineHarness';
 import { deferred, flush } from './deferred';
 

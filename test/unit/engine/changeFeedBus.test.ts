@@ -1,6 +1,6 @@
 import { createIntentBus } from '../../../src/engine/eventBus';
 import { createChangeFeedBus, type ChangeFeedBus } from '../../../src/engine/changeFeedBus';
-import type { IntentChange, IntentChangeFeed } from '../../../src/store/port';
+import type { IntentChange, IntentChangeFeed } from '../../../src/ports/store';
 import type { Intent } from '../../../src/domain/intent';
 import { pendingIntent } from './intentFixture';
 

@@ -1,6 +1,6 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
 import { ServiceError } from '../../../src/domain/errors/base';
-import { WouldRevertError } from '../../../src/chain/port';
+import { WouldRevertError } from '../../../src/ports/chain';
 import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
 
 describe('engine: failures and retries', () => {

@@ -15,12 +15,12 @@ import type {
   TxReceipt,
   TxRequest,
   TxSigner,
-} from '../../../src/chain/port';
-import type { KeyVault } from '../../../src/chain/keyVault';
-import type { GasEstimate, GasQuote } from '../../../src/chain/port';
-import { TYPICAL_GAS } from '../../../src/chain/typicalGas';
-import { cctpFee } from '../../../src/chain/cctp/fee';
-import type { RouteFeeTable } from '../../../src/chain/port';
+} from '../../../src/ports/chain';
+import type { KeyVault } from '../../../src/ports/keyVault';
+import type { GasEstimate, GasQuote } from '../../../src/ports/chain';
+import { TYPICAL_GAS } from '../../../src/ports/typicalGas';
+import { cctpFee } from '../../../src/domain/cctpFee';
+import type { RouteFeeTable } from '../../../src/ports/chain';
 
 /**
  * An in-process ChainPort for engine unit tests: a tiny ledger (balances,

@@ -13,7 +13,7 @@ import { createReadCaches, invalidateWalletHoldings } from '../../../src/app/cac
 import { createAccount } from '../../../src/app/accounts/createAccount';
 import { createEngine, type Engine } from '../../../src/engine/engine';
 import { createSystemClock } from '../../../src/domain/clock';
-import { createMetrics } from '../../../src/rest/metrics';
+import { createMetrics } from '../../../src/metrics';
 import { createFrontDoors } from '../../../src/frontDoors';
 import { intentRoutes } from '../../../src/rest/routes/intents';
 import { createLogger } from '../../../src/logger';

@@ -1,7 +1,7 @@
 import { SimulatedClock } from '../../../src/domain/clock';
 import { createLeaseKeeper, LEASE_SHARE, type LeaseKeeper, type LeaseKeeperOptions } from '../../../src/engine/leaseKeeper';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
-import type { IntentLeaseRepo } from '../../../src/store/port';
+import type { IntentLeaseRepo } from '../../../src/ports/store';
 
 /** The lease keeper over the memory lease repository, on a simulated clock (its ticks and the leases' times). */
 

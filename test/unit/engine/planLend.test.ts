@@ -1,6 +1,6 @@
 import { fromUnits } from '../../../src/domain/money';
 import { plan } from '../../../src/engine/planner/plan';
-import { cctpFee } from '../../../src/chain/cctp/fee';
+import { cctpFee } from '../../../src/domain/cctpFee';
 import { RATES, dai, expectFailure, expectPlan, input, usdc } from './plannerFixture';
 
 const TEN_BPS = { 'arbitrum-sepolia': { 'base-sepolia': 10 }, 'ethereum-sepolia': { 'base-sepolia': 5 } } as const;

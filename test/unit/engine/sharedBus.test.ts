@@ -2,7 +2,7 @@ import { SimulatedClock } from '../../../src/domain/clock';
 import { createIntentBus } from '../../../src/engine/eventBus';
 import { createSharedBus, type SharedBus } from '../../../src/engine/sharedBus';
 import { createMemoryIntentEvents } from '../../../src/store/memory/memoryIntentEvents';
-import type { IntentEventEntry, IntentEventLog } from '../../../src/store/port';
+import type { IntentEventEntry, IntentEventLog } from '../../../src/ports/store';
 import type { Intent } from '../../../src/domain/intent';
 import { pendingIntent } from './intentFixture';
 

@@ -8,7 +8,7 @@ import {
   transition,
   type IntentEvent,
   type IntentEventType,
-} from '../../../src/engine/stateMachine';
+} from '../../../src/domain/intentStateMachine';
 import { bridgeThenDepositPlan, pendingIntent } from './intentFixture';
 
 const t0 = new Date('2025-01-01T00:00:01.000Z');

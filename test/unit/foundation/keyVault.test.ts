@@ -3,7 +3,7 @@ import { getAddress, verifyMessage, type Hex } from 'viem';
 import { createKeyVault, masterKeyVersion } from '../../../src/chain/keyVault';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { ServiceError } from '../../../src/domain/errors/base';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 
 /** Decrypts a stored record the way the vault does (iv 12 | tag 16 | ciphertext, wallet id as AAD): the test's own window on the key. */
 function decryptForTest(masterKey: Buffer, blob: string, walletId: string): Hex {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { hexToBytes } from 'viem';
-import { tronAddressFromEvm } from '../../../src/chain/tronAddress';
+import { tronAddressFromEvm } from '../../../src/domain/tronAddress';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 

@@ -5,7 +5,7 @@ import { checkApiKey } from '../../../src/app/accounts/authenticate';
 import { revokeApiKey } from '../../../src/app/accounts/revokeApiKey';
 import { createAccount } from '../../../src/app/accounts/createAccount';
 import type { ApiKeyRecord } from '../../../src/domain/types';
-import type { Store } from '../../../src/store/port';
+import type { Store } from '../../../src/ports/store';
 import { deferred, type Deferred } from '../engine/deferred';
 
 const clock = { now: () => new Date() };

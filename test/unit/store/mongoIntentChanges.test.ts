@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { MongoServerError, type ChangeStreamOptions, type Db, type Document } from 'mongodb';
 import { createMongoIntentChanges } from '../../../src/store/mongo/mongoIntentChanges';
-import type { IntentChange } from '../../../src/store/port';
+import type { IntentChange } from '../../../src/ports/store';
 import type { Intent } from '../../../src/domain/intent';
 import { pendingIntent } from '../engine/intentFixture';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createWebhookDispatcher, type DeliveryEvent, type WebhookDispatcher, type WebhookDispatcherOptions } from '../../../src/app/webhooks/dispatcher';
 import { createSecretBox } from '../../../src/app/webhooks/secrets';
 import { createMemoryWebhooks } from '../../../src/store/memory/memoryWebhooks';
-import type { WebhookRepo } from '../../../src/store/port';
+import type { WebhookRepo } from '../../../src/ports/store';
 import type { WebhookDelivery, WebhookEndpoint } from '../../../src/domain/webhooks';
 import { startReceiver, type Receiver } from '../../helpers/webhookReceiver';
 

@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName } from '../../../domain/chains';
 import { createSystemClock, type Clock } from '../../../domain/clock';
 import { FINALITY_FAST, FINALITY_STANDARD, decodeBurnMessageV2, decodeMessageV2, fillMessageV2, isBurnMessageBodyV2 } from '../../cctp/messageV2';
-import { cctpFee } from '../../cctp/fee';
+import { cctpFee } from '../../../domain/cctpFee';
 import { messageTransmitterV2Abi } from '../abis';
 import { createDeployer } from '../deployer';
 import { viemChainFor } from '../viemChains';

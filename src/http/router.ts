@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { RestState } from './context';
 
 /**
- * Every REST router is built here: case-sensitive and strict, so `/V1/…`,
- * `/Admin/…` and `/v1/yields/` are 404s, as the API's paths are written.
+ * Every router of the REST app (the dashboard's too) is built here:
+ * case-sensitive and strict, so `/V1/…`, `/Admin/…` and `/v1/yields/` are
+ * 404s, as the API's paths are written. `S` is what the app's middleware
+ * leaves on `ctx.state` (the REST door's RestState).
  *
  * Why this matters (@koa/router 15.7): a route's regexp is compiled with
  * the router's `sensitive` option (default false, so `/i`), but the regexp of
@@ -13,8 +14,8 @@ import type { RestState } from './context';
  * guard. Guards are therefore attached to each route (guardEveryRoute), and
  * routers never match more spellings than the paths they were given.
  */
-export function createRouter(opts: { prefix?: string } = {}): Router<RestState> {
-  return new Router<RestState>({ ...opts, sensitive: true, strict: true });
+export function createRouter<S>(opts: { prefix?: string } = {}): Router<S> {
+  return new Router<S>({ ...opts, sensitive: true, strict: true });
 }
 
 /**
@@ -23,7 +24,7 @@ export function createRouter(opts: { prefix?: string } = {}): Router<RestState> 
  * exactly when, and only when, a handler of this router answers. Call it after
  * the last route is registered and before mounting the router elsewhere.
  */
-export function guardEveryRoute(router: Router<RestState>, ...guards: Middleware<RestState>[]): Router<RestState> {
+export function guardEveryRoute<S>(router: Router<S>, ...guards: Middleware<S>[]): Router<S> {
   for (const layer of router.stack) {
     if (layer.methods.length === 0) throw new Error(`guardEveryRoute: ${layer.path} is a use() middleware; guard routes only`);
     layer.stack.unshift(...(guards as typeof layer.stack));
@@ -46,7 +47,7 @@ export interface RouteInfo {
 }
 
 /** Every route registered on `router` (nested routers included), read from the router itself. */
-export function listRoutes(router: Router<RestState>): RouteInfo[] {
+export function listRoutes<S>(router: Router<S>): RouteInfo[] {
   return router.stack.flatMap((layer) =>
     layer.methods
       .filter((m) => m !== 'HEAD')

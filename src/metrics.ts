@@ -1,9 +1,25 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { isFinal, type Intent } from '../domain/intent';
-import type { Operation } from '../domain/plans';
-import type { RpcObserver } from '../chain/viem/observedTransport';
-import type { StreamObserver } from '../graphql/streamMetrics';
-import type { ChainClock } from '../chain/viem/clockOffsets';
+import { isFinal, type Intent } from './domain/intent';
+import type { Operation } from './domain/plans';
+
+/**
+ * What the hooks are told, as the metrics read it. Declared here, not taken
+ * from the chain adapter or the GraphQL transports: those report into these
+ * shapes (theirs are assignable), and this file depends on no layer but the
+ * domain (docs/architecture.md, Layers).
+ */
+export interface ObservedRpcCall {
+  chain: string;
+  method: string;
+  seconds: number;
+  /** How it failed; absent when the node answered. */
+  error?: string;
+}
+export type StreamTransportLabel = 'websocket' | 'sse';
+export interface ChainClockOffset {
+  chain: string;
+  offsetSeconds: number;
+}
 
 /**
  * Prometheus metrics of one service instance (own registry: no global state),
@@ -28,13 +44,13 @@ export interface Metrics {
   /** Engine hook: each status an intent enters (and, once final, how long it took). */
   intentTransition(intent: Intent): void;
   /** Chain adapter hook: each JSON-RPC request. */
-  chainRpc: RpcObserver;
+  chainRpc(call: ObservedRpcCall): void;
   /** Chain adapter hook: a transaction re-signed because another sender used its nonce first (0 expected: shared signers take nonces from the store). */
   nonceRetry(chain: string): void;
   /** Use-case hook: credits an operation was charged. */
   creditsChargedFor(operation: Operation, credits: number): void;
   /** GraphQL transports' hook: subscription streams opening and ending. */
-  streams: StreamObserver;
+  streams: { opened(transport: StreamTransportLabel): void; closed(transport: StreamTransportLabel): void };
 }
 
 /** A hook never fails what it observes. */
@@ -51,7 +67,7 @@ const guarded =
 /** What the registry reads at scrape time. */
 export interface MetricSources {
   /** Each chain's latest block time against the wall clock. */
-  chainClocks?: () => Promise<ChainClock[]>;
+  chainClocks?: () => Promise<ChainClockOffset[]>;
 }
 
 export function createMetrics(sources: MetricSources = {}): Metrics {
@@ -156,7 +172,7 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
       const seconds = (Date.parse(intent.completedAt ?? intent.updatedAt) - Date.parse(intent.createdAt)) / 1000;
       if (Number.isFinite(seconds) && seconds >= 0) intentDuration.observe({ action: intent.action, outcome: intent.status }, seconds);
     }),
-    chainRpc: guarded((call) => {
+    chainRpc: guarded((call: ObservedRpcCall) => {
       rpcDuration.observe({ chain: call.chain, method: call.method }, call.seconds);
       if (call.error) rpcErrors.inc({ chain: call.chain, method: call.method, kind: call.error });
     }),
@@ -165,8 +181,8 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
       if (credits > 0) creditsCharged.inc({ operation }, credits);
     }),
     streams: {
-      opened: guarded((transport) => subscriptionsOpen.inc({ transport })),
-      closed: guarded((transport) => subscriptionsOpen.dec({ transport })),
+      opened: guarded((transport: StreamTransportLabel) => subscriptionsOpen.inc({ transport })),
+      closed: guarded((transport: StreamTransportLabel) => subscriptionsOpen.dec({ transport })),
     },
   };
 }

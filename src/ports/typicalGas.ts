@@ -1,4 +1,4 @@
-import type { TxKind } from './port';
+import type { TxKind } from './chain';
 
 /**
  * Gas one transaction of each kind uses on the sandbox devnets (receipts of

@@ -1,6 +1,6 @@
-import { ServiceError } from '../domain/errors/base';
-import type { ExecutionPlan, Intent, IntentError, IntentPolicy, IntentResults, IntentStatus, Step } from '../domain/intent';
-import { emptyResults } from '../domain/intent';
+import { ServiceError } from './errors/base';
+import type { ExecutionPlan, Intent, IntentError, IntentPolicy, IntentResults, IntentStatus, Step } from './intent';
+import { emptyResults } from './intent';
 
 /** What moves an intent (docs/architecture.md, "The intent engine"); each event has exactly one target state. */
 export type IntentEvent =
@@ -24,7 +24,7 @@ export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly I
   cancel: { from: ['pending', 'planning', 'executing'], to: 'cancelled' },
 };
 
-export { FINAL_STATUSES, isFinal } from '../domain/intent';
+export { FINAL_STATUSES, isFinal } from './intent';
 
 /** Whether the table allows `from` → `to` by some event. */
 export function canTransition(from: IntentStatus, to: IntentStatus): boolean {

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
+import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
 
 /**
  * One lending market: a protocol lending one token on one chain. The token is

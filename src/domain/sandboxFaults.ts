@@ -1,5 +1,5 @@
-import type { ChainName } from '../domain/chains';
-import { networkError, timeoutError } from '../domain/errors/chain';
+import type { ChainName } from './chains';
+import { networkError, timeoutError } from './errors/chain';
 
 /**
  * Sandbox fault kinds of docs/operations.md: transport faults of a chain's node,
