@@ -23,16 +23,9 @@ import { createIntentBus } from './engine/eventBus';
 import { createSharedBus, type SharedBus } from './engine/sharedBus';
 import { createChangeFeedBus } from './engine/changeFeedBus';
 import type { NonceRepo, Store } from './ports/store';
-import { intentRoutes } from './rest/routes/intents';
-import { auditRoutes } from './rest/routes/audit';
-import { policyRoutes } from './rest/routes/policies';
-import { usageRoutes } from './rest/routes/usage';
-import { yieldHistoryRoutes } from './rest/routes/yieldHistory';
-import { intentCancelRoutes } from './rest/routes/intentCancel';
 import { settleFinalIntent } from './app/budgets/finalIntent';
 import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
-import { chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 import { sandboxAdmin } from './app/sandbox/sandboxAdmin';
 import type { RestState } from './rest/context';
@@ -40,7 +33,6 @@ import { createKeyUseRecorder } from './app/accounts/keyUse';
 import { createDashboard } from './dashboard/createDashboard';
 import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
-import { webhookRoutes } from './rest/routes/webhooks';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 
 /**
@@ -244,7 +236,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     bodyLimitBytes: config.bodyLimitBytes,
     graphqlFastPath: config.graphqlFastPath,
     adminToken: config.adminToken,
-    v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps), webhookRoutes(deps), yieldHistoryRoutes(deps), intentCancelRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,

@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '../../src/rest/openapi';
+import { openApiDocument } from '../../src/rest/openapi/document';
 import codegenConfig from '../codegen';
 
 const ROOT = resolve(__dirname, '../..');

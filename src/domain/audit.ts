@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 21 item 5): an append-only record of who decided what
+ * The audit log: an append-only record of who decided what
  * in an account. Events are kept AUDIT_RETENTION_DAYS (a TTL index on
  * MongoDB, the same cut in memory) and never carry a secret: no API key, no
  * payment proof, no private key, no session token (a key's id and display

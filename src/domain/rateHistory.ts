@@ -1,7 +1,7 @@
 import type { ChainName, LendingProtocol, TokenAsset } from './chains';
 
 /**
- * APY history (issue 13 item 5): one sample per market per minute, kept
+ * APY history: one sample per market per minute, kept
  * RATE_HISTORY_RETENTION_DAYS (a TTL index on MongoDB; the memory adapter
  * drops older samples), served as buckets with min, max and mean.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 13 item 4): endpoints an account registers to hear of its
+ * Webhooks: endpoints an account registers to hear of its
  * intents, and the deliveries the service owes them. Deliveries are signed as
  * Standard Webhooks specifies (webhook-id, webhook-timestamp,
  * webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">).

@@ -45,7 +45,7 @@ export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> 
   return new Promise<T>((resolve, reject) => {
     if (signal.aborted) {
       reject(new EngineStopped());
-      // the abandoned promise's own rejection is handled here, as before
+      // the abandoned promise's own rejection is handled here
       p.then(undefined, () => undefined);
       return;
     }

@@ -13,7 +13,7 @@ import { requestIdFor } from './middleware/requestId';
  * before either door runs): X-Request-Id (the caller's when safe, else a new
  * one), Content-Type and Content-Length, the same JSON body; the same access
  * line and duration metric (route `/healthz`). Anything else — HEAD, a query
- * string, another method — goes to Koa as before. Returns whether it answered.
+ * string, another method — goes to Koa. Returns whether it answered.
  */
 export function fastHealthz(o: { health: HealthChecks; logger: Logger; metrics: Pick<Metrics, 'httpDuration'> }): (req: IncomingMessage, res: ServerResponse) => boolean {
   const body = JSON.stringify(healthBody(o.health));

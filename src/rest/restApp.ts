@@ -12,7 +12,7 @@ import { errorHandler } from './middleware/errors';
 import { jsonBody } from './middleware/jsonBody';
 import { admission } from './middleware/admission';
 import { createClientAddress, type ClientAddress } from '../http/clientAddress';
-import { walletRoutes } from './routes/wallets';
+import { v1Routers } from './routes/v1';
 import { adminRoutes } from './routes/admin';
 import { healthRoutes, type HealthChecks } from './routes/health';
 import { docsRoutes } from './routes/docs';
@@ -25,8 +25,7 @@ export interface RestAppOptions {
   health: HealthChecks;
   bodyLimitBytes: number;
   adminToken?: string;
-  /** Further `/v1` routers (balances, intents, ...) and sandbox admin controls. */
-  v1Routers?: Router<RestState>[];
+  /** Sandbox admin controls (sandbox mode only). */
   adminRouters?: Router<RestState>[];
   /** Static documents (OpenAPI) served without auth. */
   publicRouters?: Router<RestState>[];
@@ -64,7 +63,7 @@ export function createRestApp(o: RestAppOptions): { app: Koa<RestState>; routes:
   });
   const body = jsonBody(o.bodyLimitBytes);
   const v1 = createRouter<RestState>({ prefix: '/v1' });
-  for (const r of [walletRoutes(o.deps), ...(o.v1Routers ?? [])]) v1.use(r.routes());
+  for (const r of v1Routers(o.deps)) v1.use(r.routes());
   root.use(guardEveryRoute(v1, admit, body).routes());
 
   if (o.adminToken) root.use(adminRoutes(o.deps, o.adminToken, body, o.adminRouters).routes());

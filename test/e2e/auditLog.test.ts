@@ -2,7 +2,7 @@ import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer } from 
 import { dashboardGql, signIn } from '../helpers/dashboard';
 
 /**
- * The audit log (issue 21 item 5) against the real service and the shared
+ * The audit log against the real service and the shared
  * devnets: keys issued and revoked by the operator and by a dashboard
  * session, intents accepted with a key and finished by the engine, each on
  * record with its actor, filtered and paged over REST and GraphQL, scoped to

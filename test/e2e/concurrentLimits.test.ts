@@ -2,7 +2,7 @@ import { startTestServer, type HttpAnswer, type TestServer } from '../helpers/se
 import { walletRecord } from '../unit/engine/intentFixture';
 
 /**
- * Limits hold exactly under concurrency, over real HTTP (issue 10 item 4):
+ * Limits hold exactly under concurrency, over real HTTP:
  * every request below is in flight at once, and the counts are exact, never
  * "about": the store's conditional updates decide, not a read-then-write.
  */

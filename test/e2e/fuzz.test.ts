@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Property-based fuzzing (issue 10 item 3, in part) with fast-check, seeded
+ * Property-based fuzzing with fast-check, seeded
  * and bounded so `npm test` stays deterministic (FUZZ_RUNS and FUZZ_SEED to
  * go further): every REST route gets generated path parameters, query
  * strings and JSON bodies (wrong types, huge and tiny numbers, `__proto__`

@@ -5,7 +5,7 @@ import { ROOT_FIELD_CALLERS } from '../../src/graphql/operationCost';
 import { graphqlRequestArbitrary, type GeneratedRequest } from '../helpers/graphqlArbitraries';
 
 /**
- * Schema-driven GraphQL fuzzing (issue 23 item 4): requests generated from
+ * Schema-driven GraphQL fuzzing: requests generated from
  * the schema itself (test/helpers/graphqlArbitraries.ts: every root field of
  * Query, Mutation and Subscription, selections walked through the output
  * types, arguments as literals or variables, values of the right and the

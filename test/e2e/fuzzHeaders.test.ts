@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Property-based fuzzing of request HEADERS (issue 10 item 3): every /v1
+ * Property-based fuzzing of request HEADERS: every /v1
  * route, the admin API's account routes and /graphql (POST and GET) get
  * generated Authorization shapes, Content-Type, Accept, Idempotency-Key,
  * payment proofs (PAYMENT-SIGNATURE, X-PAYMENT, X-Payment-Proof), X-Account-Id,

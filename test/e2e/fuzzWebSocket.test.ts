@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Property-based fuzzing over WebSocket (issue 10 item 3): graphql-ws on
+ * Property-based fuzzing over WebSocket: graphql-ws on
  * /graphql gets generated connectionParams and subscribe payloads (queries,
  * variables, operation names, extensions) through the real `graphql-ws`
  * client, and generated frame sequences through raw `ws` (not JSON, unknown

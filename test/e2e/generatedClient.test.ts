@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Issue 15 item 2: the OpenAPI document generates a useful client with tools
+ * The OpenAPI document generates a useful client with tools
  * nobody here wrote. The served /v1/openapi.json goes through
  * openapi-typescript (its Node API) into `paths` types; a small openapi-fetch
  * client written against them must type-check under strict options (apy a

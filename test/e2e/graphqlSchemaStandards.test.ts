@@ -1,7 +1,7 @@
 import { startTestServer, type HttpAnswer, type Json, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
- * The schema's contract as a client meets it (issue 15 item 1), on a started
+ * The schema's contract as a client meets it, on a started
  * service over both HTTP paths (the fast path for `application/json`, yoga
  * for `application/graphql-response+json`): a missing resource nulls only its
  * own field, `node(id:)` finds any Wallet, Intent or Policy of the caller's

@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, type Json, type TestServer } from '../helpers/server';
 import { intentHttp, type IntentHttp } from '../integration/engine/intentsHttpHelpers';
 
 /**
- * POST /v1/intents/preview and GraphQL previewIntent (issue 13 item 1) and the
+ * POST /v1/intents/preview and GraphQL previewIntent and the
  * opt-in net-return ranking (item 2), on devnets of their own with a 5 bps
  * route fee (the suite sets rates): a previewed single-bridge lend, then the
  * same body executed, its gas within 25 % of the preview and its route fees

@@ -274,7 +274,7 @@ test('behavior: the document lists exactly the /v1 routes the service serves, ea
     .filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json')
     .map((r) => `${r.method} ${r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')}`);
   const documented = Object.entries(doc.paths).flatMap(([p, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
-  // a route missing here needs its entry in OPERATIONS (src/rest/openapi.ts) and its answer's schema in src/rest/openapi/schemas.ts
+  // a route missing here needs its entry in OPERATIONS (src/rest/openapi/document.ts) and its answer's schema in src/rest/openapi/schemas.ts
   expect({ undocumented: served.filter((r) => !documented.includes(r)), notServed: documented.filter((r) => !served.includes(r)) }).toEqual({ undocumented: [], notServed: [] });
   for (const r of srv.service.routes.filter((x) => x.name && x.path.startsWith('/v1/'))) {
     const op = doc.paths[r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')][r.method.toLowerCase()];

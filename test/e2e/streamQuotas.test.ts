@@ -6,7 +6,7 @@ import { PLANS } from '../../src/domain/plans';
 const MAX_SOCKETS = { free: PLANS.free.maxSockets };
 const MAX_SUBSCRIPTIONS = { free: PLANS.free.maxSubscriptions };
 
-/** One account cannot hold every socket and subscription slot (issue 10 item 2): per-plan caps on WebSocket connections and live subscriptions. */
+/** One account cannot hold every socket and subscription slot: per-plan caps on WebSocket connections and live subscriptions. */
 let srv: TestServer;
 const clients: Client[] = [];
 beforeAll(async () => {

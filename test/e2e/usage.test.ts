@@ -2,7 +2,7 @@ import { fitInRateWindow, rateHeadersOf, startTestServer, type HttpAnswer, type 
 import { creditMonth } from '../../src/app/accounts/credits';
 
 /**
- * Issue 15 item 5: a key holder sees its account's credits. GET /v1/usage
+ * A key holder sees its account's credits. GET /v1/usage
  * and GraphQL `usage` answer the plan, credits, the current rate window and
  * the wallets, cost 0 credits (never counting against what they report) but
  * count in the rate window; X-Credits-Remaining is on every /v1 answer to an

@@ -19,7 +19,7 @@ import {
 
 /**
  * fast-check arbitraries of whole GraphQL requests, built from a schema by
- * walking its types (issue 23 item 4): for each root field of Query, Mutation
+ * walking its types: for each root field of Query, Mutation
  * and Subscription, a selection set over its output types (bounded depth,
  * some fields of each object, inline fragments on interfaces and unions,
  * named fragments, aliases, directives), arguments as inline literals or as

@@ -7,7 +7,7 @@ import { ExactEvmScheme } from '@x402/evm';
 import { expectCompleted, intentHttp, positionOn, txKinds, usdc, usdcOn, type IntentHttp } from './engine/intentsHttpHelpers';
 
 /**
- * A devnet process killed mid-intent (issue 10 item 5): this file runs its OWN
+ * A devnet process killed mid-intent: this file runs its OWN
  * sandbox, so killing a node here breaks no other suite. While a chain is
  * down, /readyz answers 503 naming it, and balances and yields answer 503
  * naming it within the RPC timeout (never a hang, never a partial report). A

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { startTestServer, type Json, type TestServer } from '../helpers/server';
 
 /**
- * A chain whose RPC hangs (issue 10 item 5, in part): the service still
+ * A chain whose RPC hangs: the service still
  * starts, /readyz answers 503 naming the chain, and reads that need it answer
  * 503 within the RPC timeout (RPC_TIMEOUT_MS, 1.5 s here) instead of hanging;
  * payments are offered on the networks that answer.

@@ -3,7 +3,7 @@ import { MongoClient } from 'mongodb';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
 
 /**
- * Graceful shutdown under load (issue 10 item 6), on the MongoDB lane so a
+ * Graceful shutdown under load, on the MongoDB lane so a
  * second process can pick up: stop() while bridges execute and a request is
  * in flight. The request in flight completes, a new one is refused (503 or no
  * connection, never served), the engine stops at a persisted transition, and

@@ -3,7 +3,7 @@ import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSand
 import { intentHttp, type IntentHttp } from './engine/intentsHttpHelpers';
 
 /**
- * Spending policies end to end on the devnets (issue 21), REST and GraphQL:
+ * Spending policies end to end on the devnets, REST and GraphQL:
  * decided before anything is stored or charged, a rolling daily cap exact
  * under concurrency, policy-aware planning, version bumps, scope rules and
  * the audit trail. Its own sandbox: it sets lending rates.

@@ -2,7 +2,7 @@ import { ADMIN_TOKEN, type Json, type TestServer } from '../helpers/server';
 import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSandbox';
 
 /**
- * APY history (issue 13 item 5) end to end on devnets of its own (it sets a
+ * APY history end to end on devnets of its own (it sets a
  * lending rate, which is global to a devnet): the sampler reads the on-chain
  * rates every 250 ms here (YIELD_SAMPLE_INTERVAL_MS), keeps one sample per
  * market and minute, and GET /v1/yields/history and GraphQL yieldHistory

@@ -87,7 +87,7 @@ export function bucketize(samples: readonly RateSample[], bucket: RateBucket): Y
 }
 
 /**
- * The APY history of the lending markets (issue 13 item 5): the samples the
+ * The APY history of the lending markets: the samples the
  * rate sampler stored, per market, in buckets with min, max and mean.
  * Filters are optional; the window defaults to the last 24 h and may span
  * RATE_HISTORY_RETENTION_DAYS at most. Every bad parameter is named in one

@@ -27,7 +27,7 @@ export interface RateSamplerDeps {
 
 /**
  * Samples every market's supply APY on an interval and stores it under its
- * sample minute (issue 13 item 5). The key (market, minute) makes it
+ * sample minute. The key (market, minute) makes it
  * idempotent: instances sampling the same minute upsert one sample, and a
  * faster interval keeps the latest APY of each minute.
  */

@@ -5,7 +5,7 @@ import { getUsage, toUsageView, type UsageView } from '../../app/accounts/getUsa
 import { PLAN_NAMES, PLANS, type PlanName } from '../../domain/plans';
 
 /**
- * Query.usage (issue 15 item 5): the caller's account as its key holders see
+ * Query.usage: the caller's account as its key holders see
  * it, the same use-case and numbers as GET /v1/usage. Free: it costs 0
  * credits (operationCost.ts prices it as getUsage), so it never spends what
  * it reports; it still counts in the rate window.

@@ -6,7 +6,7 @@ import type { RateBucket } from '../../domain/rateHistory';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 
 /**
- * Query.yieldHistory (issue 13 item 5): the same use-case and answer as
+ * Query.yieldHistory: the same use-case and answer as
  * GET /v1/yields/history — each market's sampled supply APY in buckets with
  * min, max and mean.
  */

@@ -6,8 +6,8 @@ import { operation } from '../middleware/admission';
 import { listAuditEvents, toAuditEventView } from '../../app/audit/listAuditEvents';
 
 /**
- * GET /audit-events?type=&walletId=&intentId=&since=&cursor=&limit= (issue 21
- * item 5): the account's audit log, newest first, `nextCursor` null on the
+ * GET /audit-events?type=&walletId=&intentId=&since=&cursor=&limit=:
+ * the account's audit log, newest first, `nextCursor` null on the
  * last page. A read (the read scope, 1 credit). The query is validated by the
  * use-case: an unknown or repeated parameter is 400 INVALID_REQUEST.
  */

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { createRouter } from '../../http/router';
 import type { RestState } from '../context';
-import { openApiDocument } from '../openapi';
+import { openApiDocument } from '../openapi/document';
 import { apiReferenceRoutes } from './apiReference';
 
 /** `/v1/openapi.json` and the interactive reference that renders it at `/docs`, public. */

@@ -8,7 +8,7 @@ import { cancelIntent } from '../../app/intents/cancelIntent';
 import { pollAfterSeconds, toIntentView } from '../../app/intents/intentView';
 
 /**
- * POST /intents/:intentId/cancel (issue 13 item 3): a pending intent is
+ * POST /intents/:intentId/cancel: a pending intent is
  * cancelled at once; a planning or executing one records the request and
  * stops before its next unsigned step. Answers the intent as stored after the
  * request (Retry-After while it is not final); 409 INTENT_NOT_CANCELLABLE

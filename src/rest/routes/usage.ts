@@ -6,7 +6,7 @@ import { operation } from '../middleware/admission';
 import { getUsage, toUsageView } from '../../app/accounts/getUsage';
 
 /**
- * GET /usage (issue 15 item 5): the caller's account as its key holders may
+ * GET /usage: the caller's account as its key holders may
  * see it — plan, credits this month, the current rate window, wallets. Free
  * (0 credits, so it never counts against the credits it reports) but a
  * request like any other: admitted, counted in the rate window, the read

@@ -7,8 +7,8 @@ import { getYieldHistory } from '../../app/yields/getYieldHistory';
 import type { YieldHistoryParams } from '../../domain/schemas/yieldHistory';
 
 /**
- * GET /yields/history?chain=&protocol=&asset=&from=&to=&bucket= (issue 13
- * item 5): the sampled APY of each market in buckets with min, max and mean.
+ * GET /yields/history?chain=&protocol=&asset=&from=&to=&bucket=:
+ * the sampled APY of each market in buckets with min, max and mean.
  * A read (1 credit). The query is validated by the use-case: an unknown or
  * bad parameter is 400 INVALID_REQUEST naming each one.
  */

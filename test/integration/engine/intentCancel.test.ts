@@ -3,7 +3,7 @@ import { startOwnSandboxServer, type OwnSandboxServer } from '../../helpers/ownS
 import { intentHttp, usdc, type IntentHttp } from './intentsHttpHelpers';
 
 /**
- * Cancellation end to end on devnets of its own (issue 13 item 3; it stalls
+ * Cancellation end to end on devnets of its own (it stalls
  * chains, which is global to a devnet): POST /v1/intents/:id/cancel and
  * GraphQL cancelIntent. A stalled chain holds an intent at a known point
  * (nothing is mined there until the stall ends), so each cancel lands where

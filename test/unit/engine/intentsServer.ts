@@ -15,7 +15,6 @@ import { createEngine, type Engine } from '../../../src/engine/engine';
 import { createSystemClock } from '../../../src/domain/clock';
 import { createMetrics } from '../../../src/metrics';
 import { createFrontDoors } from '../../../src/frontDoors';
-import { intentRoutes } from '../../../src/rest/routes/intents';
 import { createLogger } from '../../../src/logger';
 import { FakeChain } from './fakeChain';
 import { MARKETS } from './engineHarness';
@@ -79,7 +78,6 @@ export async function startIntentsServer(o: { gasBudgetWei?: bigint } = {}): Pro
     production: false,
     bodyLimitBytes: 64 * 1024,
     health: { ready: async () => ({}) },
-    v1Routers: [intentRoutes(deps)],
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   await engine.start();

@@ -3,7 +3,7 @@ import { rankByNetReturn, stepGasUsd, type NetReturnOptions } from '../../../src
 import { rankRates } from '../../../src/engine/planner/rates';
 import type { PlannerInput, RateQuote } from '../../../src/engine/planner/types';
 
-/** The opt-in net-return ranking of lend markets (issue 13 item 2): pure, on made-up markets. */
+/** The opt-in net-return ranking of lend markets: pure, on made-up markets. */
 
 const rates: RateQuote[] = [
   { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 5.1 },

@@ -3,7 +3,7 @@ import { emptyResults } from '../../../src/domain/intent';
 import { createHarness, usdc, type Harness } from './engineHarness';
 
 /**
- * Issue 21 item 4, defence in depth: the executor checks each step against
+ * Defence in depth: the executor checks each step against
  * the intent's recorded policy before signing it. Handed a forged plan (a
  * deposit on a chain, or with a protocol, the policy does not allow), it
  * signs nothing and the intent fails POLICY_VIOLATION.

@@ -1,4 +1,4 @@
-import { openApiDocument } from '../../../src/rest/openapi';
+import { openApiDocument } from '../../../src/rest/openapi/document';
 
 describe('OpenAPI document', () => {
   const doc = openApiDocument() as any;

@@ -5,7 +5,7 @@ import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
 import { buildSchema } from '../../../src/graphql/schema';
 
 /**
- * The breaking-change check of the GraphQL schema (issue 15 item 1): the
+ * The breaking-change check of the GraphQL schema: the
  * schema the code builds, diffed by @graphql-inspector/core against the
  * published baseline docs/schema.baseline.graphql. Every change graphql-
  * inspector rates Breaking must be listed, by its key `TYPE Path`, in the

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020';
-import { openApiDocument } from '../../../src/rest/openapi';
+import { openApiDocument } from '../../../src/rest/openapi/document';
 import { createPolicySchema, updatePolicySchema } from '../../../src/domain/schemas/policy';
 import { CHAIN_NAMES, LENDING_PROTOCOLS } from '../../../src/domain/chains';
 import { INTENT_ACTIONS } from '../../../src/domain/intent';

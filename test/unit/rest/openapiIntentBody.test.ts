@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020';
-import { openApiDocument } from '../../../src/rest/openapi';
+import { openApiDocument } from '../../../src/rest/openapi/document';
 import { createIntentSchema } from '../../../src/domain/schemas/intent';
 import { CHAIN_NAMES, TOKEN_ASSETS } from '../../../src/domain/chains';
 import { INTENT_ACTIONS } from '../../../src/domain/intent';

@@ -1,4 +1,4 @@
-import { openApiDocument } from '../../../src/rest/openapi';
+import { openApiDocument } from '../../../src/rest/openapi/document';
 import { IDEMPOTENT_POSTS } from '../../../sdk/src/rest';
 
 /**

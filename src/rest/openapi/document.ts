@@ -1,26 +1,26 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from './openapi/zod';
-import { createWalletSchema } from '../domain/schemas/wallet';
-import { fundDemoSchema } from '../domain/schemas/funding';
-import { yieldsQuerySchema } from '../domain/schemas/yields';
-import { listIntentsSchema, MAX_PAGE, DEFAULT_PAGE } from '../app/intents/listIntents';
-import { ERROR_STATUS, type ErrorCode } from '../domain/errors/base';
-import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../domain/plans';
-import { FUNDING_LIMIT } from '../app/funding/fundDemoWallet';
-import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletReadSchema, walletSchema, yieldReportSchema } from './openapi/schemas';
-import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './openapi/policyBody';
-import { listAuditEventsSchema } from '../domain/schemas/audit';
-import { listPoliciesSchema } from '../app/policies/managePolicies';
-import { createIntentBodySchema } from './openapi/intentBody';
-import { YIELD_HISTORY_EXAMPLE, yieldHistorySchema } from './openapi/yieldHistory';
-import { CANCEL_EXAMPLES, CANCELLED_MIDWAY_EXAMPLE } from './openapi/intentCancel';
-import { yieldHistoryQuerySchema } from '../domain/schemas/yieldHistory';
-import { MAX_HISTORY_BUCKETS } from '../app/yields/getYieldHistory';
-import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './openapi/errors';
-import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './openapi/examples';
-import { WEBHOOK_EXAMPLES, createWebhookBodySchema, createdWebhookSchema, deliveryPageSchema, deliverySchema, webhookIdParam, webhookListSchema, webhookSchema } from './openapi/webhooks';
-import { listDeliveriesSchema } from '../domain/schemas/webhooks';
+import { z } from './zod';
+import { createWalletSchema } from '../../domain/schemas/wallet';
+import { fundDemoSchema } from '../../domain/schemas/funding';
+import { yieldsQuerySchema } from '../../domain/schemas/yields';
+import { listIntentsSchema, MAX_PAGE, DEFAULT_PAGE } from '../../app/intents/listIntents';
+import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
+import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../../domain/plans';
+import { FUNDING_LIMIT } from '../../app/funding/fundDemoWallet';
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../../domain/schemas/metadata';
+import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletReadSchema, walletSchema, yieldReportSchema } from './schemas';
+import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './policyBody';
+import { listAuditEventsSchema } from '../../domain/schemas/audit';
+import { listPoliciesSchema } from '../../app/policies/managePolicies';
+import { createIntentBodySchema } from './intentBody';
+import { YIELD_HISTORY_EXAMPLE, yieldHistorySchema } from './yieldHistory';
+import { CANCEL_EXAMPLES, CANCELLED_MIDWAY_EXAMPLE } from './intentCancel';
+import { yieldHistoryQuerySchema } from '../../domain/schemas/yieldHistory';
+import { MAX_HISTORY_BUCKETS } from '../../app/yields/getYieldHistory';
+import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './errors';
+import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './examples';
+import { WEBHOOK_EXAMPLES, createWebhookBodySchema, createdWebhookSchema, deliveryPageSchema, deliverySchema, webhookIdParam, webhookListSchema, webhookSchema } from './webhooks';
+import { listDeliveriesSchema } from '../../domain/schemas/webhooks';
 
 /**
  * The OpenAPI 3.1 document of `/v1` (served at /v1/openapi.json), generated
