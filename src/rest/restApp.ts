@@ -1,3 +1,5 @@
+// First: the OpenAPI document names domain schemas with .openapi(), which zod v4 installs per schema at creation, so zod is extended before any schema exists.
+import './openapi/zod';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { createRouter, guardEveryRoute, listRoutes, type RouteInfo } from '../http/router';
