@@ -38,6 +38,18 @@ describe.each(CHAINS)('%s', (chain) => {
     for (const r of rates) expect(r.apy).toBeGreaterThan(0);
   });
 
+  test('behavior: Circle\'s USDC, TokenMessengerV2 and MessageTransmitterV2 sit at the addresses deploy/testnets.json names for the network', () => {
+    for (const manifest of [own.manifest, loadSandboxManifest()]) {
+      const d = manifest.chains[chain]!;
+      const real = testnets.chains[chain]!;
+      expect({ usdc: d.tokens.USDC, tokenMessenger: d.tokenMessenger, messageTransmitter: d.messageTransmitter }).toEqual({
+        usdc: real.tokens.USDC,
+        tokenMessenger: real.tokenMessenger,
+        messageTransmitter: real.messageTransmitter,
+      });
+    }
+  });
+
   test('behavior: the default layout is the real one plus Aave USDC markets marked sandbox-only, each lending the token it names', async () => {
     const manifest = loadSandboxManifest();
     const real = layoutOf(testnets, chain);

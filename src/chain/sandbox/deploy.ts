@@ -8,6 +8,7 @@ import {
   keccak256,
   pad,
   stringToHex,
+  toHex,
   zeroAddress,
   type Address,
   type Chain,
@@ -159,7 +160,7 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     markets.push({ protocol: 'compound-v3', asset: m.asset, token, comet, ...(m.sandboxOnly && { sandboxOnly: true as const }) });
   }
 
-  const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress);
+  const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress, options.deployerKey);
   for (const [asset, token] of Object.entries(tokens) as [TokenAsset, Address][]) {
     for (const minter of options.minters ?? []) await (asset === 'USDC' ? ensureUsdcMinter(ctx, token, minter) : ensureMinter(ctx, token, minter));
   }
@@ -317,7 +318,7 @@ const CCTP_BURN_LIMIT = 10n ** 13n;
 /**
  * CCTP v2 (this repository's TokenMessengerV2 and MessageTransmitterV2, with
  * v2's ABI, message format and nonce rule: no package carries v2's bytecode)
- * through the CREATE2 factory. The deployer owns both and manages attesters;
+ * at Circle's v2 addresses (CIRCLE_CCTP_V2). The deployer owns both and manages attesters;
  * the attestation service's attester is enabled on the transmitter, the
  * messenger may mint and burn USDC, fees of fast transfers go to the treasury.
  */
@@ -326,9 +327,15 @@ async function ensureBridge(
   create2: (label: string, initCode: Hex) => Promise<Address>,
   usdc: Address,
   attester: Address,
+  deployerKey: Hex,
 ): Promise<{ messageTransmitter: Address; tokenMessenger: Address }> {
   const domain = CHAINS[ctx.name].cctpDomain;
-  const messageTransmitter = await create2(
+  const { messageTransmitter, tokenMessenger } = CIRCLE_CCTP_V2;
+  const deployer = createDeployer(ctx.name, ctx.rpcUrl, deployerKey);
+  // Each contract is built once through the factory (its constructor sets its immutables and roles),
+  // then its runtime code and those roles are placed at Circle's address: the messenger's immutable
+  // transmitter is Circle's transmitter address, so the pair works where Circle's pair sits.
+  const transmitterTemplate = await create2(
     'cctp-v2:MessageTransmitterV2',
     encodeDeployData({
       abi: messageTransmitterV2Abi,
@@ -336,10 +343,12 @@ async function ensureBridge(
       args: [domain, CCTP_V2_VERSION, ctx.owner, ctx.owner, CCTP_MAX_MESSAGE_BODY],
     }),
   );
-  const tokenMessenger = await create2(
-    'cctp-v2:TokenMessengerV2',
+  await placeAt(ctx, deployer, transmitterTemplate, messageTransmitter, CCTP_CONSTRUCTOR_SLOTS);
+  const messengerTemplate = await create2(
+    'cctp-v2:TokenMessengerV2@circle',
     encodeDeployData({ abi: tokenMessengerV2Abi, bytecode: bytecodeOf('TokenMessengerV2'), args: [messageTransmitter, CCTP_V2_VERSION, ctx.owner, SANDBOX_ADDRESSES.treasury] }),
   );
+  await placeAt(ctx, deployer, messengerTemplate, tokenMessenger, CCTP_CONSTRUCTOR_SLOTS);
   const client = { public: ctx.public, wallet: ctx.wallet };
   const transmitter = getContract({ address: messageTransmitter, abi: messageTransmitterV2Abi, client });
   if (!(await transmitter.read.isEnabledAttester([attester]))) await confirm(ctx, transmitter.write.enableAttester([attester]));
@@ -347,6 +356,36 @@ async function ensureBridge(
   if ((await messenger.read.burnLimitsPerMessage([usdc])) !== CCTP_BURN_LIMIT) await confirm(ctx, messenger.write.setMaxBurnAmountPerMessage([usdc, CCTP_BURN_LIMIT]));
   await ensureUsdcMinter(ctx, usdc, tokenMessenger);
   return { messageTransmitter, tokenMessenger };
+}
+
+/**
+ * CCTP v2's TokenMessengerV2 and MessageTransmitterV2 addresses, the same on
+ * every test network (Circle deploys them with CREATE2): the sandbox's pair
+ * sits there too, so the sandbox manifest and deploy/testnets.json agree.
+ */
+export const CIRCLE_CCTP_V2 = {
+  tokenMessenger: '0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA',
+  messageTransmitter: '0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275',
+} as const satisfies Record<string, Address>;
+
+/** Storage slots our CCTP contracts' constructors write (owner, pending owner, roles, limits): slots 0-4 of both. */
+const CCTP_CONSTRUCTOR_SLOTS = 5;
+
+/**
+ * Devnet-only: `template`'s runtime code at `at`, with the first `slots`
+ * storage slots its constructor wrote; nothing is done when `at` has code
+ * already (a redeploy on the same chain keeps what is there).
+ */
+async function placeAt(ctx: ChainContext, deployer: ReturnType<typeof createDeployer>, template: Address, at: Address, slots: number): Promise<void> {
+  if (await hasCode(ctx, at)) return;
+  const code = await ctx.public.getCode({ address: template });
+  if (!code || code === '0x') throw new Error(`deploySandbox: ${ctx.name}: no code at ${template} to place at ${at}`);
+  await deployer.setCode(at, code);
+  for (let i = 0; i < slots; i++) {
+    const slot = pad(toHex(i));
+    const value = await ctx.public.getStorageAt({ address: template, slot });
+    if (value && BigInt(value) !== 0n) await deployer.setStorageAt(at, slot, value);
+  }
 }
 
 /** Register every other chain's messenger as a remote and map its USDC to the local USDC. */
