@@ -32,7 +32,7 @@ import { intentCancelRoutes } from './rest/routes/intentCancel';
 import { settleFinalIntent } from './app/budgets/finalIntent';
 import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
-import { chainRoutes } from './rest/routes/chainReads';
+import { chainFastReads, chainRoutes } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 import { createKeyUseRecorder } from './app/accounts/keyUse';
 import { createDashboard } from './dashboard/createDashboard';
@@ -245,6 +245,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     bodyLimitBytes: config.bodyLimitBytes,
     graphqlFastPath: config.graphqlFastPath,
     adminToken: config.adminToken,
+    fastReads: chainFastReads(deps),
     v1Routers: [chainRoutes(deps), intentRoutes(deps), auditRoutes(deps), policyRoutes(deps), usageRoutes(deps), webhookRoutes(deps), yieldHistoryRoutes(deps), intentCancelRoutes(deps)],
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
