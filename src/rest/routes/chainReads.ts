@@ -11,6 +11,7 @@ import { getBalances } from '../../app/balances/getBalances';
 import { getYields, type YieldReport } from '../../app/yields/getYields';
 import type { Principal } from '../../app/accounts/principal';
 import type { FastRead } from '../fastKeyedReads';
+import { yieldsAnswerCache } from '../yieldsAnswerCache';
 import { fundDemoWallet } from '../../app/funding/fundDemoWallet';
 import type { TokenAsset, ChainName } from '../../domain/chains';
 
@@ -31,10 +32,10 @@ async function yieldsAnswer(deps: AppDeps, principal: Principal, query: Record<s
  * The reads of this file the front door answers before Koa when the URL is
  * exactly the route's path (no query string) and a key is given
  * (fastKeyedReads): GET /v1/yields, the same answer as the route's handler
- * with an empty query.
+ * with an empty query, serialized once per rates snapshot (yieldsAnswerCache).
  */
 export function chainFastReads(deps: AppDeps): FastRead[] {
-  return [{ path: '/v1/yields', operation: 'getYields', answer: (principal) => yieldsAnswer(deps, principal, {}) }];
+  return [{ path: '/v1/yields', operation: 'getYields', answer: yieldsAnswerCache(deps, (principal) => yieldsAnswer(deps, principal, {})) }];
 }
 
 /** GET /balances/:walletId, GET /yields, POST /demo/fund (the API's "Endpoints"). */
