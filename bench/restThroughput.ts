@@ -1,8 +1,9 @@
 /**
  * REST throughput of the service against a bare Koa app, in the same run,
  * interleaved: GET /v1/yields with an API key (auth, rate window, credits;
- * warm read cache) and GET /healthz, plus what the per-request access log at
- * `info` costs against `silent`.
+ * warm read cache; answered by the front door's fast keyed read, which runs
+ * the route's admission and charge) and GET /healthz, plus what the
+ * per-request access log at `info` costs against `silent`.
  *
  * Run: npx ts-node --transpile-only bench/restThroughput.ts
  *   BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONCURRENCY (50),

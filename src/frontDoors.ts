@@ -9,6 +9,7 @@ import { attachGraphQLWebSocket } from './graphql/wsServer';
 import { buildSchema } from './graphql/schema';
 import { createHardening } from './http/hardening';
 import { fastHealthz } from './rest/fastHealthz';
+import { fastKeyedReads, type FastRead } from './rest/fastKeyedReads';
 import { createStreamQuotas } from './graphql/streamQuotas';
 import { hostAllowed, isCheckedPagePath, refuseHost } from './http/allowedHosts';
 import type { AllowedHost } from './http/allowedHosts';
@@ -38,6 +39,8 @@ export type FrontDoorOptions = Omit<RestAppOptions, 'deps' | 'logger'> & {
   allowedHosts?: readonly AllowedHost[];
   /** Answer the common GraphQL-over-HTTP requests before yoga (default true); off, yoga answers every request. */
   graphqlFastPath?: boolean;
+  /** `/v1` reads answered before Koa when asked exactly, with a key (fastKeyedReads); each must be a guarded route of the REST app. */
+  fastReads?: readonly FastRead[];
 };
 
 const LOOPBACK_HOSTS: readonly AllowedHost[] = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
@@ -66,14 +69,15 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });
+  const keyedRead = fastKeyedReads({ deps: o.deps, logger: o.logger, metrics: o.metrics, reads: o.fastReads ?? [], routes: rest.routes });
   let draining = false;
   const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
     // security headers (and CORS, when configured) on every answer, before either door runs
     harden(req, res, () => {
       // Shutting down: requests already running finish; a new one (on a kept-alive socket) is told to retry elsewhere.
       if (draining) return answerDraining(res);
-      // GET /healthz answers here, as the REST route would (fastHealthz); everything else goes to its door.
-      if (healthz(req, res)) return;
+      // GET /healthz and the fast keyed reads answer here, as their REST routes would; everything else goes to its door.
+      if (healthz(req, res) || keyedRead(req, res)) return;
       // The dashboard and the development sign-in go to allowed hosts only (DNS rebinding); GraphiQL is checked by its door.
       if (isCheckedPagePath(req.url) && !hostAllowed(req.headers.host, allowedHosts)) return refuseHost(req, res);
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);

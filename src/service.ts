@@ -26,6 +26,7 @@ import type { NonceRepo, Store } from './ports/store';
 import { settleFinalIntent } from './app/budgets/finalIntent';
 import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
+import { chainFastReads } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 import { sandboxAdmin } from './app/sandbox/sandboxAdmin';
 import type { RestState } from './rest/context';
@@ -236,6 +237,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     bodyLimitBytes: config.bodyLimitBytes,
     graphqlFastPath: config.graphqlFastPath,
     adminToken: config.adminToken,
+    fastReads: chainFastReads(deps),
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,

@@ -3,7 +3,7 @@ import type { Principal } from './principal';
 import { ServiceError } from '../../domain/errors/base';
 import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { WRITE_OPERATIONS, type Operation } from '../../domain/plans';
-import { checkApiKey, keyCheckError } from './authenticate';
+import { checkApiKey, checkCachedApiKey, keyCheckError } from './authenticate';
 import { countRequest, countRequestUnits, peekRate, rateHeaders, retryAfterSeconds, type RateState } from './rateLimit';
 import { billedOperations, creditsOf, rateUnitsOwed } from './billedOperations';
 import { readCreditHeaders, reserveCredits, type CreditReservation, type PrepaidCredits } from './credits';
@@ -26,7 +26,8 @@ function withHeaders(e: ServiceError, headers: Record<string, string>): ServiceE
  * not be able to exhaust its account's window.
  */
 export async function admitRequest(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'keyUse'>, authorization: string | undefined): Promise<Admission> {
-  const check = await checkApiKey(deps, authorization);
+  // A warm key is decided without an await; the window's update is then the request's one store round trip here.
+  const check = checkCachedApiKey(deps, authorization) ?? (await checkApiKey(deps, authorization));
   if (!check.ok) {
     const err = keyCheckError(check.reason);
     if (check.account) withHeaders(err, rateHeaders(await peekRate(deps, check.account)));

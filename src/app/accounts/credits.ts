@@ -10,20 +10,41 @@ export function creditMonth(d: Date): { month: string; resetsAt: Date } {
   return { month: m.month, resetsAt: new Date(m.end) };
 }
 
-/** The month last asked for: every request of a month asks for the same one, computed once. */
-let lastMonth = { start: 0, end: 0, month: '' };
-function monthOf(ms: number): { start: number; end: number; month: string } {
+/**
+ * The month last asked for: every request of a month asks for the same one,
+ * computed once, with what its counters need (read them, never change them):
+ * the instant the counters expire, and each account's counter key (one per
+ * account that spent credits this month; the store's map hashes the same
+ * string each time).
+ */
+interface Month {
+  start: number;
+  end: number;
+  month: string;
+  /** Counters live a month past their reset so usage stays reportable. */
+  expires: Date;
+  keys: Map<string, string>;
+}
+let lastMonth: Month = { start: 0, end: 0, month: '', expires: new Date(0), keys: new Map() };
+function monthOf(ms: number): Month {
   if (ms >= lastMonth.start && ms < lastMonth.end) return lastMonth;
   const d = new Date(ms);
   const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  const m = { start, end, month: d.toISOString().slice(0, 7) };
+  const m = { start, end, month: d.toISOString().slice(0, 7), expires: new Date(end + 31 * 86_400_000), keys: new Map<string, string>() };
   // (a clock that jumps back, or a request of another month, only recomputes)
   lastMonth = m;
   return m;
 }
 
 const creditKey = (accountId: string, month: string) => `credits:${accountId}:${month}`;
+
+/** The account's counter key in `m`. */
+function creditKeyIn(m: Month, accountId: string): string {
+  let key = m.keys.get(accountId);
+  if (key === undefined) m.keys.set(accountId, (key = creditKey(accountId, m.month)));
+  return key;
+}
 
 /** Credits reserved for one operation, to be given back (part or all) when it does not succeed. */
 export interface CreditReservation {
@@ -47,17 +68,16 @@ export interface CreditReservation {
  */
 export async function reserveCreditUnits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, cost: number): Promise<CreditReservation> {
   const limit = PLANS[account.plan].creditsPerMonth;
-  const { month, resetsAt } = creditMonth(deps.clock.now());
-  const key = creditKey(account.id, month);
-  // Counters live a month past their reset so usage stays reportable.
-  const expires = new Date(resetsAt.getTime() + 31 * 86_400_000);
+  const m = monthOf(deps.clock.now().getTime());
+  const key = creditKeyIn(m, account.id);
+  const expires = m.expires;
   let usedAfter: number | null = null;
   if (cost > 0) {
     usedAfter = limit === null ? await deps.store.usage.increment(key, cost, expires) : await deps.store.usage.incrementIfAtMost(key, cost, limit, expires);
     if (usedAfter === null) {
       // Refused in one conditional update: nothing was added, so nothing to give back (and no crash can lose it).
       const used = await deps.store.usage.get(key);
-      throw withCreditHeaders(creditsExhausted(limit!, used, resetsAt.toISOString()), account, used);
+      throw withCreditHeaders(creditsExhausted(limit!, used, new Date(m.end).toISOString()), account, used);
     }
   }
   let left = cost;
@@ -75,14 +95,8 @@ export async function reserveCreditUnits(deps: Pick<AppDeps, 'store' | 'clock'>,
 }
 
 /** Reserves one operation's credits; the refund gives them all back (the answer was not 2xx). */
-export async function reserveCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operation: Operation): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
-  const reserved = await reserveCreditUnits(deps, account, CREDIT_COST[operation]);
-  return {
-    get usedAfter() {
-      return reserved.usedAfter;
-    },
-    refund: () => reserved.refund(),
-  };
+export function reserveCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operation: Operation): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
+  return reserveCreditUnits(deps, account, CREDIT_COST[operation]);
 }
 
 /** Credits reserved for several operations at once (a GraphQL operation's root fields): each success consumes its share. */

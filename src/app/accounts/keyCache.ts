@@ -27,6 +27,10 @@ export interface KeyCache {
    * the service's back.
    */
   account(id: string, read: () => Promise<Account | null>): Promise<Account | null>;
+  /** The record for `hash` when it is cached (no read, no await): what lookup() would answer at once. */
+  peek(hash: string): ApiKeyRecord | undefined;
+  /** The account `id` when it is cached (no read, no await). */
+  peekAccount(id: string): Account | undefined;
   /** Drops `hash`; lookups in flight will not put it back. */
   invalidate(hash: string): void;
 }
@@ -54,6 +58,8 @@ export function createKeyCache(o: { max?: number; ttlMs?: number } = {}): KeyCac
       if (rec) accounts.set(id, rec);
       return rec;
     },
+    peek: (hash) => cache.get(hash),
+    peekAccount: (id) => accounts.get(id),
     invalidate(hash) {
       generation++;
       cache.delete(hash);

@@ -61,23 +61,27 @@ async function paidRead(deps: AppDeps & Required<Pick<AppDeps, 'payments'>>, ctx
 }
 
 /**
- * X-Credits-Remaining on the answer to an admitted key, once the request is
- * done. The count comes from what the request already saw, with no store
- * round trip of its own: a charged operation's reservation returns the
+ * X-Credits-Remaining for the answer to an admitted key, once the request is
+ * done. The count comes from what the request already saw (`used`), with no
+ * store round trip of its own: a charged operation's reservation returns the
  * counter after its increment (for a 2xx that is the value after this
  * request's charge; a refused or failed one is refunded, and the refund's
  * decrement returns the counter again), GET /usage read it, and a
  * CREDITS_EXHAUSTED refusal carries the header itself. Only an answer that
  * reached no operation (a body refused before it, a scope refusal, an unknown
  * route) reads the counter once, and never for an unlimited plan. A read that
- * fails leaves the header out rather than failing the answer.
+ * fails leaves the header out rather than failing the answer. Null: no header
+ * to set.
  */
+export function creditHeadersFor(deps: AppDeps, principal: Principal, used: number | undefined, thrown?: unknown): Record<string, string> | Promise<Record<string, string>> | null {
+  if (principal.via !== 'apiKey') return null; // a paid read has no credits of its own
+  if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.headers) return null;
+  return used !== undefined ? creditHeaders(principal.account, used) : readCreditHeaders(deps, principal.account).catch(() => ({}));
+}
+
 async function setCreditHeaders(deps: AppDeps, ctx: ParameterizedContext<RestState>, principal: Principal, thrown?: unknown): Promise<void> {
-  if (principal.via !== 'apiKey') return; // a paid read has no credits of its own
-  if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.headers) return;
-  const used = ctx.state.creditsUsed;
-  const headers = used !== undefined ? creditHeaders(principal.account, used) : await readCreditHeaders(deps, principal.account).catch(() => ({}));
-  ctx.set(headers);
+  const headers = creditHeadersFor(deps, principal, ctx.state.creditsUsed, thrown);
+  if (headers) ctx.set(headers instanceof Promise ? await headers : headers);
 }
 
 /**
@@ -107,20 +111,40 @@ export function admission(deps: AppDeps, o: AdmissionOptions): Middleware<RestSt
   };
 }
 
-/** Wraps a handler as one billable operation: scope check, credits reserved, refunded unless the answer is 2xx; the counter they left noted for X-Credits-Remaining. */
+/**
+ * One billable operation: scope check, credits reserved, refunded unless
+ * `run` answers that it succeeded (2xx); `noteUsed` gets the counter the
+ * reservation (then the refund) left, for X-Credits-Remaining without a read.
+ * Koa's routes (operation()) and the front door's fast reads (fastKeyedReads)
+ * both charge through it.
+ */
+export async function runCharged(deps: AppDeps, principal: Principal, op: Operation, run: () => Promise<boolean>, noteUsed: (used: number) => void): Promise<void> {
+  const charge = await authorizeOperation(deps, principal, op);
+  let ok = false;
+  try {
+    ok = await run();
+  } finally {
+    if (!ok) await charge.refund();
+    if (charge.usedAfter !== null) noteUsed(charge.usedAfter);
+  }
+}
+
+/** Wraps a handler as one billable operation (runCharged): the handler succeeded when its answer is 2xx. */
 export function operation(deps: AppDeps, op: Operation, handler: (ctx: RestContext) => Promise<void>) {
   return async (ctx: RestContext): Promise<void> => {
     const principal = ctx.state.principal;
     if (!principal) throw new Error('operation() used without admission()');
-    const charge = await authorizeOperation(deps, principal, op);
-    let ok = false;
-    try {
-      await handler(ctx);
-      ok = ctx.status >= 200 && ctx.status < 300;
-    } finally {
-      if (!ok) await charge.refund();
-      // The counter as the reservation (then the refund) left it: X-Credits-Remaining without a read.
-      if (charge.usedAfter !== null) ctx.state.creditsUsed = charge.usedAfter;
-    }
+    await runCharged(
+      deps,
+      principal,
+      op,
+      async () => {
+        await handler(ctx);
+        return ctx.status >= 200 && ctx.status < 300;
+      },
+      (used) => {
+        ctx.state.creditsUsed = used;
+      },
+    );
   };
 }

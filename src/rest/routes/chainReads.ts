@@ -8,9 +8,35 @@ import { parseInput } from '../../domain/schemas/parse';
 import { yieldsQuerySchema } from '../../domain/schemas/yields';
 import { fundDemoSchema } from '../../domain/schemas/funding';
 import { getBalances } from '../../app/balances/getBalances';
-import { getYields } from '../../app/yields/getYields';
+import { getYields, type YieldReport } from '../../app/yields/getYields';
+import type { Principal } from '../../app/accounts/principal';
+import type { FastRead } from '../fastKeyedReads';
+import { yieldsAnswerCache } from '../../app/yields/yieldsAnswerCache';
 import { fundDemoWallet } from '../../app/funding/fundDemoWallet';
 import type { TokenAsset, ChainName } from '../../domain/chains';
+
+/** GET /yields: the report for the query's filters (and its optional net-return ranking). */
+async function yieldsAnswer(deps: AppDeps, principal: Principal, query: Record<string, unknown>): Promise<YieldReport> {
+  const q = parseInput(yieldsQuerySchema, { ...query });
+  return getYields(deps, principal, {
+    asset: q.asset as TokenAsset | undefined,
+    chain: q.chain as ChainName | undefined,
+    ...(q.optimize !== undefined && { optimize: q.optimize }),
+    ...(q.walletId !== undefined && { walletId: q.walletId }),
+    ...(q.amount !== undefined && { amount: q.amount }),
+    ...(q.horizonDays !== undefined && { horizonDays: Number(q.horizonDays) }),
+  });
+}
+
+/**
+ * The reads of this file the front door answers before Koa when the URL is
+ * exactly the route's path (no query string) and a key is given
+ * (fastKeyedReads): GET /v1/yields, the same answer as the route's handler
+ * with an empty query, serialized once per rates snapshot (yieldsAnswerCache).
+ */
+export function chainFastReads(deps: AppDeps): FastRead[] {
+  return [{ path: '/v1/yields', operation: 'getYields', answer: yieldsAnswerCache(deps, (principal) => yieldsAnswer(deps, principal, {})) }];
+}
 
 /** GET /balances/:walletId, GET /yields, POST /demo/fund (the API's "Endpoints"). */
 export function chainRoutes(deps: AppDeps): Router<RestState> {
@@ -28,15 +54,7 @@ export function chainRoutes(deps: AppDeps): Router<RestState> {
     'getYields',
     '/yields',
     operation(deps, 'getYields', async (ctx) => {
-      const q = parseInput(yieldsQuerySchema, { ...ctx.query });
-      ctx.body = await getYields(deps, ctx.state.principal!, {
-        asset: q.asset as TokenAsset | undefined,
-        chain: q.chain as ChainName | undefined,
-        ...(q.optimize !== undefined && { optimize: q.optimize }),
-        ...(q.walletId !== undefined && { walletId: q.walletId }),
-        ...(q.amount !== undefined && { amount: q.amount }),
-        ...(q.horizonDays !== undefined && { horizonDays: Number(q.horizonDays) }),
-      });
+      ctx.body = await yieldsAnswer(deps, ctx.state.principal!, ctx.query);
     }),
   );
 

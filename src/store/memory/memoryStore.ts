@@ -140,18 +140,20 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
       },
     },
     usage: {
+      // A live counter is updated in place (no entry allocated per request); a new or expired one starts over.
       async increment(key, by, expiresAt) {
         if (counters.size > SWEEP_AT) sweep(counters, clock.now().getTime());
         const cur = live(counters.get(key));
-        const value = (cur?.value ?? 0) + by;
-        counters.set(key, { value, expiresAt: cur?.expiresAt ?? expiresAt.getTime() });
-        return value;
+        if (cur) return (cur.value += by);
+        counters.set(key, { value: by, expiresAt: expiresAt.getTime() });
+        return by;
       },
       async incrementIfAtMost(key, by, max, expiresAt) {
         const cur = live(counters.get(key));
         const value = (cur?.value ?? 0) + by;
         if (value > max) return null;
-        counters.set(key, { value, expiresAt: cur?.expiresAt ?? expiresAt.getTime() });
+        if (cur) cur.value = value;
+        else counters.set(key, { value, expiresAt: expiresAt.getTime() });
         return value;
       },
       async get(key) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { asyncDestination, createLogger, fixedFieldsWriter, flushLogger } from '../../../src/logger';
 
 const KEY = `svc_sk_${'c0ffee'.repeat(10)}abcd`;
@@ -27,6 +28,31 @@ describe('asynchronous destination', () => {
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 2_000 }, (_, i) => i));
     expect(lines.every((l) => l.apiKey === '[redacted]')).toBe(true);
     expect(readFileSync(file, 'utf8')).not.toContain(KEY.slice(7));
+  });
+
+  test('behavior: lines of many event-loop turns, handed over a turn at a time, are all in the file after flushLogger, in order', async () => {
+    const file = join(dir, 'turns.log');
+    const logger = createLogger('info', asyncDestination(file));
+    let i = 0;
+    for (let turn = 0; turn < 50; turn++) {
+      for (let k = 0; k < 1 + (turn % 7); k++) logger.info({ i: i++ }, 'line');
+      await new Promise((r) => setImmediate(r));
+    }
+    logger.info({ i: i++ }, 'last, still pending');
+    await flushLogger(logger);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.i)).toEqual(Array.from({ length: i }, (_, n) => n));
+  });
+
+  test('behavior: lines logged in the turn the process exits in are written (no flushLogger)', () => {
+    const file = join(dir, 'exit.log');
+    const script = `const { createLogger, asyncDestination } = require(${JSON.stringify(join(__dirname, '../../../src/logger'))});
+const logger = createLogger('info', asyncDestination(${JSON.stringify(file)}));
+setTimeout(() => { for (let i = 0; i < 500; i++) logger.info({ i }, 'line'); process.exit(0); }, 50);`;
+    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 500 }, (_, n) => n));
   });
 
   test('behavior: flushLogger resolves at once for a destination without a buffer', async () => {
