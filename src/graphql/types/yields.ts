@@ -5,7 +5,8 @@ import { getYields } from '../../app/yields/getYields';
 import { runOperation } from '../../app/accounts/admitRequest';
 import { parseInput } from '../../domain/schemas/parse';
 import { yieldsQuerySchema } from '../../domain/schemas/yields';
-import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
+import { yieldsParams } from '../../app/yields/yieldsParams';
+import type { LendingProtocol } from '../../domain/chains';
 import { once, requirePrincipal, withoutNulls } from '../resolverHelpers';
 
 const YieldRateRef = builder.objectRef<YieldRate>('YieldRate').implement({
@@ -97,14 +98,7 @@ builder.queryField('yields', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const q = parseInput(yieldsQuerySchema, withoutNulls({ ...args, walletId: args.walletId == null ? null : String(args.walletId), horizonDays: args.horizonDays == null ? null : String(args.horizonDays) }));
-      const params = {
-        asset: q.asset as TokenAsset | undefined,
-        chain: q.chain as ChainName | undefined,
-        ...(q.optimize !== undefined && { optimize: q.optimize }),
-        ...(q.walletId !== undefined && { walletId: q.walletId }),
-        ...(q.amount !== undefined && { amount: q.amount }),
-        ...(q.horizonDays !== undefined && { horizonDays: Number(q.horizonDays) }),
-      };
+      const params = yieldsParams(q);
       return runOperation(ctx.deps, principal, 'getYields', () => once(ctx, 'yields', params, () => getYields(ctx.deps, principal, params)), ctx.charge);
     },
   }),

@@ -13,19 +13,11 @@ import type { Principal } from '../../app/accounts/principal';
 import type { FastRead } from '../fastKeyedReads';
 import { yieldsAnswerCache } from '../../app/yields/yieldsAnswerCache';
 import { fundDemoWallet } from '../../app/funding/fundDemoWallet';
-import type { TokenAsset, ChainName } from '../../domain/chains';
+import { yieldsParams } from '../../app/yields/yieldsParams';
 
 /** GET /yields: the report for the query's filters (and its optional net-return ranking). */
 async function yieldsAnswer(deps: AppDeps, principal: Principal, query: Record<string, unknown>): Promise<YieldReport> {
-  const q = parseInput(yieldsQuerySchema, { ...query });
-  return getYields(deps, principal, {
-    asset: q.asset as TokenAsset | undefined,
-    chain: q.chain as ChainName | undefined,
-    ...(q.optimize !== undefined && { optimize: q.optimize }),
-    ...(q.walletId !== undefined && { walletId: q.walletId }),
-    ...(q.amount !== undefined && { amount: q.amount }),
-    ...(q.horizonDays !== undefined && { horizonDays: Number(q.horizonDays) }),
-  });
+  return getYields(deps, principal, yieldsParams(parseInput(yieldsQuerySchema, { ...query })));
 }
 
 /**
