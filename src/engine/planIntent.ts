@@ -2,27 +2,37 @@ import { isServiceError, type ServiceError } from '../domain/errors/base';
 import type { Intent } from '../domain/intent';
 import { fromUnits } from '../domain/money';
 import { withRetry } from './executor/retry';
-import { planOn, planningError, readPlanning, reportedApy } from './planning';
+import { planOn, planningError, planningRequestOf, readPlanning, reportedApy, type PlanningEffects } from './planning';
 import type { IntentEvent } from '../domain/intentStateMachine';
 import type { UnitContext } from './unitContext';
 
-export { plannerInput } from './planning';
-
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
 
+/** Planning's reads through the engine's effects, transient errors retried on its clock. */
+const planningEffectsOf = (ctx: UnitContext): PlanningEffects => ({
+  chains: ctx.chains,
+  wallets: ctx.wallets,
+  intents: ctx.intents,
+  retry: { policy: ctx.retry, clock: ctx.clock },
+  signal: ctx.signal,
+});
+
 /**
- * Plans a planning intent: reads the wallet's holdings on its chains, the
- * rates and route fees (transient errors retried), then runs the pure
- * planner (src/engine/planning.ts, shared with the preview), then the
- * policy's check of the plan (its USD value where each step executes).
- * Returns the `execute` event, or `fail` (INSUFFICIENT_FUNDS with details,
- * POLICY_VIOLATION, or why the chains could not be read).
+ * The engine's planning step of a `planning` intent: reads the wallet's
+ * holdings on its chains, the rates and route fees (transient errors
+ * retried), then runs the pure planner on the intent's PlanningRequest
+ * (src/engine/planning.ts, shared with the preview), then the policy's check
+ * of the plan (its USD value where each step executes). Returns the `execute`
+ * event, or `fail` (INSUFFICIENT_FUNDS with details, POLICY_VIOLATION, or why
+ * the chains could not be read).
  */
 export async function planIntent(intent: Intent, ctx: UnitContext): Promise<IntentEvent> {
-  const read = await readPlanning(intent, ctx);
+  const request = planningRequestOf(intent);
+  const fx = planningEffectsOf(ctx);
+  const read = await readPlanning(request, fx);
   if (!read.ok) return fail(read.error);
-  const result = planOn(intent, read.snapshot);
-  if (!result.ok) return fail(await planningError(intent, ctx, read.snapshot, result.error));
+  const result = planOn(request, read.snapshot);
+  if (!result.ok) return fail(await planningError(request, fx, read.snapshot, result.error));
   const execute: IntentEvent = { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
   if (!ctx.checkPlan || !intent.policy) return execute;
   const checkPlan = ctx.checkPlan;

@@ -3,9 +3,9 @@ import { ServiceError, isServiceError } from '../domain/errors/base';
 import { invalidChain } from '../domain/errors/chain';
 import { walletNotFound } from '../domain/errors/wallet';
 import { policyViolation } from '../domain/errors/policy';
-import { DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent } from '../domain/intent';
+import { DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type IntentPolicy } from '../domain/intent';
 import type { Clock } from '../domain/clock';
-import type { ChainName } from '../domain/chains';
+import type { ChainName, TokenAsset } from '../domain/chains';
 import type { Wallet } from '../domain/types';
 import { toUnits } from '../domain/money';
 import { chainAllowed, protocolAllowed, type PolicyRefusal, type PolicyRules } from '../domain/policy';
@@ -19,13 +19,15 @@ import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
 import { rankByNetReturn, stepGasUsd, type ChainGasPrice, type MarketReturn, type NetReturnOptions } from './planner/netReturn';
 import { rankRates } from './planner/rates';
-import type { ChainAmounts, PlannerInput, PlanResult, PositionAmounts, RouteFees } from './planner/types';
+import type { ChainAmounts, PlannerInput, PlanRequest, PlanResult, PositionAmounts, RouteFees } from './planner/types';
 
 /**
  * What planning reads, and how the pure planner is fed: one place for the
  * engine (planIntent, before it executes) and for the reads that answer
  * without executing (POST /intents/preview, GET /yields?optimize=netReturn),
- * so a preview plans exactly as the engine would at that moment.
+ * so a preview plans exactly as the engine would at that moment. All of them
+ * plan a PlanningRequest: the engine's from the intent it runs, the others'
+ * from the client's request, both through planningRequestOf.
  */
 
 /**
@@ -41,13 +43,51 @@ export { plannedFeeOf } from './executor/subTransactions';
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;
 
-/** What planning needs of the engine's effects (the engine's UnitContext is one). */
+/**
+ * What planning reads of an intent, or of a request planned without one: the
+ * planner's request (amount in smallest units), the wallet whose funds it
+ * plans, how fast its bridges go, a lend's opt-in ranking, and the spending
+ * policy it is decided under (its rules choose the chains and markets; its id
+ * and version name it in a POLICY_VIOLATION).
+ */
+export interface PlanningRequest extends PlanRequest, LendOptimization {
+  walletId: string;
+  /** Bridge and lend: how fast the bridges are attested (absent: fast). */
+  speed?: BridgeSpeed;
+  policy?: Pick<IntentPolicy, 'id' | 'version' | 'rules'>;
+}
+
+/** What a client asks of a wallet, as its intent records it (amount in token units), with the policy that decides it. */
+export type AskedOfWallet = Pick<Intent, 'walletId' | 'action' | 'requestedAmount' | 'asset' | 'chain' | 'fromChain' | 'toChain' | 'speed' | 'policy'> & LendOptimization;
+
+/** The request planning reads of what was asked: the engine's of the intent it runs, a preview's of the request, so both plan the same. */
+export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
+  return {
+    walletId: asked.walletId,
+    action: asked.action,
+    amount: toUnits(asked.requestedAmount, asked.asset),
+    asset: asked.asset,
+    ...(asked.chain !== undefined && { chain: asked.chain }),
+    ...(asked.fromChain !== undefined && { fromChain: asked.fromChain }),
+    ...(asked.toChain !== undefined && { toChain: asked.toChain }),
+    ...(asked.speed !== undefined && { speed: asked.speed }),
+    ...(asked.optimize !== undefined && { optimize: asked.optimize }),
+    ...(asked.horizonDays !== undefined && { horizonDays: asked.horizonDays }),
+    ...(asked.policy !== undefined && { policy: { id: asked.policy.id, version: asked.policy.version, rules: asked.policy.rules } }),
+  };
+}
+
+/**
+ * What planning reads through: the engine's effects when it plans an intent,
+ * the store and chains of a read that plans without executing. Without
+ * `retry` the chains are read once (a preview does not wait between tries:
+ * the client may ask again).
+ */
 export interface PlanningEffects {
   chains: ChainPort;
   wallets: Pick<WalletRepo, 'getById'>;
   intents: Pick<IntentRepo, 'listByWallet'>;
-  clock: Clock;
-  retry: RetryPolicy;
+  retry?: { policy: RetryPolicy; clock: Clock };
   signal: AbortSignal;
 }
 
@@ -63,12 +103,12 @@ export interface MarketSnapshot {
   assetUsd?: number;
 }
 
-/** Everything one planning of an intent reads: the wallet, the chains it may use, the markets, and what other intents hold. */
+/** Everything one planning reads: the wallet, the chains it may use, the markets, and what the wallet's executing intents hold. */
 export interface PlanningSnapshot {
   wallet: Wallet;
   /** The wallet's chains this deployment serves. */
   walletChains: ChainName[];
-  /** Those the intent's policy allows (funds elsewhere are not touched). */
+  /** Those the request's policy allows (funds elsewhere are not touched). */
   chains: ChainName[];
   market: MarketSnapshot;
   /** Committed by the wallet's other executing intents, held back from the balances. */
@@ -76,8 +116,8 @@ export interface PlanningSnapshot {
   rules: PolicyRules | undefined;
 }
 
-/** Balances and positions of the intent's asset, per chain (and protocol), in smallest units. */
-function holdingsOf(holdings: readonly ChainHoldings[], asset: Intent['asset']): { balances: ChainAmounts; positions: PositionAmounts } {
+/** Balances and positions of the request's asset, per chain (and protocol), in smallest units. */
+function holdingsOf(holdings: readonly ChainHoldings[], asset: TokenAsset): { balances: ChainAmounts; positions: PositionAmounts } {
   const balances: ChainAmounts = {};
   const positions: Partial<Record<ChainHoldings['chain'], Record<string, bigint>>> = {};
   for (const h of holdings) {
@@ -101,101 +141,97 @@ export function routeFeesAt(table: RouteFeeTable, speed: BridgeSpeed): RouteFees
   return out;
 }
 
-/** The speed an intent's bridges go at (fast unless it asked for standard). */
-export const speedOf = (intent: Pick<Intent, 'speed'>): BridgeSpeed => intent.speed ?? DEFAULT_BRIDGE_SPEED;
+/** The speed a request's bridges go at (fast unless it asked for standard). */
+export const speedOf = (request: Pick<PlanningRequest, 'speed'>): BridgeSpeed => request.speed ?? DEFAULT_BRIDGE_SPEED;
 
-/** The net-return options of the planner input, when the intent asked for them and the prices were read. */
-function netReturnOptions(intent: Intent & LendOptimization, market: MarketSnapshot): NetReturnOptions | undefined {
-  const wanted = intent.action === 'lend' ? optimizationOf(intent) : null;
+/** The net-return options of the planner input, when the request asked for them and the prices were read. */
+function netReturnOptions(request: PlanningRequest, market: MarketSnapshot): NetReturnOptions | undefined {
+  const wanted = request.action === 'lend' ? optimizationOf(request) : null;
   if (wanted === null || market.gasPrices === undefined) return undefined;
   return { horizonDays: wanted.horizonDays, assetUsd: market.assetUsd ?? 1, gasUsd: stepGasUsd(market.gasPrices, TYPICAL_GAS) };
 }
 
-/** The planner input of `intent` from a market snapshot, less what the wallet's other executing intents hold (`reserved`). */
-export function plannerInput(intent: Intent & LendOptimization, market: MarketSnapshot, chains: readonly string[], reserved: ChainAmounts = {}): PlannerInput {
-  const held = holdingsOf(market.holdings, intent.asset);
+/** The planner input of `request` from a market snapshot, less what the wallet's executing intents hold (`reserved`). */
+export function plannerInput(request: PlanningRequest, market: MarketSnapshot, chains: readonly string[], reserved: ChainAmounts = {}): PlannerInput {
+  const held = holdingsOf(market.holdings, request.asset);
   const balances = lessReserved(held.balances, reserved);
   const positions = held.positions;
-  const optimize = netReturnOptions(intent, market);
+  const optimize = netReturnOptions(request, market);
   return {
     request: {
-      action: intent.action,
-      amount: toUnits(intent.requestedAmount, intent.asset),
-      asset: intent.asset,
-      chain: intent.chain,
-      fromChain: intent.fromChain,
-      toChain: intent.toChain,
+      action: request.action,
+      amount: request.amount,
+      asset: request.asset,
+      chain: request.chain,
+      fromChain: request.fromChain,
+      toChain: request.toChain,
     },
     balances,
     positions,
     rates: market.rates.filter((r) => chains.includes(r.chain)),
-    routeFees: routeFeesAt(market.routeFees, speedOf(intent)),
+    routeFees: routeFeesAt(market.routeFees, speedOf(request)),
     ...(optimize && { optimize }),
   };
 }
 
 /**
- * Reads what planning `intent` needs: its wallet, the holdings on the chains
+ * Reads what planning `request` needs: its wallet, the holdings on the chains
  * its policy allows, rates, route fees (transient errors retried), the
- * reservations of the wallet's other executing intents, and, for a lend
- * ranked by net return, each chain's gas price and ETH/USD. A ServiceError
- * (wallet gone, Tron, node trouble beyond the retries) is the answer;
- * anything else is thrown.
+ * reservations of the wallet's executing intents, and, for a lend ranked by
+ * net return, each chain's gas price and ETH/USD. A ServiceError (wallet
+ * gone, Tron, node trouble beyond the retries) is the answer; anything else
+ * is thrown.
  */
-export async function readPlanning(intent: Intent & LendOptimization, fx: PlanningEffects): Promise<{ ok: true; snapshot: PlanningSnapshot } | { ok: false; error: ServiceError }> {
-  const wallet = await fx.wallets.getById(intent.walletId);
-  if (wallet === null) return { ok: false, error: walletNotFound({ walletId: intent.walletId }) };
+export async function readPlanning(request: PlanningRequest, fx: PlanningEffects): Promise<{ ok: true; snapshot: PlanningSnapshot } | { ok: false; error: ServiceError }> {
+  const wallet = await fx.wallets.getById(request.walletId);
+  if (wallet === null) return { ok: false, error: walletNotFound({ walletId: request.walletId }) };
   if (wallet.chainType === 'tron') return { ok: false, error: invalidChain('tron', { reason: 'no Tron network is supported yet' }) };
   const walletChains = wallet.chains.filter((c) => fx.chains.chains.includes(c));
-  // Policy-aware planning: only the chains the intent's policy allows are read and used (funds elsewhere are not touched).
-  const rules = intent.policy?.rules;
+  // Policy-aware planning: only the chains the request's policy allows are read and used (funds elsewhere are not touched).
+  const rules = request.policy?.rules;
   const chains = walletChains.filter((c) => chainAllowed(rules, c));
-  const withPrices = intent.action === 'lend' && optimizationOf(intent) !== null;
+  const withPrices = request.action === 'lend' && optimizationOf(request) !== null;
 
+  const readMarket = async (): Promise<MarketSnapshot> => {
+    const [holdings, rates, routeFees, quotes, assetUsd] = await untilAborted(
+      Promise.all([
+        fx.chains.holdings(wallet.evmAddress as Address, chains),
+        fx.chains.rates(),
+        fx.chains.routeFees(),
+        withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
+        withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
+      ]),
+      fx.signal,
+    );
+    const snapshot: MarketSnapshot = { holdings, rates, routeFees };
+    if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
+    if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
+    return snapshot;
+  };
   let market: MarketSnapshot;
   try {
-    market = await withRetry(
-      async () => {
-        const [holdings, rates, routeFees, quotes, assetUsd] = await untilAborted(
-          Promise.all([
-            fx.chains.holdings(wallet.evmAddress as Address, chains),
-            fx.chains.rates(),
-            fx.chains.routeFees(),
-            withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
-            withPrices && chains[0] !== undefined ? fx.chains.priceUsd(intent.asset, chains[0]) : Promise.resolve(undefined),
-          ]),
-          fx.signal,
-        );
-        const snapshot: MarketSnapshot = { holdings, rates, routeFees };
-        if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
-        if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
-        return snapshot;
-      },
-      { policy: fx.retry, clock: fx.clock, signal: fx.signal },
-    );
+    market = fx.retry ? await withRetry(readMarket, { ...fx.retry, signal: fx.signal }) : await readMarket();
   } catch (e) {
     // a service error from the reads (node trouble beyond the retries, an unconfigured chain) fails the planning
     if (isServiceError(e) && e.code !== 'INTERNAL_ERROR') return { ok: false, error: e };
     throw e;
   }
 
-  const executing = await fx.intents.listByWallet(intent.walletId, { status: 'executing', limit: MAX_EXECUTING_READ });
-  const reserved = reservedBalances(
-    executing.filter((i) => i.id !== intent.id),
-    intent.asset,
-  );
+  // The intent being planned is in `planning`, never among these: all of them hold funds against it.
+  const executing = await fx.intents.listByWallet(request.walletId, { status: 'executing', limit: MAX_EXECUTING_READ });
+  const reserved = reservedBalances(executing, request.asset);
   return { ok: true, snapshot: { wallet, walletChains, chains, market, reserved, rules } };
 }
 
 /** The pure planner on a snapshot: only the markets of protocols the policy allows. */
-export function planOn(intent: Intent & LendOptimization, snapshot: PlanningSnapshot): PlanResult {
+export function planOn(request: PlanningRequest, snapshot: PlanningSnapshot): PlanResult {
   const { market, chains, reserved, rules } = snapshot;
   const allowedRates = market.rates.filter((r) => protocolAllowed(rules, r.protocol));
-  const planned = plan(plannerInput(intent, { ...market, rates: allowedRates }, chains, reserved));
+  const planned = plan(plannerInput(request, { ...market, rates: allowedRates }, chains, reserved));
   if (!planned.ok) return planned;
   if (!planned.plan.steps.some((s) => s.type === 'bridge')) return planned;
-  // Each burn asks for the intent's speed; its maxFee is the fee planned at that speed's tier.
-  const speed = speedOf(intent);
+  // Each burn asks for the request's speed; its maxFee is the fee planned at that speed's tier.
+  const speed = speedOf(request);
   const minFinalityThreshold = FINALITY_OF_SPEED[speed];
   const steps = planned.plan.steps.map((s) => (s.type === 'bridge' ? { ...s, minFinalityThreshold } : s));
   return { ...planned, plan: { ...planned.plan, steps, reasoning: `${planned.plan.reasoning} ${speedText(speed)}` } };
@@ -209,12 +245,12 @@ function speedText(speed: BridgeSpeed): string {
     : `Standard CCTP transfer: attested after hard finality, about ${Math.round(wait / 60)} min on the public networks.`;
 }
 
-/** Whether the intent would have a plan with no policy: holdings on every chain of the wallet, every market. */
-async function policyFreePlan(intent: Intent, fx: PlanningEffects, snapshot: PlanningSnapshot): Promise<boolean> {
+/** Whether the request would have a plan with no policy: holdings on every chain of the wallet, every market. */
+async function policyFreePlan(request: PlanningRequest, fx: PlanningEffects, snapshot: PlanningSnapshot): Promise<boolean> {
   const { market, walletChains, reserved } = snapshot;
   const extra = walletChains.filter((c) => !market.holdings.some((h) => h.chain === c));
   const holdings = extra.length === 0 ? market.holdings : [...market.holdings, ...(await untilAborted(fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra), fx.signal))];
-  return plan(plannerInput(intent, { ...market, holdings }, walletChains, reserved)).ok;
+  return plan(plannerInput(request, { ...market, holdings }, walletChains, reserved)).ok;
 }
 
 /** The rule a planning failure under a policy is reported by: the chains rule when it restricts chains, else the protocols rule. */
@@ -228,9 +264,9 @@ function planningRefusal(rules: PolicyRules, details: unknown): PolicyRefusal {
  * the planner said), unless the policy is why there is no plan (one exists
  * without it): then POLICY_VIOLATION, nothing signed.
  */
-export async function planningError(intent: Intent, fx: PlanningEffects, snapshot: PlanningSnapshot, error: ServiceError): Promise<ServiceError> {
-  if (intent.policy && error.code === 'INSUFFICIENT_FUNDS' && (await policyFreePlan(intent, fx, snapshot))) {
-    return policyViolation(intent.policy, planningRefusal(intent.policy.rules, error.details));
+export async function planningError(request: PlanningRequest, fx: PlanningEffects, snapshot: PlanningSnapshot, error: ServiceError): Promise<ServiceError> {
+  if (request.policy && error.code === 'INSUFFICIENT_FUNDS' && (await policyFreePlan(request, fx, snapshot))) {
+    return policyViolation(request.policy, planningRefusal(request.policy.rules, error.details));
   }
   return error;
 }
@@ -239,13 +275,13 @@ export async function planningError(intent: Intent, fx: PlanningEffects, snapsho
 export const reportedApy = (apy: number | null): number | undefined => (apy === null ? undefined : Math.round(apy * 100) / 100);
 
 /**
- * Every market the wallet's funds reach, ranked by what lending the intent's
+ * Every market the wallet's funds reach, ranked by what lending the request's
  * amount there nets over `horizonDays` (the ranking a lend with optimize:
  * netReturn plans with), on a snapshot read with gas prices.
  */
-export function rankNetReturns(intent: Intent & LendOptimization, snapshot: PlanningSnapshot, horizonDays: number): MarketReturn[] {
+export function rankNetReturns(request: PlanningRequest, snapshot: PlanningSnapshot, horizonDays: number): MarketReturn[] {
   const rates = snapshot.market.rates.filter((r) => protocolAllowed(snapshot.rules, r.protocol));
-  const input = plannerInput({ ...intent, action: 'lend', optimize: 'netReturn', horizonDays }, { ...snapshot.market, rates }, snapshot.chains, snapshot.reserved);
+  const input = plannerInput({ ...request, action: 'lend', optimize: 'netReturn', horizonDays }, { ...snapshot.market, rates }, snapshot.chains, snapshot.reserved);
   if (!input.optimize) return [];
-  return rankByNetReturn(input, rankRates(input.rates, intent.asset, input.balances, intent.chain), input.optimize);
+  return rankByNetReturn(input, rankRates(input.rates, request.asset, input.balances, request.chain), input.optimize);
 }

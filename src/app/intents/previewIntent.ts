@@ -4,21 +4,20 @@ import type { Principal } from '../accounts/principal';
 import { assertChainsUsable } from '../chainAccess';
 import { getWalletById } from '../wallets/getWallet';
 import { effectivePolicy } from '../policies/walletPolicy';
-import { checkWalletChains, namedChains } from './submitIntent';
+import { askedOf, checkWalletChains, namedChains } from './submitIntent';
 import type { ChainName, TokenAsset } from '../../domain/chains';
-import { createSystemClock } from '../../domain/clock';
 import { policyViolation } from '../../domain/errors/policy';
-import { BRIDGE_SPEEDS, DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
+import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
 import { cctpFee } from '../../domain/cctpFee';
 import { fromUnits, toUnits } from '../../domain/money';
-import { DEFAULT_HORIZON_DAYS, optimizationOf, type LendOptimization } from '../../domain/optimize';
+import { DEFAULT_HORIZON_DAYS, optimizationOf } from '../../domain/optimize';
 import { refuseRequest, type PolicyRules } from '../../domain/policy';
 import { requestSourceChains } from '../policies/decideIntent';
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
 import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
-import { planOn, planningError, plannedFeeOf, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects, type PlanSuccess } from '../../engine/planning';
+import { planOn, planningError, planningRequestOf, plannedFeeOf, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects, type PlanSuccess } from '../../engine/planning';
 import { PROTOCOLS, type Protocol } from '../../ports/chain';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
@@ -125,15 +124,16 @@ export interface IntentPreview {
   alternatives?: PreviewAlternative[];
 }
 
-export type PreviewIntentDeps = Pick<AppDeps, 'store' | 'clock' | 'chains' | 'environment'>;
+export type PreviewIntentDeps = Pick<AppDeps, 'store' | 'chains' | 'environment'>;
 
-/** The preview reads the chains once, like the first try of the engine's planning (no waits between tries: the client may ask again). */
-export const PREVIEW_RETRY = { attempts: 1, baseMs: 0, maxMs: 0, inFlightMaxMs: 0 };
-const clock = createSystemClock();
-
-/** What planning reads through, for the reads that plan without executing (preview, yields ranked by net return). */
+/**
+ * What planning reads through, for the reads that plan without executing
+ * (preview, yields ranked by net return): the chains are read once, like the
+ * first try of the engine's planning (no waits between tries: the client may
+ * ask again).
+ */
 export function planningEffects(deps: Pick<AppDeps, 'store' | 'chains'>): PlanningEffects {
-  return { chains: deps.chains, wallets: deps.store.wallets, intents: deps.store.intents, clock, retry: PREVIEW_RETRY, signal: new AbortController().signal };
+  return { chains: deps.chains, wallets: deps.store.wallets, intents: deps.store.intents, signal: new AbortController().signal };
 }
 
 const roundUsd = (n: number): number => Math.round(n * 1e6) / 1e6;
@@ -206,43 +206,23 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   const wallet = await getWalletById(deps, principal, params.walletId);
   checkWalletChains(wallet, params);
   const policy = await checkPolicy(deps, wallet, params);
-  const now = deps.clock.now().toISOString();
-  const intent: Intent & LendOptimization = {
-    id: 'preview',
-    accountId: principal.account.id,
-    walletId: wallet.id,
-    status: 'planning',
-    action: params.action,
-    amount: params.amount,
-    requestedAmount: params.amount,
-    asset: params.asset as TokenAsset,
-    ...(params.chain !== undefined && { chain: params.chain }),
-    ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
-    ...(params.toChain !== undefined && { toChain: params.toChain }),
-    ...(params.optimize !== undefined && { optimize: params.optimize }),
-    ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
-    ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
-    executionPlan: null,
-    createdAt: now,
-    updatedAt: now,
-    version: 0,
-    ...(policy && { policy }),
-  };
+  // planned as the engine plans the intent POST /intents would store
+  const request = planningRequestOf({ walletId: wallet.id, ...askedOf(params), ...(policy && { policy }) });
   const fx = planningEffects(deps);
   // a lend that lets the service choose is read with gas prices, so both choice rules can be shown
-  const choosing = intent.action === 'lend' && intent.chain === undefined;
-  const horizonDays = optimizationOf(intent)?.horizonDays ?? DEFAULT_HORIZON_DAYS;
-  const read = await readPlanning(choosing ? { ...intent, optimize: 'netReturn', horizonDays } : intent, fx);
+  const choosing = request.action === 'lend' && request.chain === undefined;
+  const horizonDays = optimizationOf(request)?.horizonDays ?? DEFAULT_HORIZON_DAYS;
+  const read = await readPlanning(choosing ? { ...request, optimize: 'netReturn', horizonDays } : request, fx);
   if (!read.ok) throw read.error;
-  const result = planOn(intent, read.snapshot);
-  if (!result.ok) throw await planningError(intent, fx, read.snapshot, result.error);
+  const result = planOn(request, read.snapshot);
+  if (!result.ok) throw await planningError(request, fx, read.snapshot, result.error);
   if (policy?.rules.maxUsdPerIntent !== undefined) {
     // the plan priced where each step executes, as the engine checks it before signing (the daily cap is not reserved by a preview)
-    const refused = refusePlanValue(policy.rules, await planCents(deps.chains, result.plan.steps, intent.asset));
+    const refused = refusePlanValue(policy.rules, await planCents(deps.chains, result.plan.steps, request.asset));
     if (refused) throw policyViolation(policy, refused);
   }
 
-  const asset = intent.asset;
+  const asset = request.asset;
   const quotes = new Map<ChainName, Promise<GasQuote>>();
   const quoteOf = (chain: ChainName): Promise<GasQuote> => {
     let q = quotes.get(chain);
@@ -275,7 +255,7 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
         gas: { units: gasUnits.toString(), usd: roundUsd(txs.reduce((sum, t) => sum + t.gasUsd, 0)), transactions: txs },
       };
       if (step.type === 'bridge') {
-        const speed = speedOf(intent);
+        const speed = speedOf(request);
         Object.assign(view, { from: step.from, to: step.to, routeFeeBps: tierOf(read.snapshot.market.routeFees, step.from, step.to, speed), expectedWaitSeconds: EXPECTED_ATTESTATION_SECONDS[speed] });
       }
       else view.protocol = step.protocol;
@@ -290,10 +270,10 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   const fees = steps.reduce((sum, s) => sum + BigInt(s.routeFeeUnits), 0n);
   const preview: IntentPreview = {
     walletId: wallet.id,
-    action: intent.action,
+    action: request.action,
     asset,
-    requestedAmount: intent.requestedAmount,
-    requestedAmountUnits: toUnits(intent.requestedAmount, asset).toString(),
+    requestedAmount: params.amount,
+    requestedAmountUnits: request.amount.toString(),
     amount: fromUnits(result.amount, asset),
     amountUnits: result.amount.toString(),
     strategy: result.plan.strategy,
@@ -307,19 +287,19 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
       gasUsd: roundUsd(steps.reduce((sum, s) => sum + s.gas.usd, 0)),
     },
   };
-  if (intent.speed !== undefined) preview.speed = intent.speed;
+  if (request.speed !== undefined) preview.speed = request.speed;
   if (result.plan.steps.some((s) => s.type === 'bridge')) preview.speeds = speedQuotes(result.plan.steps, read.snapshot.market.routeFees);
   const deposit = depositOf(result);
   if (deposit !== undefined && result.apy !== null) preview.totals.expectedYearlyEarnings = fromUnits(yearly(toUnits(deposit.amount, asset), result.apy), asset);
 
   if (choosing) {
-    preview.choice = intent.optimize === 'netReturn' ? 'netReturn' : 'bestApy';
+    preview.choice = request.optimize === 'netReturn' ? 'netReturn' : 'bestApy';
     preview.horizonDays = horizonDays;
     // the other rule's plan on the same snapshot: shown when it lends elsewhere
-    const other = planOn(intent.optimize === 'netReturn' ? { ...intent, optimize: undefined } : { ...intent, optimize: 'netReturn', horizonDays }, read.snapshot);
+    const other = planOn(request.optimize === 'netReturn' ? { ...request, optimize: undefined } : { ...request, optimize: 'netReturn', horizonDays }, read.snapshot);
     const otherDeposit = other.ok ? depositOf(other) : undefined;
     if (deposit !== undefined && otherDeposit !== undefined && (otherDeposit.chain !== deposit.chain || otherDeposit.protocol !== deposit.protocol)) {
-      const returns = rankNetReturns(intent, read.snapshot, horizonDays);
+      const returns = rankNetReturns(request, read.snapshot, horizonDays);
       const alternative = (choice: PreviewChoice, d: typeof deposit): PreviewAlternative[] => {
         const r = returns.find((x) => x.chain === d.chain && x.protocol === d.protocol);
         if (r === undefined) return [];

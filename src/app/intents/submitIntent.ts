@@ -10,6 +10,7 @@ import { ID_PREFIX, newId } from '../../domain/ids';
 import { DuplicateError } from '../../ports/store';
 import { DEFAULT_BRIDGE_SPEED, type Intent } from '../../domain/intent';
 import type { LendOptimization } from '../../domain/optimize';
+import type { AskedOfWallet } from '../../engine/planning';
 import { INTENT_CHAIN_FIELDS, parseCreateIntent, type CreateIntentParams } from '../../domain/schemas/intent';
 import type { Wallet } from '../../domain/types';
 import { toIntentView, type IntentView } from './intentView';
@@ -44,6 +45,25 @@ export function checkWalletChains(wallet: Wallet, params: CreateIntentParams): v
   for (const { field, chain } of namedChains(params)) {
     if (!wallet.chains.includes(chain)) throw invalidChain(chain, { field, walletChains: wallet.chains });
   }
+}
+
+/**
+ * What the request asks, as its intent records it: the fields the engine
+ * plans the intent by, and a preview plans the same request by (its bridges
+ * fast unless it asked for standard; a withdraw bridges nothing).
+ */
+export function askedOf(params: CreateIntentParams): Omit<AskedOfWallet, 'walletId' | 'policy'> {
+  return {
+    action: params.action,
+    requestedAmount: params.amount,
+    asset: params.asset,
+    ...(params.chain !== undefined && { chain: params.chain }),
+    ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
+    ...(params.toChain !== undefined && { toChain: params.toChain }),
+    ...(params.optimize !== undefined && { optimize: params.optimize }),
+    ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
+    ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
+  };
 }
 
 /** What an intent.created event records: what was asked (no wallet key, no transaction). */
@@ -95,16 +115,9 @@ export async function submitIntent(
       accountId: principal.account.id,
       walletId: wallet.id,
       status: 'pending',
-      action: params.action,
+      ...askedOf(params),
+      // what the plan moves once planned; until then what was asked
       amount: params.amount,
-      requestedAmount: params.amount,
-      asset: params.asset,
-      ...(params.chain !== undefined && { chain: params.chain }),
-      ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
-      ...(params.toChain !== undefined && { toChain: params.toChain }),
-      ...(params.optimize !== undefined && { optimize: params.optimize }),
-      ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
-      ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
       executionPlan: null,
       createdAt: now,
       updatedAt: now,

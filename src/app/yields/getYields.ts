@@ -11,10 +11,9 @@ import { planningEffects } from '../intents/previewIntent';
 import { ASSET_DECIMALS } from '../../domain/chains';
 import { invalidChain } from '../../domain/errors/chain';
 import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
-import type { Intent } from '../../domain/intent';
 import { decimalPlaces, fromUnits } from '../../domain/money';
-import { DEFAULT_HORIZON_DAYS, type LendOptimization, type OptimizeGoal } from '../../domain/optimize';
-import { netReturnReasoning, rankNetReturns, readPlanning } from '../../engine/planning';
+import { DEFAULT_HORIZON_DAYS, type OptimizeGoal } from '../../domain/optimize';
+import { netReturnReasoning, planningRequestOf, rankNetReturns, readPlanning } from '../../engine/planning';
 
 export interface YieldRate {
   chain: ChainName;
@@ -130,30 +129,22 @@ async function netReturnYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'enviro
   const wallet = await getWalletById(deps, principal, params.walletId!);
   if (wallet.chainType === 'tron') throw invalidChain('tron', { walletId: wallet.id, chainType: 'tron', reason: 'no Tron network is supported yet' });
   const policy = await effectivePolicy(deps, wallet);
-  const now = new Date().toISOString();
-  const intent: Intent & LendOptimization = {
-    id: 'yields',
-    accountId: wallet.accountId,
+  // read and ranked as a lend of the amount with optimize: netReturn would be planned
+  const request = planningRequestOf({
     walletId: wallet.id,
-    status: 'planning',
     action: 'lend',
-    amount: params.amount!,
     requestedAmount: params.amount!,
     asset,
     ...(params.chain !== undefined && { chain: params.chain }),
     optimize: 'netReturn',
     horizonDays,
-    executionPlan: null,
-    createdAt: now,
-    updatedAt: now,
-    version: 0,
-    ...(policy && { policy: { id: policy.id, version: policy.version, rules: policy.rules } }),
-  };
-  const read = await readPlanning(intent, planningEffects(deps));
+    ...(policy && { policy }),
+  });
+  const read = await readPlanning(request, planningEffects(deps));
   if (!read.ok) throw read.error;
   const all = read.snapshot.market.rates;
   const rates = all.filter((r) => r.asset === asset && (!params.chain || r.chain === params.chain));
-  const ranking = rankNetReturns(intent, read.snapshot, horizonDays);
+  const ranking = rankNetReturns(request, read.snapshot, horizonDays);
   const top = ranking[0];
   const marketOf = (r: { chain: ChainName; protocol: string }): MarketRate => all.find((m) => m.chain === r.chain && m.protocol === r.protocol && m.asset === asset)!;
   return {
