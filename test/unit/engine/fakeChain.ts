@@ -341,12 +341,9 @@ export class FakeChain implements ChainPort {
     m.set(k, (m.get(k) ?? 0n) + by);
   }
 
-  /** Moves `amount` out of `k` in `m`; false (nothing moved) when short. */
-  private take(m: Map<string, bigint>, k: string, amount: bigint): boolean {
-    const have = m.get(k) ?? 0n;
-    if (have < amount) return false;
-    m.set(k, have - amount);
-    return true;
+  /** Moves `amount` out of `k` in `m` (failure() found it there). */
+  private take(m: Map<string, bigint>, k: string, amount: bigint): void {
+    m.set(k, (m.get(k) ?? 0n) - amount);
   }
 
   /** INVALID_CHAIN for a chain this double does not serve, as the adapter answers it. */
@@ -401,6 +398,7 @@ export class FakeChain implements ChainPort {
       r.count--;
       return false;
     }
+    if (this.failure(from, tx) !== undefined) return false;
     switch (tx.kind) {
       case 'approve':
         this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), tx.amount);
@@ -408,29 +406,24 @@ export class FakeChain implements ChainPort {
       case 'revoke':
         this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), 0n);
         return true;
-      case 'supply': {
-        const allowance = key(tx.chain, from, tx.protocol, tx.asset);
-        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
-        this.take(this.allowances, allowance, tx.amount);
+      case 'supply':
+        this.take(this.allowances, key(tx.chain, from, tx.protocol, tx.asset), tx.amount);
+        this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount);
         this.add(this.positions, key(tx.chain, from, tx.protocol, tx.asset), tx.amount);
         return true;
-      }
       case 'withdraw': {
         const amount = tx.amount === 'max' ? this.position(tx.chain, from, tx.protocol, tx.asset) : tx.amount;
-        if (!this.take(this.positions, key(tx.chain, from, tx.protocol, tx.asset), amount)) return false;
+        this.take(this.positions, key(tx.chain, from, tx.protocol, tx.asset), amount);
         this.add(this.balances, key(tx.chain, from, tx.asset), amount);
         return true;
       }
-      case 'burn': {
-        const allowance = key(tx.chain, from, 'bridge', 'USDC');
-        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount)) return false;
-        this.take(this.allowances, allowance, tx.amount);
+      case 'burn':
+        this.take(this.allowances, key(tx.chain, from, 'bridge', 'USDC'), tx.amount);
+        this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount);
         this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, maxFee: tx.maxFee, minFinalityThreshold: tx.minFinalityThreshold, minted: false });
         return true;
-      }
       case 'mint': {
-        const burn = this.burns.get(tx.message);
-        if (burn === undefined || burn.minted || burn.toChain !== tx.chain) return false;
+        const burn = this.burns.get(tx.message)!;
         burn.minted = true;
         burn.mintedBy = hash;
         // As the attestation service: fast at the fee of the moment when maxFee covers it, else standard.
@@ -441,7 +434,7 @@ export class FakeChain implements ChainPort {
         return true;
       }
       case 'transfer':
-        if (!this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
+        this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount);
         this.add(this.balances, key(tx.chain, tx.to, tx.asset), tx.amount);
         return true;
     }
