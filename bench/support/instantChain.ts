@@ -10,11 +10,11 @@
  * (setImmediate), as real network I/O would; `io: 'microtask'` answers at once.
  */
 import { createHash } from 'node:crypto';
-import { toHex, type Address, type Hex } from 'viem';
+import { hexToString, toHex, type Address, type Hex } from 'viem';
 import type { Asset, ChainName, TokenAsset } from '../../src/domain/chains';
 import { STABLECOINS } from '../../src/domain/chains';
 import { ServiceError } from '../../src/domain/errors/base';
-import type { Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, Protocol, RouteFeeTable, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../src/ports/chain';
+import { WouldRevertError, type Attested, type ChainHoldings, type ChainPort, type GasEstimate, type GasQuote, type MarketRate, type Protocol, type RouteFeeTable, type SignedTx, type TxKind, type TxReceipt, type TxRequest, type TxSigner } from '../../src/ports/chain';
 import { cctpFee } from '../../src/domain/cctpFee';
 import { TYPICAL_GAS } from '../../src/ports/typicalGas';
 
@@ -22,6 +22,9 @@ export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000a
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
 
 const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+/** Every transaction pays 1 gwei per gas, ETH is at 3000 USD on every chain. */
+const GAS_PRICE_WEI = 1_000_000_000n;
+const ETH_USD = 3000;
 
 interface Account {
   /** `chain|asset` → smallest units. */
@@ -103,7 +106,7 @@ export class InstantChain implements ChainPort {
         if (a !== undefined) {
           for (const [k, v] of a.balances) {
             const [c, asset] = k.split('|');
-            if (c === chain && v > 0n) tokens.push({ asset: asset as Asset, balance: v });
+            if (c === chain && v > 0n) tokens.push({ asset: asset as Asset, token: instantToken(asset as TokenAsset), balance: v });
           }
           for (const [k, v] of a.positions) {
             const [c, protocol, asset] = k.split('|');
@@ -132,61 +135,83 @@ export class InstantChain implements ChainPort {
   }
 
   async gasQuote(chain: ChainName): Promise<GasQuote> {
-    return { chain, gasPriceWei: 1_000_000_000n, ethUsd: 3000 };
+    this.requireChain(chain);
+    return { chain, gasPriceWei: GAS_PRICE_WEI, ethUsd: ETH_USD };
   }
 
+  /** The typical figure of every kind (a mint's before anything is looked at, as the adapter answers it). */
   async estimateGas(_from: Address, tx: TxRequest): Promise<GasEstimate> {
+    if (tx.kind !== 'mint') this.requireMarket(tx);
     return { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
   }
 
-  async priceUsd(asset: Asset): Promise<number> {
-    return STABLECOINS.includes(asset) ? 1 : 3000;
+  async priceUsd(asset: Asset, chain: ChainName): Promise<number> {
+    if (STABLECOINS.includes(asset)) return 1;
+    this.requireChain(chain);
+    return ETH_USD;
   }
 
+  /** As the adapter: an unknown chain or market is refused, and so is a transaction that would revert (WouldRevertError, nothing signed); the nonce is spent once `onSigned` took it. */
   async send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
     await this.pause();
+    this.requireMarket(tx);
     const from = signer === 'relayer' ? BENCH_RELAYER : signer === 'faucet' ? FAUCET : signer.address;
+    const failing = this.failure(from, tx);
+    if (failing !== undefined) throw new WouldRevertError(tx.chain, tx.kind, failing);
     const nonceKey = `${tx.chain}|${from}`;
     const nonce = this.nonces.get(nonceKey) ?? 0;
-    this.nonces.set(nonceKey, nonce + 1);
     // about the size of a signed EIP-1559 transaction in hex; a native hash stands in for keccak (only uniqueness matters here)
     const raw = toHex(JSON.stringify({ from, nonce, tx }, bigintJson));
-    const txHash: Hex = `0x${createHash('sha256').update(raw).digest('hex')}`;
-    const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash, from, nonce, raw };
+    const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: nativeHash(raw), from, nonce, raw };
     await onSigned(signed);
+    this.nonces.set(nonceKey, nonce + 1);
     await this.pause();
     this.execute(signed.txHash, from, tx);
     return signed;
   }
 
-  async rebroadcast(_chain: ChainName, _raw: Hex): Promise<void> {
+  async rebroadcast(chain: ChainName, _raw: Hex): Promise<void> {
     // every send executes at once, so a rebroadcast never finds an unknown transaction
+    this.requireChain(chain);
   }
 
-  async findReceipt(_chain: ChainName, hashes: readonly Hex[]): Promise<TxReceipt | null> {
+  async findReceipt(chain: ChainName, hashes: readonly Hex[]): Promise<TxReceipt | null> {
     await this.pause();
+    this.requireChain(chain);
     return hashes.map((h) => this.receipts.get(h)).find((r) => r !== undefined) ?? null;
   }
 
-  async isKnown(_chain: ChainName, txHash: Hex): Promise<boolean> {
+  async isKnown(chain: ChainName, txHash: Hex): Promise<boolean> {
+    this.requireChain(chain);
     return this.receipts.has(txHash);
   }
 
-  async replace(): Promise<SignedTx> {
-    throw new Error('every send executes at once: nothing is ever stuck, so nothing is replaced');
+  /** Every send executes at once, so the nonce of `sent` is always mined: the replacement is signed and handed over, and never lands. */
+  async replace(signer: TxSigner, sent: Pick<SignedTx, 'chain' | 'kind' | 'raw'>, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
+    this.requireChain(sent.chain);
+    const { from, nonce, tx } = JSON.parse(hexToString(sent.raw)) as { from: Address; nonce: number; tx: unknown };
+    const by = signer === 'relayer' ? BENCH_RELAYER : signer === 'faucet' ? FAUCET : signer.address;
+    if (by !== from) throw new Error(`replacement of ${from}'s transaction signed by ${by}`);
+    const raw = toHex(JSON.stringify({ from, nonce, tx, replaces: nativeHash(sent.raw) }));
+    const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: nativeHash(raw), from, nonce, raw };
+    await onSigned(signed);
+    return signed;
   }
 
-  async messageReceived(_chain: ChainName, message: Hex): Promise<Hex | null> {
+  async messageReceived(chain: ChainName, message: Hex): Promise<Hex | null> {
+    this.requireChain(chain);
     return this.minted.get(message) ?? null;
   }
 
-  async receipt(_chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
+  async receipt(chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
     await this.pause();
+    this.requireChain(chain);
     return this.receipts.get(txHash) ?? null;
   }
 
-  async attest(_chain: ChainName, burnTxHash: Hex): Promise<Attested> {
+  async attest(chain: ChainName, burnTxHash: Hex): Promise<Attested> {
     await this.pause();
+    this.requireChain(chain);
     if (!this.burns.has(burnTxHash)) throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction');
     return { message: burnTxHash, attestation: '0xa77e57' };
   }
@@ -204,8 +229,51 @@ export class InstantChain implements ChainPort {
     return a;
   }
 
+  /** INVALID_CHAIN for a chain this chain does not serve, as the adapter answers it. */
+  private requireChain(chain: ChainName): void {
+    if (!this.chains.includes(chain)) throw new ServiceError('INVALID_CHAIN', `Chain ${chain} is not configured`, { details: { chain } });
+  }
+
+  /** INVALID_CHAIN for a lending market not among the rates (the adapter's deployment has no such market). */
+  private requireMarket(tx: TxRequest): void {
+    this.requireChain(tx.chain);
+    const market = lendingMarketOf(tx);
+    if (market === undefined) return;
+    const { protocol, asset } = market;
+    if (!this.marketRates.some((m) => m.chain === tx.chain && m.protocol === protocol && m.asset === asset)) {
+      throw new ServiceError('INVALID_CHAIN', `No ${protocol} ${asset} market on ${tx.chain}`, { details: { chain: tx.chain, protocol, asset } });
+    }
+  }
+
+  /** Why `tx` from `from` would revert on the ledger as it stands, or undefined when it would succeed. */
+  private failure(from: Address, tx: TxRequest): string | undefined {
+    const a = this.account(from);
+    const short = (m: Map<string, bigint>, k: string, amount: bigint) => (m.get(k) ?? 0n) < amount;
+    switch (tx.kind) {
+      case 'approve':
+      case 'revoke':
+        return undefined;
+      case 'supply':
+        if (short(a.allowances, `${tx.chain}|${tx.protocol}|${tx.asset}`, tx.amount)) return 'insufficient allowance';
+        return short(a.balances, `${tx.chain}|${tx.asset}`, tx.amount) ? 'transfer amount exceeds balance' : undefined;
+      case 'withdraw':
+        return tx.amount !== 'max' && short(a.positions, `${tx.chain}|${tx.protocol}|${tx.asset}`, tx.amount) ? 'not enough supplied' : undefined;
+      case 'burn':
+        if (short(a.allowances, `${tx.chain}|bridge|USDC`, tx.amount)) return 'insufficient allowance';
+        return short(a.balances, `${tx.chain}|USDC`, tx.amount) ? 'transfer amount exceeds balance' : undefined;
+      case 'mint': {
+        if (this.minted.has(tx.message)) return 'nonce already used';
+        const burn = this.burns.get(tx.message);
+        return burn === undefined || burn.toChain !== tx.chain ? 'invalid message' : undefined;
+      }
+      case 'transfer':
+        return short(a.balances, `${tx.chain}|${tx.asset}`, tx.amount) ? 'transfer amount exceeds balance' : undefined;
+    }
+  }
+
   /** Applies the transaction's effects; a failed condition reverts it (no effect). */
   private apply(hash: Hex, from: Address, tx: TxRequest): boolean {
+    if (this.failure(from, tx) !== undefined) return false;
     const a = this.account(from);
     switch (tx.kind) {
       case 'approve':
@@ -214,30 +282,25 @@ export class InstantChain implements ChainPort {
       case 'revoke':
         a.allowances.set(`${tx.chain}|${tx.spender}|${tx.asset}`, 0n);
         return true;
-      case 'supply': {
-        const allowance = `${tx.chain}|${tx.protocol}|${tx.asset}`;
-        if ((a.allowances.get(allowance) ?? 0n) < tx.amount || !take(a.balances, `${tx.chain}|${tx.asset}`, tx.amount)) return false;
-        take(a.allowances, allowance, tx.amount);
+      case 'supply':
+        take(a.allowances, `${tx.chain}|${tx.protocol}|${tx.asset}`, tx.amount);
+        take(a.balances, `${tx.chain}|${tx.asset}`, tx.amount);
         add(a.positions, `${tx.chain}|${tx.protocol}|${tx.asset}`, tx.amount);
         return true;
-      }
       case 'withdraw': {
         const position = `${tx.chain}|${tx.protocol}|${tx.asset}`;
         const amount = tx.amount === 'max' ? (a.positions.get(position) ?? 0n) : tx.amount;
-        if (!take(a.positions, position, amount)) return false;
+        take(a.positions, position, amount);
         add(a.balances, `${tx.chain}|${tx.asset}`, amount);
         return true;
       }
-      case 'burn': {
-        const allowance = `${tx.chain}|bridge|USDC`;
-        if ((a.allowances.get(allowance) ?? 0n) < tx.amount || !take(a.balances, `${tx.chain}|USDC`, tx.amount)) return false;
-        take(a.allowances, allowance, tx.amount);
+      case 'burn':
+        take(a.allowances, `${tx.chain}|bridge|USDC`, tx.amount);
+        take(a.balances, `${tx.chain}|USDC`, tx.amount);
         this.burns.set(hash, { from, toChain: tx.toChain, amount: tx.amount, fast: tx.minFinalityThreshold <= 1000 });
         return true;
-      }
       case 'mint': {
-        const burn = this.burns.get(tx.message);
-        if (burn === undefined || burn.toChain !== tx.chain) return false;
+        const burn = this.burns.get(tx.message)!;
         this.burns.delete(tx.message);
         this.minted.set(tx.message, hash);
         const fee = burn.fast ? cctpFee(burn.amount, this.feeBps) : 0n;
@@ -247,7 +310,7 @@ export class InstantChain implements ChainPort {
         return true;
       }
       case 'transfer':
-        if (!take(a.balances, `${tx.chain}|${tx.asset}`, tx.amount)) return false;
+        take(a.balances, `${tx.chain}|${tx.asset}`, tx.amount);
         add(this.account(tx.to).balances, `${tx.chain}|${tx.asset}`, tx.amount);
         return true;
     }
@@ -264,8 +327,9 @@ export class InstantChain implements ChainPort {
       txHash: hash,
       status: ok ? 'success' : 'reverted',
       gasUsed,
-      gasCostWei: gasUsed * 1_000_000_000n,
-      gasCostUsd: Number(gasUsed) / 10_000_000,
+      gasCostWei: gasUsed * GAS_PRICE_WEI,
+      // priced as the adapter prices it: at the chain's ETH/USD, to the micro-dollar
+      gasCostUsd: Math.round((Number(gasUsed * GAS_PRICE_WEI) / 1e18) * ETH_USD * 1e6) / 1e6,
       blockNumber: this.block++,
       ...(ok && this.lastMinted !== undefined && { minted: this.lastMinted }),
     });
@@ -276,11 +340,21 @@ function add(m: Map<string, bigint>, k: string, by: bigint): void {
   m.set(k, (m.get(k) ?? 0n) + by);
 }
 
-function take(m: Map<string, bigint>, k: string, amount: bigint): boolean {
-  const have = m.get(k) ?? 0n;
-  if (have < amount) return false;
-  m.set(k, have - amount);
-  return true;
+/** Moves `amount` out of `k` (failure() found it there). */
+function take(m: Map<string, bigint>, k: string, amount: bigint): void {
+  m.set(k, (m.get(k) ?? 0n) - amount);
+}
+
+/** The lending market `tx` goes to (a supply, a withdraw, an allowance for a protocol), if any. */
+function lendingMarketOf(tx: TxRequest): { protocol: Protocol; asset: TokenAsset } | undefined {
+  if (tx.kind === 'supply' || tx.kind === 'withdraw') return { protocol: tx.protocol, asset: tx.asset };
+  if ((tx.kind === 'approve' || tx.kind === 'revoke') && tx.spender !== 'bridge') return { protocol: tx.spender, asset: tx.asset };
+  return undefined;
+}
+
+/** A native hash stands in for keccak: only uniqueness matters here. */
+function nativeHash(raw: Hex): Hex {
+  return `0x${createHash('sha256').update(raw).digest('hex')}`;
 }
 
 /** The token contract the instant chain names for `asset` (the symbol's bytes as an address). */

@@ -4,7 +4,10 @@ import type { Asset, ChainName, TokenAsset } from '../domain/chains';
 /**
  * The chain port: everything the service asks of EVM chains. One adapter
  * (viem over JSON-RPC) implements it for sandbox devnets and rpc mode alike.
- * Errors are ServiceErrors: NETWORK_ERROR / TIMEOUT for node trouble.
+ * Errors are ServiceErrors: NETWORK_ERROR / TIMEOUT for node trouble,
+ * INVALID_CHAIN for a chain the port does not serve or a lending market the
+ * chain does not have. test/contract/chainPort.contract.ts holds every
+ * implementation (the adapter and the tests' doubles) to this behaviour.
  */
 import { LENDING_PROTOCOLS, type LendingProtocol } from '../domain/chains';
 
@@ -147,7 +150,7 @@ export interface AssumedFunds {
 export interface ChainPort {
   /** Active chains this deployment serves. */
   readonly chains: readonly ChainName[];
-  /** Token balances (native included) and lending positions of `address` on `chains`, chains read in parallel. */
+  /** Token balances (native included) and lending positions of `address` on `chains`, chains read in parallel; a chain the port does not serve is left out (not an error). */
   holdings(address: Address, chains: readonly ChainName[]): Promise<ChainHoldings[]>;
   /** Supply APYs read on chain for every (chain, protocol, asset) market. */
   rates(): Promise<MarketRate[]>;
@@ -160,7 +163,10 @@ export interface ChainPort {
    * there), then broadcasts it. Wallet signers are topped up with native gas
    * first; `onGasTopUp` is told what that top-up cost the gas tank (the value
    * sent and its own gas), once it is mined, whatever becomes of `tx`. The
-   * hash is never broadcast before `onSigned` resolves.
+   * hash is never broadcast before `onSigned` resolves; when `onSigned`
+   * rejects, so does send, nothing is broadcast and the nonce is not spent.
+   * A transaction the node's estimation says would revert is refused with
+   * WouldRevertError before anything is signed.
    */
   send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>, onGasTopUp?: (wei: bigint) => void): Promise<SignedTx>;
   /** Broadcasts an already signed transaction again (recovery); "already known" is success; NonceConsumedError when it can never land. */

@@ -4,6 +4,7 @@ import type { Asset, ChainName, TokenAsset } from '../../../src/domain/chains';
 import { STABLECOINS } from '../../../src/domain/chains';
 import type { ErrorCode } from '../../../src/domain/errors/base';
 import { ServiceError } from '../../../src/domain/errors/base';
+import { WouldRevertError } from '../../../src/ports/chain';
 import type {
   Attested,
   ChainHoldings,
@@ -63,6 +64,11 @@ interface Burn {
 }
 
 const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+
+/** Every transaction pays 1 gwei per gas. */
+const GAS_PRICE_WEI = 1_000_000_000n;
+/** ETH in USD on every chain: a receipt's gasCostUsd (gasUsed × 1 gwei at this price) is gasUsed / 10^7, the figures the engine tests assert. */
+const ETH_USD = 100;
 
 const key = (...parts: string[]): string => parts.join('|');
 
@@ -197,7 +203,7 @@ export class FakeChain implements ChainPort {
         const positions: ChainHoldings['positions'] = [];
         for (const [k, v] of this.balances) {
           const [c, a, asset] = k.split('|');
-          if (c === chain && a === address && v > 0n) tokens.push({ asset: asset as Asset, balance: v });
+          if (c === chain && a === address && v > 0n) tokens.push({ asset: asset as Asset, token: fakeToken(asset as TokenAsset), balance: v });
         }
         for (const [k, v] of this.positions) {
           const [c, a, protocol, asset] = k.split('|');
@@ -218,38 +224,52 @@ export class FakeChain implements ChainPort {
     return out;
   }
 
-  /** 1 gwei, ETH at 3000 USD. */
+  /** 1 gwei, ETH at ETH_USD. */
   async gasQuote(chain: ChainName): Promise<GasQuote> {
-    return { chain, gasPriceWei: 1_000_000_000n, ethUsd: 3000 };
+    this.requireChain(chain);
+    return { chain, gasPriceWei: GAS_PRICE_WEI, ethUsd: ETH_USD };
   }
 
-  /** The typical figure of every kind. */
+  /** The typical figure of every kind (a mint's before anything is looked at, as the adapter answers it). */
   async estimateGas(_from: Address, tx: TxRequest): Promise<GasEstimate> {
+    if (tx.kind !== 'mint') this.requireMarket(tx);
     return { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
   }
 
-  async priceUsd(asset: Asset): Promise<number> {
-    return STABLECOINS.includes(asset) ? 1 : 3000;
+  async priceUsd(asset: Asset, chain: ChainName): Promise<number> {
+    if (STABLECOINS.includes(asset)) return 1;
+    this.requireChain(chain);
+    return ETH_USD;
   }
 
+  /**
+   * As the adapter: an unknown chain or market is refused, and so is a
+   * transaction that would revert now (WouldRevertError, nothing signed),
+   * unless a revert was injected for it (revertNext), which is mined. The
+   * nonce is spent only once `onSigned` took the transaction.
+   */
   async send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
     this.fault('send', tx.kind);
+    this.requireMarket(tx);
     const from = signer === 'relayer' ? RELAYER : signer === 'faucet' ? FAUCET : signer.address;
+    const failing = this.injectedRevert(tx) === undefined ? this.failure(from, tx) : undefined;
+    if (failing !== undefined) throw new WouldRevertError(tx.chain, tx.kind, failing);
     const nonceKey = key(tx.chain, from);
     const nonce = this.nonces.get(nonceKey) ?? 0;
-    this.nonces.set(nonceKey, nonce + 1);
     const raw = toHex(JSON.stringify({ from, nonce, tx }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
     const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from, nonce, raw };
-    this.byRaw.set(raw, { hash: signed.txHash, from, tx, nonce });
     this.signed.push(signed);
     await onSigned(signed);
+    this.nonces.set(nonceKey, nonce + 1);
+    this.byRaw.set(raw, { hash: signed.txHash, from, tx, nonce });
     await this.beforeBroadcast?.(signed);
     this.fault('broadcast', tx.kind);
     this.land({ hash: signed.txHash, from, tx, nonce });
     return signed;
   }
 
-  async rebroadcast(_chain: ChainName, raw: Hex): Promise<void> {
+  async rebroadcast(chain: ChainName, raw: Hex): Promise<void> {
+    this.requireChain(chain);
     const entry = this.byRaw.get(raw);
     if (entry === undefined) throw new Error('rebroadcast of bytes this chain never signed');
     this.fault('broadcast', entry.tx.kind);
@@ -258,6 +278,7 @@ export class FakeChain implements ChainPort {
   }
 
   async findReceipt(chain: ChainName, hashes: readonly Hex[], waitMs: number): Promise<TxReceipt | null> {
+    this.requireChain(chain);
     for (const hash of hashes) await this.beforeReceipt?.(chain, hash);
     this.fault('receipt');
     const found = (): TxReceipt | null => hashes.map((h) => this.receipts.get(h)).find((r) => r !== undefined) ?? null;
@@ -266,11 +287,13 @@ export class FakeChain implements ChainPort {
     return found();
   }
 
-  async isKnown(_chain: ChainName, txHash: Hex): Promise<boolean> {
+  async isKnown(chain: ChainName, txHash: Hex): Promise<boolean> {
+    this.requireChain(chain);
     return this.receipts.has(txHash) || this.isPending(txHash);
   }
 
   async replace(_signer: TxSigner, sent: Pick<SignedTx, 'chain' | 'kind' | 'raw'>, onSigned: (signed: SignedTx) => Promise<void>): Promise<SignedTx> {
+    this.requireChain(sent.chain);
     const entry = this.byRaw.get(sent.raw);
     if (entry?.nonce === undefined) throw new Error('replacement of bytes this chain never signed');
     const raw = toHex(`${sent.raw}|bump${this.replacements.length + 1}`);
@@ -284,17 +307,20 @@ export class FakeChain implements ChainPort {
     return signed;
   }
 
-  async messageReceived(_chain: ChainName, message: Hex): Promise<Hex | null> {
+  async messageReceived(chain: ChainName, message: Hex): Promise<Hex | null> {
+    this.requireChain(chain);
     return this.burns.get(message)?.mintedBy ?? null;
   }
 
   async receipt(chain: ChainName, txHash: Hex): Promise<TxReceipt | null> {
+    this.requireChain(chain);
     await this.beforeReceipt?.(chain, txHash);
     this.fault('receipt');
     return this.receipts.get(txHash) ?? null;
   }
 
-  async attest(_chain: ChainName, burnTxHash: Hex): Promise<Attested> {
+  async attest(chain: ChainName, burnTxHash: Hex): Promise<Attested> {
+    this.requireChain(chain);
     this.fault('attest');
     if (!this.burns.has(burnTxHash)) throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction');
     return { message: burnTxHash, attestation: '0xa77e57' };
@@ -315,21 +341,64 @@ export class FakeChain implements ChainPort {
     m.set(k, (m.get(k) ?? 0n) + by);
   }
 
-  /** Moves `amount` out of `k` in `m`; false (nothing moved) when short. */
-  private take(m: Map<string, bigint>, k: string, amount: bigint): boolean {
-    const have = m.get(k) ?? 0n;
-    if (have < amount) return false;
-    m.set(k, have - amount);
-    return true;
+  /** Moves `amount` out of `k` in `m` (failure() found it there). */
+  private take(m: Map<string, bigint>, k: string, amount: bigint): void {
+    m.set(k, (m.get(k) ?? 0n) - amount);
   }
 
-  /** Applies the transaction's effects; any failed condition reverts it (no effect, gas still spent). */
+  /** INVALID_CHAIN for a chain this double does not serve, as the adapter answers it. */
+  private requireChain(chain: ChainName): void {
+    if (!this.chains.includes(chain)) throw new ServiceError('INVALID_CHAIN', `Chain ${chain} is not configured`, { details: { chain } });
+  }
+
+  /** INVALID_CHAIN for a lending market not among the rates (the adapter's deployment has no such market). */
+  private requireMarket(tx: TxRequest): void {
+    this.requireChain(tx.chain);
+    const market = lendingMarketOf(tx);
+    if (market === undefined) return;
+    const { protocol, asset } = market;
+    if (!this.marketRates.some((m) => m.chain === tx.chain && m.protocol === protocol && m.asset === asset)) {
+      throw new ServiceError('INVALID_CHAIN', `No ${protocol} ${asset} market on ${tx.chain}`, { details: { chain: tx.chain, protocol, asset } });
+    }
+  }
+
+  private injectedRevert(tx: TxRequest): { kind: TxKind; chain?: ChainName; count: number } | undefined {
+    return this.reverts.find((x) => x.kind === tx.kind && x.count > 0 && (x.chain === undefined || x.chain === tx.chain));
+  }
+
+  /** Why `tx` from `from` would revert on the ledger as it stands, or undefined when it would succeed. */
+  private failure(from: Address, tx: TxRequest): string | undefined {
+    const short = (m: Map<string, bigint>, k: string, amount: bigint) => (m.get(k) ?? 0n) < amount;
+    switch (tx.kind) {
+      case 'approve':
+      case 'revoke':
+        return undefined;
+      case 'supply':
+        if (short(this.allowances, key(tx.chain, from, tx.protocol, tx.asset), tx.amount)) return 'insufficient allowance';
+        return short(this.balances, key(tx.chain, from, tx.asset), tx.amount) ? 'transfer amount exceeds balance' : undefined;
+      case 'withdraw':
+        return tx.amount !== 'max' && short(this.positions, key(tx.chain, from, tx.protocol, tx.asset), tx.amount) ? 'not enough supplied' : undefined;
+      case 'burn':
+        if (short(this.allowances, key(tx.chain, from, 'bridge', 'USDC'), tx.amount)) return 'insufficient allowance';
+        return short(this.balances, key(tx.chain, from, 'USDC'), tx.amount) ? 'transfer amount exceeds balance' : undefined;
+      case 'mint': {
+        const burn = this.burns.get(tx.message);
+        if (burn === undefined || burn.toChain !== tx.chain) return 'invalid message';
+        return burn.minted ? 'nonce already used' : undefined;
+      }
+      case 'transfer':
+        return short(this.balances, key(tx.chain, from, tx.asset), tx.amount) ? 'transfer amount exceeds balance' : undefined;
+    }
+  }
+
+  /** Applies the transaction's effects; an injected revert or any failed condition reverts it (no effect, gas still spent). */
   private apply(hash: Hex, from: Address, tx: TxRequest): boolean {
-    const r = this.reverts.find((x) => x.kind === tx.kind && x.count > 0 && (x.chain === undefined || x.chain === tx.chain));
+    const r = this.injectedRevert(tx);
     if (r !== undefined) {
       r.count--;
       return false;
     }
+    if (this.failure(from, tx) !== undefined) return false;
     switch (tx.kind) {
       case 'approve':
         this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), tx.amount);
@@ -337,29 +406,24 @@ export class FakeChain implements ChainPort {
       case 'revoke':
         this.allowances.set(key(tx.chain, from, tx.spender, tx.asset), 0n);
         return true;
-      case 'supply': {
-        const allowance = key(tx.chain, from, tx.protocol, tx.asset);
-        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
-        this.take(this.allowances, allowance, tx.amount);
+      case 'supply':
+        this.take(this.allowances, key(tx.chain, from, tx.protocol, tx.asset), tx.amount);
+        this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount);
         this.add(this.positions, key(tx.chain, from, tx.protocol, tx.asset), tx.amount);
         return true;
-      }
       case 'withdraw': {
         const amount = tx.amount === 'max' ? this.position(tx.chain, from, tx.protocol, tx.asset) : tx.amount;
-        if (!this.take(this.positions, key(tx.chain, from, tx.protocol, tx.asset), amount)) return false;
+        this.take(this.positions, key(tx.chain, from, tx.protocol, tx.asset), amount);
         this.add(this.balances, key(tx.chain, from, tx.asset), amount);
         return true;
       }
-      case 'burn': {
-        const allowance = key(tx.chain, from, 'bridge', 'USDC');
-        if ((this.allowances.get(allowance) ?? 0n) < tx.amount || !this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount)) return false;
-        this.take(this.allowances, allowance, tx.amount);
+      case 'burn':
+        this.take(this.allowances, key(tx.chain, from, 'bridge', 'USDC'), tx.amount);
+        this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount);
         this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, maxFee: tx.maxFee, minFinalityThreshold: tx.minFinalityThreshold, minted: false });
         return true;
-      }
       case 'mint': {
-        const burn = this.burns.get(tx.message);
-        if (burn === undefined || burn.minted || burn.toChain !== tx.chain) return false;
+        const burn = this.burns.get(tx.message)!;
         burn.minted = true;
         burn.mintedBy = hash;
         // As the attestation service: fast at the fee of the moment when maxFee covers it, else standard.
@@ -370,7 +434,7 @@ export class FakeChain implements ChainPort {
         return true;
       }
       case 'transfer':
-        if (!this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount)) return false;
+        this.take(this.balances, key(tx.chain, from, tx.asset), tx.amount);
         this.add(this.balances, key(tx.chain, tx.to, tx.asset), tx.amount);
         return true;
     }
@@ -400,12 +464,20 @@ export class FakeChain implements ChainPort {
       txHash: hash,
       status: ok ? 'success' : 'reverted',
       gasUsed,
-      gasCostWei: gasUsed * 1_000_000_000n,
-      gasCostUsd: Number(gasUsed) / 10_000_000,
+      gasCostWei: gasUsed * GAS_PRICE_WEI,
+      // priced as the adapter prices it: at the chain's ETH/USD, to the micro-dollar
+      gasCostUsd: Math.round((Number(gasUsed * GAS_PRICE_WEI) / 1e18) * ETH_USD * 1e6) / 1e6,
       blockNumber: this.block++,
       ...(ok && this.lastMinted !== undefined && { minted: this.lastMinted }),
     });
   }
+}
+
+/** The lending market `tx` goes to (a supply, a withdraw, an allowance for a protocol), if any. */
+function lendingMarketOf(tx: TxRequest): { protocol: Protocol; asset: TokenAsset } | undefined {
+  if (tx.kind === 'supply' || tx.kind === 'withdraw') return { protocol: tx.protocol, asset: tx.asset };
+  if ((tx.kind === 'approve' || tx.kind === 'revoke') && tx.spender !== 'bridge') return { protocol: tx.spender, asset: tx.asset };
+  return undefined;
 }
 
 /** The token contract a test double names for `asset` (a fixed, recognisable address: the symbol's bytes). */

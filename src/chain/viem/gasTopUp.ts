@@ -1,0 +1,42 @@
+import { keccak256, type Address, type LocalAccount } from 'viem';
+import type { ChainName } from '../../domain/chains';
+import { networkError } from '../../domain/errors/chain';
+import type { ChainAccess } from './chainAccess';
+import { nonceTaken } from './nodeErrors';
+import type { NonceSender } from './nonceSender';
+
+/**
+ * How long a gas top-up is waited for before the step retries: long enough
+ * for a devnet stalled by the sandbox fault (at most 600 s) to resume.
+ */
+const TOP_UP_WAIT_MS = 15 * 60_000;
+
+export interface GasTopUpContext {
+  access: ChainAccess;
+  sendWithNonce: NonceSender;
+  gasTank: LocalAccount;
+  /** A wallet below this native balance is topped up. */
+  minGasWei: bigint;
+  topUpWei: bigint;
+}
+
+/** Tops `address` up with native gas from the gas tank when it runs low, and waits for it to land; what the tank paid (value and the top-up's own gas), 0 when nothing was sent. */
+export async function topUpGas(ctx: GasTopUpContext, chain: ChainName, address: Address): Promise<bigint> {
+  const { access, gasTank } = ctx;
+  const balance = await access.call(chain, (c) => c.client.getBalance({ address }));
+  if (balance >= ctx.minGasWei) return 0n;
+  const c = access.client(chain);
+  const { raw } = await ctx
+    .sendWithNonce(
+      chain,
+      gasTank,
+      () => access.call(chain, (x) => x.client.estimateFeesPerGas()),
+      async (nonce, fees) => ({ raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: 21_000n, ...fees }) }),
+    )
+    .catch((e: unknown) => {
+      // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off
+      throw nonceTaken(e) ? networkError(chain, e) : e;
+    });
+  const receipt = await access.call(chain, (x) => x.client.waitForTransactionReceipt({ hash: keccak256(raw), timeout: TOP_UP_WAIT_MS }));
+  return ctx.topUpWei + receipt.gasUsed * receipt.effectiveGasPrice;
+}

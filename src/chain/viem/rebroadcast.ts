@@ -1,0 +1,21 @@
+import { keccak256, type Hex } from 'viem';
+import type { ChainName } from '../../domain/chains';
+import { NonceConsumedError } from '../../ports/chain';
+import { broadcast } from './broadcast';
+import type { ChainAccess } from './chainAccess';
+import { alreadyKnown, nonceTaken } from './nodeErrors';
+
+/** ChainPort.rebroadcast: "already known" is success; NonceConsumedError when the nonce went to another transaction. */
+export async function rebroadcast(access: ChainAccess, chain: ChainName, raw: Hex): Promise<void> {
+  try {
+    await broadcast(access, chain, raw);
+  } catch (e) {
+    if (alreadyKnown(e)) return;
+    if (!nonceTaken(e)) throw e;
+    // The nonce is used: either by these very bytes (then the chain knows the hash) or by another transaction.
+    const txHash = keccak256(raw);
+    const known = await access.call(chain, (c) => c.client.getTransaction({ hash: txHash })).catch(() => null);
+    if (known) return;
+    throw new NonceConsumedError(chain, txHash);
+  }
+}

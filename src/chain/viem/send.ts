@@ -1,0 +1,67 @@
+import { keccak256, type LocalAccount } from 'viem';
+import { WouldRevertError, type SignedTx, type TxRequest, type TxSigner } from '../../ports/chain';
+import type { ChainAccess } from './chainAccess';
+import { encodeTx } from './encodeTx';
+import { topUpGas, type GasTopUpContext } from './gasTopUp';
+import { isExecutionRevert, revertReason } from './nodeErrors';
+import type { NonceSender } from './nonceSender';
+import { accountOf, type ServiceAccounts } from './serviceAccounts';
+
+/** Gas limit used when estimation says the call reverts: it is sent anyway so the revert is on chain and in a receipt. */
+const REVERTING_GAS_LIMIT = 1_000_000n;
+
+export interface SendContext {
+  access: ChainAccess;
+  sendWithNonce: NonceSender;
+  accounts: ServiceAccounts;
+  gas: GasTopUpContext;
+}
+
+/** ChainPort.send: a wallet signer is topped up with native gas first, then the transaction is signed, handed to `onSigned`, and broadcast. */
+export async function send(ctx: SendContext, signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>, onGasTopUp?: (wei: bigint) => void): Promise<SignedTx> {
+  const account = accountOf(ctx.accounts, signer);
+  if (typeof signer === 'object') {
+    const toppedUp = await topUpGas(ctx.gas, tx.chain, account.address);
+    if (toppedUp > 0n) onGasTopUp?.(toppedUp);
+  }
+  return signAndSend(ctx, account, tx, onSigned);
+}
+
+/** Signs with the signer's next nonce, hands the hash over, then broadcasts. */
+async function signAndSend(ctx: SendContext, account: LocalAccount, tx: TxRequest, onSigned: (s: SignedTx) => Promise<void>): Promise<SignedTx> {
+  const { access } = ctx;
+  const c = access.client(tx.chain);
+  const sabotage = (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
+  const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
+  const prepare = () =>
+    Promise.all([
+      access.call(tx.chain, (x) => x.client.estimateFeesPerGas()),
+      access.call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
+        (g) => (g * 12n) / 10n,
+        (e) => {
+          // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
+          // estimation revert is refused here, before signing: sending it would only burn gas.
+          if (sabotage) return REVERTING_GAS_LIMIT;
+          if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
+          throw e;
+        },
+      ),
+    ]);
+  // Another process may share a service account (tests, several instances): a nonce taken
+  // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.
+  return ctx.sendWithNonce(tx.chain, account, prepare, async (nonce, [fees, gas]): Promise<SignedTx> => {
+    const raw = await account.signTransaction({
+      chainId: c.chain.id,
+      type: 'eip1559',
+      to,
+      data,
+      nonce,
+      gas,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: keccak256(raw), from: account.address, nonce, raw };
+    await onSigned(signed);
+    return signed;
+  });
+}

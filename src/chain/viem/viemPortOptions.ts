@@ -1,0 +1,53 @@
+import type { Address, Hex } from 'viem';
+import type { ChainName } from '../../domain/chains';
+import type { FaultRegistry } from '../../domain/sandboxFaults';
+import type { ChainPort } from '../../ports/chain';
+import type { SandboxManifest } from '../../ports/deploymentManifest';
+import type { NonceRepo } from '../../ports/store';
+import type { AttestationClient } from '../cctp/attestationClient';
+import type { ChainClient } from './chainClients';
+import type { RpcObserver } from './observedTransport';
+
+export interface ServiceKeys {
+  /** Pays native gas top-ups and relays CCTP mints. */
+  gasTank: Hex;
+  /** Sends demo funds (and, in the sandbox, may mint tokens). */
+  faucet: Hex;
+}
+
+export interface ViemChainPortOptions {
+  manifest: SandboxManifest;
+  keys: ServiceKeys;
+  faults?: FaultRegistry;
+  /** Receipt polling interval; small for devnets. */
+  pollingIntervalMs?: number;
+  /** One JSON-RPC request waits this long at most (default 10 s): a hanging node is an error, not a hang. */
+  rpcTimeoutMs?: number;
+  /** A wallet below this native balance is topped up before it transacts. */
+  minGasWei?: bigint;
+  topUpWei?: bigint;
+  /** Told of every JSON-RPC request to the nodes (chain, method, duration, error kind), whichever call made it. */
+  onRpc?: RpcObserver;
+  /**
+   * The store's nonce allocator, asked at each send (gas tank and relayer,
+   * faucet, wallets): several instances may sign for one account. A getter,
+   * since the store starts beside the chains; until it answers (or without
+   * one) the node's pending nonce is used.
+   */
+  nonces?: () => NonceRepo | undefined;
+  /** A nonce above a chain that has not moved for this long marks a gap the allocator re-synchronises (default 5 s). */
+  nonceGapMs?: number;
+  /** Told each time a transaction's nonce was used by another sender first (it is signed again with a fresh one, a few times at most). */
+  onNonceRetry?: (chain: ChainName, address: Address) => void;
+  /**
+   * The attestation service's client (default: one for the manifest's
+   * `attestationApi`, else Circle's testnet service). The service never
+   * signs attestations itself.
+   */
+  attestations?: AttestationClient;
+  /** How long the route fee tiers read from the attestation service are kept (default 30 s). */
+  routeFeesTtlMs?: number;
+}
+
+/** The viem adapter: the chain port, plus its sandbox faults, its clients, and a way to forget the cached route fees (a test that changes them). */
+export type ViemChainPort = ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient; dropRouteFees(): void };
