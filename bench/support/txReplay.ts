@@ -1,7 +1,7 @@
 /**
  * Round-trip baseline for bench/intentRoundTrips.ts: sends a transaction
  * directly with viem, from an account the bench owns, on the running sandbox
- * devnets, the way the service's chain port does (src/chain/viem/createViemChainPort.ts):
+ * devnets, the way the service's chain port does (src/chain/viem/send.ts and nonceSender.ts):
  * prepare (pending nonce, EIP-1559 fees and gas × 1.2, read in parallel), sign
  * locally, eth_sendRawTransaction, then waitForTransactionReceipt on a public
  * client built by the service's own createChainClients (same batching, same
