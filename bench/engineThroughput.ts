@@ -13,7 +13,8 @@
  *
  * Run: npx ts-node --transpile-only bench/engineThroughput.ts
  * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet;
- * BENCH_CASES=bare,small,full,watched picks the rows, all by default.)
+ * BENCH_CASES=bare,small,full,watched picks the rows, all by default;
+ * BENCH_CPU_PROF=file.cpuprofile profiles the engine's measured window.)
  *
  * While the full-size engine row runs, a child process polls GET /healthz of
  * a tiny HTTP server in this process every 10 ms (HealthProbe): its answer
@@ -43,6 +44,7 @@ import { isFinal, transition, type IntentEvent } from '../src/domain/intentState
 import type { UnitContext } from '../src/engine/unitContext';
 import { InstantChain, instantToken } from './support/instantChain';
 import { forceGc, HealthProbe, int, ms, RssSampler, summary, TurnMeter } from './support/benchStats';
+import { profileWindow } from './support/cpuProfile';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 1_000);
 /** Rounds of every case; each row reports the median-throughput round. */
@@ -58,6 +60,8 @@ const SUBMIT_BATCH = Number(process.env.BENCH_SUBMIT_BATCH ?? 0);
 const TURN_BUDGET_MS = process.env.BENCH_TURN_BUDGET_MS === undefined ? undefined : Number(process.env.BENCH_TURN_BUDGET_MS);
 /** No run may take longer than this: the bench fails instead of hanging. */
 const DEADLINE_MS = 300_000;
+/** BENCH_CPU_PROF=file.cpuprofile: a CPU profile of the engine runs' measured windows (the last one run is kept). */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 const FEE_BPS = 5;
 const CHAINS: ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
 
@@ -278,6 +282,7 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const rss = new RssSampler(50);
+  const stopProfile = await profileWindow(CPU_PROF);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const ids: string[] = [];
@@ -305,6 +310,7 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
   clearTimeout(timer);
   const t1 = performance.now();
   const cpu = process.cpuUsage(cpu0);
+  await stopProfile();
   const mem = rss.stop();
   loop.disable();
   loopAfter.disable();

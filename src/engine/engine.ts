@@ -19,7 +19,7 @@ import { sleep } from './abort';
 import { recoverIntents, resumeOrder } from './recovery';
 import { createLeaseKeeper, type LeaseKeeper } from './leaseKeeper';
 import { isFinal } from '../domain/intentStateMachine';
-import type { EngineEffects } from './unitContext';
+import type { EngineEffects, UnitContext } from './unitContext';
 import { walletSigner } from './walletSigner';
 import { walletActorId, walletBehavior, walletSupervisor, type WalletActorState, type WalletMsg } from './walletActor';
 
@@ -200,10 +200,15 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
+    // An actor hands every unit the same commit and signal: its context is built once, not per unit of work.
+    let unit: UnitContext | undefined;
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         ...commits,
-        advance: (current, commit, unitSignal) => advance(current, { ...effects, keyVault, commit, signal: unitSignal }),
+        advance: (current, commit, signal) => {
+          if (unit?.commit !== commit || unit.signal !== signal) unit = { ...effects, keyVault, commit, signal };
+          return advance(current, unit);
+        },
         onHalt: (last, reason) => {
           if (reason !== 'final') logger.info({ intentId: intent.id, status: last.status, reason }, 'intent actor halted');
           void intentActors.stop(intent.id);

@@ -56,6 +56,22 @@ function conflatingSubscription(max: number, onClose: () => void): IntentSubscri
   return sub;
 }
 
+/** The subscriber when exactly one is listening across the four topic sets; undefined for none or several (no array built per publish). */
+function loneSubscriber(a: Set<Subscriber>, b?: Set<Subscriber>, c?: Set<Subscriber>, d?: Set<Subscriber>): Subscriber | undefined {
+  const count = a.size + (b?.size ?? 0) + (c?.size ?? 0) + (d?.size ?? 0);
+  if (count !== 1) return undefined;
+  const set = a.size === 1 ? a : b?.size === 1 ? b : c?.size === 1 ? c : d!;
+  return set.values().next().value;
+}
+
+function deliverTo(s: Subscriber, intent: Intent): void {
+  try {
+    s.deliver(intent);
+  } catch {
+    // one faulty listener must not keep the snapshot from the others
+  }
+}
+
 interface Subscriber {
   /** Subscription order: a snapshot reaches its subscribers in this order, whatever their topics. */
   seq: number;
@@ -100,17 +116,17 @@ export function createIntentBus(): IntentBus {
       const forIntent = byIntent.get(intent.id);
       const forWallet = byWallet.get(intent.walletId);
       const forAccount = byAccount.get(intent.accountId);
+      const only = loneSubscriber(all, forAccount, forWallet, forIntent);
+      if (only !== undefined) {
+        // one subscriber (the common case: a single 'all' listener, or one watcher): no list to build for every transition
+        deliverTo(only, intent);
+        return;
+      }
       // copied first: a listener that (un)subscribes while being called does not change who gets this snapshot
       const targets: Subscriber[] = [...all, ...(forAccount ?? []), ...(forWallet ?? []), ...(forIntent ?? [])];
       const sources = (all.size > 0 ? 1 : 0) + (forAccount ? 1 : 0) + (forWallet ? 1 : 0) + (forIntent ? 1 : 0);
       if (sources > 1) targets.sort((a, b) => a.seq - b.seq);
-      for (const s of targets) {
-        try {
-          s.deliver(intent);
-        } catch {
-          // one faulty listener must not keep the snapshot from the others
-        }
-      }
+      for (const s of targets) deliverTo(s, intent);
     },
     listen(topic, listener) {
       return add(topic, listener);

@@ -4,7 +4,7 @@ import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
 import { isFinal, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
-import { commitTransition, type CommitDeps } from './commitTransition';
+import { commitTransition, type CommitDeps, type CommitOptions } from './commitTransition';
 
 /** The one message of an intent actor: do the next unit of work. */
 export interface IntentMsg {
@@ -51,20 +51,20 @@ const internalFailure = (intent: Intent): ServiceError =>
  * again. A stop leaves the intent as persisted, for recovery.
  */
 export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent, deps: IntentActorDeps): ActorRef<IntentActorState, IntentMsg> {
-  const commitFor =
-    (state: IntentActorState): Commit =>
-    async (event: IntentEvent) => {
-      state.intent = await commitTransition(deps, state.intent, event, {
-        // A client's cancel request (the engine's cancel) bumped the version: keep it and commit on top of it, never lose it.
-        rebase: (stored) => {
-          const adopted = adoptCancelRequest(state.intent, stored);
-          if (adopted) state.intent = adopted;
-          return adopted;
-        },
-      });
-      return state.intent;
-    };
-
+  // The one state object of this actor (every handler returns it, changed in place): its commit and options are made once, not per unit of work.
+  const actorState: IntentActorState = { intent, halted: false };
+  const commitOptions: CommitOptions = {
+    // A client's cancel request (the engine's cancel) bumped the version: keep it and commit on top of it, never lose it.
+    rebase: (stored) => {
+      const adopted = adoptCancelRequest(actorState.intent, stored);
+      if (adopted) actorState.intent = adopted;
+      return adopted;
+    },
+  };
+  const commit: Commit = async (event: IntentEvent) => {
+    actorState.intent = await commitTransition(deps, actorState.intent, event, commitOptions);
+    return actorState.intent;
+  };
   const halt = (state: IntentActorState, reason: HaltReason): IntentActorState => {
     if (!state.halted) {
       state.halted = true;
@@ -81,7 +81,6 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
 
   /** Fails the intent with INTERNAL_ERROR; pending has no `fail` edge, so it passes through planning first. */
   const failInternal = async (state: IntentActorState): Promise<void> => {
-    const commit = commitFor(state);
     if (state.intent.status === 'pending') await commit({ type: 'plan' });
     const open = state.intent.status === 'executing' ? state.intent.executionPlan?.steps.find((s) => s.status !== 'completed') : undefined;
     await commit({
@@ -96,10 +95,10 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
     intent.id,
     async (state, _msg, ctx) => {
       if (state.halted) return state;
-      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commitFor(state), ctx.signal);
+      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commit, ctx.signal);
       return continueOrHalt(state, ctx);
     },
-    { intent, halted: false },
+    actorState,
     {
       supervise: async (error, state, _msg, ctx) => {
         const log = { intentId: state.intent.id, status: state.intent.status, version: state.intent.version, err: error };
