@@ -35,7 +35,12 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Directory depth below src/ of the deepest file (src/app/x.ts: 1), so every file falls under one block below. */
 function deepest(dir, depth = 0) {
-  return Math.max(depth, ...readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => deepest(join(dir, e.name), depth + 1)));
+  return Math.max(
+    depth,
+    ...readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => deepest(join(dir, e.name), depth + 1)),
+  );
 }
 
 function restrictedBeyond(entry, allowed, ups) {
@@ -70,9 +75,18 @@ export const noHiddenImports = {
   rules: {
     'no-restricted-syntax': [
       'error',
-      { selector: 'ImportExpression[source.value=/^\\./]', message: 'Import modules of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.' },
-      { selector: "CallExpression[callee.name='require'][arguments.0.value=/^\\./]", message: 'Import modules of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.' },
-      { selector: 'TSImportType[source.value=/^\\./]', message: 'Import types of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.' },
+      {
+        selector: 'ImportExpression[source.value=/^\\./]',
+        message: 'Import modules of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.',
+      },
+      {
+        selector: "CallExpression[callee.name='require'][arguments.0.value=/^\\./]",
+        message: 'Import modules of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.',
+      },
+      {
+        selector: 'TSImportType[source.value=/^\\./]',
+        message: 'Import types of src/ with an import declaration: the layer check (eslint.layers.mjs) reads only those.',
+      },
     ],
   },
 };

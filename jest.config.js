@@ -12,7 +12,10 @@ const shared = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { transpilation: true, diagnostics: false }],
     // The sign-in packages are ES modules only: jest's CommonJS runtime gets them transpiled (Node itself loads them natively).
-    '^.+\\.js$': ['ts-jest', { transpilation: true, diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true } }],
+    '^.+\\.js$': [
+      'ts-jest',
+      { transpilation: true, diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true } },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(oidc-provider|openid-client|oauth4webapi|jose)/)'],
   // a failing file's error reaches the report whole (see the file)

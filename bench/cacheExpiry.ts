@@ -54,9 +54,11 @@ async function loadChild(spec: LoadSpec): Promise<void> {
       });
       req.end();
     });
-  await Promise.all(Array.from({ length: spec.concurrency }, async () => {
-    while (Date.now() < deadline) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: spec.concurrency }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
   process.stdout.write(JSON.stringify(out));
   agent.destroy();
 }
@@ -80,11 +82,21 @@ async function main(): Promise<void> {
     createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination({ dest: '/dev/null', sync: false })),
   );
   const acct = await (
-    await fetch(`${svc.url}/admin/accounts`, { method: 'POST', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ plan: 'enterprise', requestsPerMinute: 1_000_000 }) })
+    await fetch(`${svc.url}/admin/accounts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ plan: 'enterprise', requestsPerMinute: 1_000_000 }),
+    })
   ).json();
   const headers = { authorization: `Bearer ${acct.apiKey.key}` };
-  const wallet = (await (await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"userId":"expiry"}' })).json()) as { id: string };
-  await fetch(`${svc.url}/v1/demo/fund`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ walletId: wallet.id }) });
+  const wallet = (await (
+    await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"userId":"expiry"}' })
+  ).json()) as { id: string };
+  await fetch(`${svc.url}/v1/demo/fund`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ walletId: wallet.id }),
+  });
   await new Promise((r) => setTimeout(r, 1500));
 
   // Short-lived caches (same single-flight and stale-while-revalidate settings, shorter ttl).
@@ -109,7 +121,8 @@ async function main(): Promise<void> {
   // Chain reads counted at the port, with when they ran.
   const chains = svc.deps.chains;
   const reads: Record<string, { start: number; end: number }[]> = { rates: [], holdings: [], priceUsd: [] };
-  const count = <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
+  const count =
+    <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
     (...a: A): Promise<R> => {
       const r = { start: now(), end: NaN };
       reads[name]!.push(r);
@@ -128,12 +141,19 @@ async function main(): Promise<void> {
 
   const cases = [
     { id: 'yields', name: 'GET /v1/yields', path: '/v1/yields?asset=USDC', counter: 'rates' },
-    { id: 'graphql', name: 'GET /graphql { yields }', path: `/graphql?query=${encodeURIComponent('{ yields(asset: USDC) { best { apy } } }')}`, counter: 'rates' },
+    {
+      id: 'graphql',
+      name: 'GET /graphql { yields }',
+      path: `/graphql?query=${encodeURIComponent('{ yields(asset: USDC) { best { apy } } }')}`,
+      counter: 'rates',
+    },
     { id: 'balances', name: 'GET /v1/balances/:id', path: `/v1/balances/${wallet.id}`, counter: 'holdings' },
   ].filter((c) => ONLY.includes(c.id));
 
   console.log(`${CONCURRENCY} closed-loop clients for ${SECONDS} s per case (load from a child process), cache ttl ${TTL_MS} ms, NODE_ENV=${env}`);
-  console.log('| case | answers | non-200 | expiries | chain reads | reads per expiry (max) | cache reads that waited for the chain | expiry windows: answers, p50 / p99 / max ms | between: answers, p50 / p99 / max ms |');
+  console.log(
+    '| case | answers | non-200 | expiries | chain reads | reads per expiry (max) | cache reads that waited for the chain | expiry windows: answers, p50 / p99 / max ms | between: answers, p50 / p99 / max ms |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const c of cases) {
     for (const r of Object.values(reads)) r.length = 0;
@@ -143,7 +163,10 @@ async function main(): Promise<void> {
     const started = now();
     const [waitedBefore, answeredBefore] = [waited[counter], answered[counter]];
     const spec: LoadSpec = { url: svc.url + c.path, headers, concurrency: CONCURRENCY, seconds: SECONDS };
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, 'load', JSON.stringify(spec)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, 'load', JSON.stringify(spec)], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     const answers = (JSON.parse(stdout) as [number, number, number][]).filter(([t]) => t >= started);
     const own = reads[c.counter]!.filter((r) => r.start >= started);
     // One expiry: the reads that start within half a ttl of its first one.
@@ -163,7 +186,8 @@ async function main(): Promise<void> {
     console.log(
       `| ${c.name} | ${answers.length} | ${answers.filter((a) => a[2] !== 200).length} | ${expiries.length} | ${own.length}${reads.priceUsd!.length ? ` (+${reads.priceUsd!.length} price)` : ''} | ${(own.length / Math.max(1, expiries.length)).toFixed(2)} (${Math.max(0, ...expiries.map((e) => e.reads))}) | ${waited[counter] - waitedBefore} of ${answered[counter] - answeredBefore} | ${fmt(during)} | ${fmt(between)} |`,
     );
-    if (process.env.BENCH_VERBOSE) for (const e of expiries) console.log(`  expiry at +${(e.start - started).toFixed(0)} ms: ${e.reads} read(s), ${(e.end - e.start).toFixed(1)} ms`);
+    if (process.env.BENCH_VERBOSE)
+      for (const e of expiries) console.log(`  expiry at +${(e.start - started).toFixed(0)} ms: ${e.reads} read(s), ${(e.end - e.start).toFixed(1)} ms`);
   }
   await svc.stop();
   process.exit(0);

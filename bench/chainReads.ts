@@ -37,14 +37,30 @@ async function main(): Promise<void> {
     await r.arrayBuffer();
   };
   const w = await (
-    await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ userId: 'bench' }) })
+    await fetch(`${svc.url}/v1/wallets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: 'bench' }),
+    })
   ).json();
-  await fetch(`${svc.url}/v1/demo/fund`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ walletId: w.id }) });
+  await fetch(`${svc.url}/v1/demo/fund`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ walletId: w.id }),
+  });
   const caches = svc.deps.caches;
 
-  const balCold = await timeIt(N, () => get(`/v1/balances/${w.id}`), () => caches.holdings.clear());
+  const balCold = await timeIt(
+    N,
+    () => get(`/v1/balances/${w.id}`),
+    () => caches.holdings.clear(),
+  );
   const balWarm = await timeIt(N, () => get(`/v1/balances/${w.id}`));
-  const yCold = await timeIt(N, () => get('/v1/yields'), () => caches.rates.clear());
+  const yCold = await timeIt(
+    N,
+    () => get('/v1/yields'),
+    () => caches.rates.clear(),
+  );
   const yWarm = await timeIt(N, () => get('/v1/yields'));
   const health = await timeIt(N, () => get('/healthz'));
   await svc.stop();

@@ -138,10 +138,7 @@ async function fundedWallet(api: Client, name: string, kind: Kind): Promise<stri
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const svc = await startService(
-    loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise', ADMIN_TOKEN }),
-    createLogger('silent'),
-  );
+  const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise', ADMIN_TOKEN }), createLogger('silent'));
   const startupMs = Date.now() - t0;
   // the devnet nodes (and whatever they spawned), to measure them and to prove they are gone at the end
   const nodes = descendants().map((p) => p.pid);
@@ -193,14 +190,32 @@ async function main(): Promise<void> {
     };
     const b0 = summary(soloNoBridge.map((o) => o.latencyMs)).p50;
     const b1 = summary(soloBridge.map((o) => o.latencyMs)).p50;
-    console.log(`start-up (devnets + deploy + server): ${int(startupMs)} ms; ${soloWallets.length + wallets.length} wallets created and minted in ${int(fundMs)} ms`);
-    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `start-up (devnets + deploy + server): ${int(startupMs)} ms; ${soloWallets.length + wallets.length} wallets created and minted in ${int(fundMs)} ms`,
+    );
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log('| case | intents | latency p50 ms | latency p99 ms | observed p50 ms | p50 vs alone | completed / failed |');
     console.log('|---|---|---|---|---|---|---|');
     console.log(row('no-bridge alone (baseline)', soloNoBridge, b0));
     console.log(row('single-bridge alone (baseline)', soloBridge, b1));
-    console.log(row(`${INTENTS} at once: no-bridge`, loaded.filter((o) => o.kind === 'no-bridge'), b0));
-    console.log(row(`${INTENTS} at once: single-bridge`, loaded.filter((o) => o.kind === 'single-bridge'), b1));
+    console.log(
+      row(
+        `${INTENTS} at once: no-bridge`,
+        loaded.filter((o) => o.kind === 'no-bridge'),
+        b0,
+      ),
+    );
+    console.log(
+      row(
+        `${INTENTS} at once: single-bridge`,
+        loaded.filter((o) => o.kind === 'single-bridge'),
+        b1,
+      ),
+    );
     console.log(row(`${INTENTS} at once: all`, loaded, (b0 + b1) / 2));
     console.log(`| measure | figure |`);
     console.log('|---|---|');
@@ -208,7 +223,9 @@ async function main(): Promise<void> {
     console.log(`| throughput, one at a time (1 / mean of the two baseline medians) | ${(2000 / (b0 + b1)).toFixed(2)} intents/s |`);
     console.log(`| peak RSS of the service process while the ${INTENTS} ran (at start) | ${int(mem.peakMiB)} MiB (${int(mem.startMiB)} MiB) |`);
     console.log(`| peak RSS of the ${nodes.length} devnet processes, summed | ${int(nodesPeak / MiB)} MiB |`);
-    console.log(`| CPU while the ${INTENTS} ran: service process / devnet processes (100% = one core) | ${int(((cpu.user + cpu.system) / 1000 / wallMs) * 100)}% / ${int((nodesCpuMs / wallMs) * 100)}% |`);
+    console.log(
+      `| CPU while the ${INTENTS} ran: service process / devnet processes (100% = one core) | ${int(((cpu.user + cpu.system) / 1000 / wallMs) * 100)}% / ${int((nodesCpuMs / wallMs) * 100)}% |`,
+    );
     console.log(`| completed / failed | ${completed} / ${failed} |`);
     for (const o of all.filter((x) => x.status !== 'completed')) console.log(`failed: ${o.kind}: ${o.error}`);
     for (const o of wrongPlan) console.log(`unexpected plan: ${o.kind} intent planned as ${o.strategy}`);

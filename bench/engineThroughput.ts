@@ -208,7 +208,8 @@ function check(final: Intent[], reqs: Req[], result: RunResult): void {
     }
     const strategy = i.executionPlan?.strategy;
     if (i.status !== 'completed' || strategy !== r.expect) {
-      if (result.unexpected.length < 5) result.unexpected.push(`${i.id} ${r.action} ${r.amount}: ${i.status} ${strategy ?? '-'} (expected ${r.expect}) ${i.error?.message ?? ''}`);
+      if (result.unexpected.length < 5)
+        result.unexpected.push(`${i.id} ${r.action} ${r.amount}: ${i.status} ${strategy ?? '-'} (expected ${r.expect}) ${i.error?.message ?? ''}`);
     }
   });
 }
@@ -422,7 +423,11 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     failures: new Map(),
     cpuMs: (cpu.user + cpu.system) / 1000,
   };
-  check(final, work.map((w) => w.req), result);
+  check(
+    final,
+    work.map((w) => w.req),
+    result,
+  );
   checkLedger(env);
   return result;
 }
@@ -454,7 +459,9 @@ async function main(): Promise<void> {
       const r = await k.run();
       if (r.completed + r.failed !== r.intents) throw new Error(`${r.name}: ${r.completed} completed + ${r.failed} failed ≠ ${r.intents}`);
       results[c]!.push(r);
-      console.error(`round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s, ${(r.cpuMs / r.intents).toFixed(3)} CPU ms/intent, max loop stall ${ms(r.loopDelayMaxMs)} ms, load ${loadavg()[0]!.toFixed(2)}`);
+      console.error(
+        `round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s, ${(r.cpuMs / r.intents).toFixed(3)} CPU ms/intent, max loop stall ${ms(r.loopDelayMaxMs)} ms, load ${loadavg()[0]!.toFixed(2)}`,
+      );
     }
   }
   const runs = results.map(median);
@@ -465,7 +472,11 @@ async function main(): Promise<void> {
   const watched = byKey.get('watched');
 
   console.log(`intents per wallet: ${SEQUENCE.length} (5 no-bridge lends, 2 single-bridge lends, 2 withdraws, 1 bridge); route fee ${FEE_BPS} bps`);
-  console.log(`median of ${ROUNDS} rounds per row; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `median of ${ROUNDS} rounds per row; load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(
     '| run | intents / wallets | intents/s | vs baseline | latency p50 / p99 ms | service p50 / p99 ms | peak RSS MiB (at start) | retained heap KiB/intent | max loop stall ms | completed / failed |',
   );
@@ -478,9 +489,15 @@ async function main(): Promise<void> {
       `| ${r.name} | ${int(r.intents)} / ${int(r.wallets)} | ${int(perSec(r))} | ${vs} | ${ms(lat.p50)} / ${ms(lat.p99)} | ${ms(svc.p50)} / ${ms(svc.p99)} | ${int(r.rss.peakMiB)} (${int(r.rss.startMiB)}) | ${r.retainedKiBPerIntent.toFixed(1)} | ${ms(r.loopDelayMaxMs)} | ${int(r.completed)} / ${int(r.failed)} |`,
     );
   }
-  if (full && oneTenth) console.log(`scaling: engine at ${int(full.intents)} vs ${int(oneTenth.intents)} intents: ${(perSec(full) / perSec(oneTenth)).toFixed(3)}× the throughput (1.0 = linear)`);
+  if (full && oneTenth)
+    console.log(
+      `scaling: engine at ${int(full.intents)} vs ${int(oneTenth.intents)} intents: ${(perSec(full) / perSec(oneTenth)).toFixed(3)}× the throughput (1.0 = linear)`,
+    );
   if (full && watched) console.log(`watchers: ${(perSec(watched) / perSec(full)).toFixed(3)}× the throughput of the engine without them`);
-  if (full && bare) console.log(`engine / baseline: ${((full.seconds * 1000) / full.intents).toFixed(3)} ms vs ${((bare.seconds * 1000) / bare.intents).toFixed(3)} ms of wall time per intent`);
+  if (full && bare)
+    console.log(
+      `engine / baseline: ${((full.seconds * 1000) / full.intents).toFixed(3)} ms vs ${((bare.seconds * 1000) / bare.intents).toFixed(3)} ms of wall time per intent`,
+    );
   console.log('');
   console.log('CPU time of the process per intent (load-independent; the throughput one core would give):');
   console.log('| run | intents / wallets | CPU ms / intent | intents per CPU-second | vs baseline |');
@@ -493,16 +510,24 @@ async function main(): Promise<void> {
   const probed = results[cases.findIndex((c) => c.key === 'full')] ?? [];
   if (probed.length > 0) {
     console.log('');
-    console.log(`GET /healthz polled every 10 ms from a child process during the engine run of ${int(probed[0]!.intents)} intents (new connection per request):`);
-    console.log('| round | answers | p50 ms | p99 ms | max ms | max loop stall ms | max loop stall after submission ms | longest turn after submission, CPU-bound ms | submission loop ms | intents/s |');
+    console.log(
+      `GET /healthz polled every 10 ms from a child process during the engine run of ${int(probed[0]!.intents)} intents (new connection per request):`,
+    );
+    console.log(
+      '| round | answers | p50 ms | p99 ms | max ms | max loop stall ms | max loop stall after submission ms | longest turn after submission, CPU-bound ms | submission loop ms | intents/s |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const [n, r] of probed.entries()) {
       const h = summary(r.healthz ?? []);
       const mark = r === full ? ' (median)' : '';
-      console.log(`| ${n + 1}${mark} | ${int(r.healthz?.length ?? 0)} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${ms(r.loopDelayMaxMs)} | ${ms(r.loopDelayAfterSubmitMaxMs ?? NaN)} | ${ms(r.turnCpuBoundMaxMs ?? NaN)} | ${ms(r.submitMs ?? NaN)} | ${int(perSec(r))} |`);
+      console.log(
+        `| ${n + 1}${mark} | ${int(r.healthz?.length ?? 0)} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${ms(r.loopDelayMaxMs)} | ${ms(r.loopDelayAfterSubmitMaxMs ?? NaN)} | ${ms(r.turnCpuBoundMaxMs ?? NaN)} | ${ms(r.submitMs ?? NaN)} | ${int(perSec(r))} |`,
+      );
     }
     const every = summary(probed.flatMap((r) => r.healthz ?? []));
-    console.log(`| all rounds | ${int(probed.reduce((k, r) => k + (r.healthz?.length ?? 0), 0))} | ${ms(every.p50)} | ${ms(every.p99)} | ${ms(every.max)} | ${ms(Math.max(...probed.map((r) => r.loopDelayMaxMs)))} | ${ms(Math.max(...probed.map((r) => r.loopDelayAfterSubmitMaxMs ?? 0)))} | ${ms(Math.max(...probed.map((r) => r.turnCpuBoundMaxMs ?? 0)))} | - | - |`);
+    console.log(
+      `| all rounds | ${int(probed.reduce((k, r) => k + (r.healthz?.length ?? 0), 0))} | ${ms(every.p50)} | ${ms(every.p99)} | ${ms(every.max)} | ${ms(Math.max(...probed.map((r) => r.loopDelayMaxMs)))} | ${ms(Math.max(...probed.map((r) => r.loopDelayAfterSubmitMaxMs ?? 0)))} | ${ms(Math.max(...probed.map((r) => r.turnCpuBoundMaxMs ?? 0)))} | - | - |`,
+    );
   }
   for (const r of runs) {
     for (const line of r.unexpected) console.log(`unexpected (${r.name}): ${line}`);

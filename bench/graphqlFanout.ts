@@ -144,7 +144,11 @@ async function serviceServer(): Promise<Fanout> {
   const key = svc.devApiKey!;
   const accountId = svc.devAccountId!;
   const w = await (
-    await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"userId":"fanout"}' })
+    await fetch(`${svc.url}/v1/wallets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: '{"userId":"fanout"}',
+    })
   ).json();
   const intent = snapshot('intent_fanout', w.id, accountId, 0);
   await svc.deps.store.intents.insert(intent);

@@ -45,7 +45,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { id: 'post', name: 'POST application/json (fast path)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: QUERY, variables: VARIABLES }), headers: { 'content-type': 'application/json', accept: 'application/json' } },
+  {
+    id: 'post',
+    name: 'POST application/json (fast path)',
+    method: 'POST',
+    path: '/graphql',
+    body: JSON.stringify({ query: QUERY, variables: VARIABLES }),
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+  },
   {
     id: 'get',
     name: 'GET ?query=&variables=',
@@ -81,15 +88,36 @@ async function load(base: string, row: Row, headers: Record<string, string>): Pr
   const cpu = process.cpuUsage();
   const { stdout } = await promisify(execFile)(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   const used = process.cpuUsage(cpu);
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number; duration: number; '2xx': number };
-  return { rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, cpuUs: (used.user + used.system) / Math.max(1, r['2xx']) };
+  const r = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    duration: number;
+    '2xx': number;
+  };
+  return {
+    rps: r['2xx'] / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
+    cpuUs: (used.user + used.system) / Math.max(1, r['2xx']),
+  };
 }
 
 async function bareYoga(): Promise<{ url: string; stop(): Promise<void> }> {
-  const wallet = { id: 'svc_wallet_x', userId: 'bench', address: '0x0000000000000000000000000000000000000001', chains: ['BASE_SEPOLIA'], createdAt: new Date().toISOString() };
+  const wallet = {
+    id: 'svc_wallet_x',
+    userId: 'bench',
+    address: '0x0000000000000000000000000000000000000001',
+    chains: ['BASE_SEPOLIA'],
+    createdAt: new Date().toISOString(),
+  };
   const yoga = createYoga({
     schema: createSchema({
-      typeDefs: 'type Wallet { id: ID! userId: String! address: String! chains: [String!]! createdAt: String! } type Query { wallet(userId: String!): Wallet! }',
+      typeDefs:
+        'type Wallet { id: ID! userId: String! address: String! chains: [String!]! createdAt: String! } type Query { wallet(userId: String!): Wallet! }',
       resolvers: { Query: { wallet: () => wallet } },
     }),
     logging: false,
@@ -118,7 +146,10 @@ async function main(): Promise<void> {
   await fetch(`${svc.url}/v1/wallets`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"userId":"bench"}' });
   // Every row answers data on both servers before anything is measured.
   for (const row of ROWS) {
-    for (const [base, h] of [[bare.url, {}], [svc.url, auth]] as const) {
+    for (const [base, h] of [
+      [bare.url, {}],
+      [svc.url, auth],
+    ] as const) {
       const r = await fetch(base + row.path, { method: row.method, headers: { ...row.headers, ...h }, body: row.body });
       const text = await r.text();
       if (r.status !== 200 || !text.includes('"wallet":{')) throw new Error(`${row.id} on ${base}: ${r.status} ${text}`);
@@ -141,8 +172,12 @@ async function main(): Promise<void> {
   await svc.stop();
   await bare.stop();
 
-  console.log(`autocannon -c ${CONCURRENCY} -d ${SECONDS}, ${ROUNDS} interleaved rounds per row (load from a child process), NODE_ENV=${env.NODE_ENV}, log level ${process.env.LOG_LEVEL ?? 'info'}`);
-  console.log('| row | bare yoga req/s (median) | service req/s (median) | req/s ratio per round | req/s ratio (median) | CPU µs per answer, bare / service (median) | CPU ratio bare/service | service p50 / p99 ms | errors |');
+  console.log(
+    `autocannon -c ${CONCURRENCY} -d ${SECONDS}, ${ROUNDS} interleaved rounds per row (load from a child process), NODE_ENV=${env.NODE_ENV}, log level ${process.env.LOG_LEVEL ?? 'info'}`,
+  );
+  console.log(
+    '| row | bare yoga req/s (median) | service req/s (median) | req/s ratio per round | req/s ratio (median) | CPU µs per answer, bare / service (median) | CPU ratio bare/service | service p50 / p99 ms | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of ROWS) {
     const { bare: b, svc: s } = results.get(row.id)!;

@@ -161,7 +161,15 @@ async function replayRequest(t: TxView, steps: StepView[], burnHash: Hex | undef
     const from = step.from!;
     const to = step.to!;
     if (t.kind === 'approve') return { kind: 'approve', chain: from, asset: 'USDC', spender: 'bridge', amount };
-    if (t.kind === 'burn') return { kind: 'burn', chain: from, toChain: to, amount, maxFee: toUnits(step.maxFee ?? '0', 'USDC'), minFinalityThreshold: step.minFinalityThreshold ?? 1000 };
+    if (t.kind === 'burn')
+      return {
+        kind: 'burn',
+        chain: from,
+        toChain: to,
+        amount,
+        maxFee: toUnits(step.maxFee ?? '0', 'USDC'),
+        minFinalityThreshold: step.minFinalityThreshold ?? 1000,
+      };
     if (t.kind === 'mint') {
       if (!burnHash) throw new Error('mint replayed before its burn');
       const { message, attestation } = await svc.chains.port.attest(from, burnHash);
@@ -177,7 +185,13 @@ async function replayRequest(t: TxView, steps: StepView[], burnHash: Hex | undef
 }
 
 /** Transactions mined on `chain` in blocks (after, upTo]: gas top-ups to `wallet`, and the rest not sent by the wallet or the relayer. */
-async function scanBlocks(replay: Replayer, chain: ChainName, after: bigint, upTo: bigint, wallet: Address): Promise<{ topUps: number; other: number; listed: number }> {
+async function scanBlocks(
+  replay: Replayer,
+  chain: ChainName,
+  after: bigint,
+  upTo: bigint,
+  wallet: Address,
+): Promise<{ topUps: number; other: number; listed: number }> {
   const c = replay.client(chain).client;
   const tank = SANDBOX_ADDRESSES.gasTank.toLowerCase();
   const w = wallet.toLowerCase();
@@ -289,7 +303,9 @@ function report(samples: Sample[]): void {
     const sum = p50(s.map((x) => x.sumRoundTripMs));
     const goal = 1.5 * sum + 20;
     const met = `${server <= goal ? 'yes' : 'no'} (observed: ${observed <= goal ? 'yes' : 'no'})`;
-    console.log(`| ${kind} (${s[0]!.txs.length} tx, N=${s.length}) | ${ms(server)} | ${ms(observed)} | ${ms(sum)} | ${(server / sum).toFixed(2)}× | ${ms(goal)} | ${met} |`);
+    console.log(
+      `| ${kind} (${s[0]!.txs.length} tx, N=${s.length}) | ${ms(server)} | ${ms(observed)} | ${ms(sum)} | ${(server / sum).toFixed(2)}× | ${ms(goal)} | ${met} |`,
+    );
   }
 
   console.log('\nPer transaction (replays, p50 ms): round trip = sign + send + receipt; prep = nonce + fees + gas estimate (not in the sum)');
@@ -302,12 +318,16 @@ function report(samples: Sample[]): void {
     });
     const tops = s.flatMap((x) => x.topUps);
     if (tops.length > 0) {
-      console.log(`| ${kind} | gas top-up (plain transfer), ${(tops.length / s.length).toFixed(1)} per intent | ${ms(p50(tops.map((t) => t.roundTripMs)))} | ${ms(p50(tops.map((t) => t.prepMs)))} |`);
+      console.log(
+        `| ${kind} | gas top-up (plain transfer), ${(tops.length / s.length).toFixed(1)} per intent | ${ms(p50(tops.map((t) => t.roundTripMs)))} | ${ms(p50(tops.map((t) => t.prepMs)))} |`,
+      );
     }
   }
 
-  console.log('\nWhere the wall time goes (p50 over the samples, ms; RPC = the service\'s JSON-RPC HTTP requests during the intent)');
-  console.log('| case | server wall | Σ tx round trips | Σ tx prep | top-ups (count; replayed Σ rt+prep) | RPC requests | RPC in flight | outside RPC | planning (created → 1st step) | last step → completed |');
+  console.log("\nWhere the wall time goes (p50 over the samples, ms; RPC = the service's JSON-RPC HTTP requests during the intent)");
+  console.log(
+    '| case | server wall | Σ tx round trips | Σ tx prep | top-ups (count; replayed Σ rt+prep) | RPC requests | RPC in flight | outside RPC | planning (created → 1st step) | last step → completed |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const kind of KINDS) {
     const s = samples.filter((x) => x.kind === kind);
@@ -342,8 +362,14 @@ function report(samples: Sample[]): void {
 }
 
 async function main(): Promise<void> {
-  console.log(`command: ${process.env.BENCH_N ? `BENCH_N=${N} ` : ''}npx ts-node --transpile-only bench/intentRoundTrips.ts  (argv: ${process.argv.slice(1).join(' ')})`);
-  console.log(`load average at start (1/5/15 min): ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `command: ${process.env.BENCH_N ? `BENCH_N=${N} ` : ''}npx ts-node --transpile-only bench/intentRoundTrips.ts  (argv: ${process.argv.slice(1).join(' ')})`,
+  );
+  console.log(
+    `load average at start (1/5/15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const t0 = Date.now();
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise', ADMIN_TOKEN }), createLogger('silent'));
   const nodes = descendants().map((p) => p.pid);
@@ -365,7 +391,11 @@ async function main(): Promise<void> {
     trace.uninstall();
     await svc.stop();
   }
-  console.log(`load average at end (1/5/15 min): ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at end (1/5/15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   assertDevnetsStopped(nodes);
 }
 

@@ -22,11 +22,19 @@ const N = Number(process.env.BENCH_N ?? 50);
 const ADMIN = 'bench-admin-token-0123456789';
 
 async function main(): Promise<void> {
-  console.log(`command: npx ts-node --transpile-only bench/paidReads.ts   load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `command: npx ts-node --transpile-only bench/paidReads.ts   load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN: ADMIN }), createLogger('silent'));
   try {
     const post = async (path: string, body: unknown): Promise<Json> => {
-      const r = await fetch(svc.url + path, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(svc.url + path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return r.json();
     };
     const acct = await post('/admin/accounts', { plan: 'enterprise', requestsPerMinute: 1_000_000 });
@@ -61,7 +69,9 @@ async function main(): Promise<void> {
     console.log('| read | p50 ms | p99 ms | mean ms | mean vs key |');
     console.log('|---|---|---|---|---|');
     console.log(`| API key (baseline) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(mean(keyed))} | 1.00× |`);
-    console.log(`| x402 v2 proof (verify + claim + read + settle) | ${ms(p.p50)} | ${ms(p.p99)} | ${ms(mean(paid))} | ${(mean(paid) / mean(keyed)).toFixed(1)}× |`);
+    console.log(
+      `| x402 v2 proof (verify + claim + read + settle) | ${ms(p.p50)} | ${ms(p.p99)} | ${ms(mean(paid))} | ${(mean(paid) / mean(keyed)).toFixed(1)}× |`,
+    );
   } finally {
     await svc.stop();
   }

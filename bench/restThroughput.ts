@@ -158,7 +158,11 @@ function ask<T = unknown>(child: ChildProcess, m: object): Promise<T> {
  * On a machine shared with other jobs the server gets a varying share of
  * the cores, which moves requests/s; CPU per request does not depend on it.
  */
-async function measure(server: ChildProcess, url: string, headers: Record<string, string>): Promise<{ rps: number; cpuUs: number; non2xx: number; errors: number }> {
+async function measure(
+  server: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ rps: number; cpuUs: number; non2xx: number; errors: number }> {
   const before = await ask<{ cpu: number }>(server, { cpu: true });
   const r = await load(url, headers);
   const after = await ask<{ cpu: number }>(server, { cpu: true });
@@ -166,7 +170,10 @@ async function measure(server: ChildProcess, url: string, headers: Record<string
 }
 
 async function load(url: string, headers: Record<string, string>, seconds = SECONDS): Promise<{ rps: number; non2xx: number; errors: number }> {
-  const child = fork(__filename, ['load', JSON.stringify({ url, headers, seconds })], { execArgv: ['-r', hookFile], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(__filename, ['load', JSON.stringify({ url, headers, seconds })], {
+    execArgv: ['-r', hookFile],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load exited ${code}`)))));
@@ -236,7 +243,9 @@ async function orchestrate(): Promise<void> {
       const r = await c.run();
       results.get(c.name)!.push(r);
       bad += r.non2xx + r.errors;
-      process.stderr.write(`round ${round + 1} ${c.name}: ${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(1)} µs CPU/request (non-2xx ${r.non2xx}, errors ${r.errors})\n`);
+      process.stderr.write(
+        `round ${round + 1} ${c.name}: ${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(1)} µs CPU/request (non-2xx ${r.non2xx}, errors ${r.errors})\n`,
+      );
     }
   }
   for (const svc of services) svc.child.send({ stop: true });
@@ -260,7 +269,9 @@ async function orchestrate(): Promise<void> {
   console.log('| row | service req/s | bare Koa req/s | ratio | service CPU µs/req | bare CPU µs/req | CPU ratio (bare/service) |');
   console.log('|---|---|---|---|---|---|---|');
   const row = (label: string, a: string, d: string) =>
-    console.log(`| ${label} | ${fmt(med(a, (r) => r.rps))} | ${fmt(med(d, (r) => r.rps))} | ${ratio(a, d).toFixed(2)}× | ${med(a, (r) => r.cpuUs).toFixed(1)} | ${med(d, (r) => r.cpuUs).toFixed(1)} | ${cpuRatio(a, d).toFixed(2)}× |`);
+    console.log(
+      `| ${label} | ${fmt(med(a, (r) => r.rps))} | ${fmt(med(d, (r) => r.rps))} | ${ratio(a, d).toFixed(2)}× | ${med(a, (r) => r.cpuUs).toFixed(1)} | ${med(d, (r) => r.cpuUs).toFixed(1)} | ${cpuRatio(a, d).toFixed(2)}× |`,
+    );
   for (const svc of services) {
     const t = svc.tag === 'service' ? '' : ` (${svc.tag})`;
     row(`GET /v1/yields with key (warm cache)${t}`, `${svc.tag} yields info`, 'bare yields');
@@ -279,8 +290,14 @@ async function orchestrate(): Promise<void> {
     const [after, before] = services;
     console.log(`\n| ${after!.tag} vs ${before!.tag} (same run) | req/s ratio | CPU/request ratio (${before!.tag}/${after!.tag}) |`);
     console.log('|---|---|---|');
-    for (const [label, c] of [['GET /v1/yields with key', 'yields info'], ['GET /healthz', 'healthz'], ['GET /v1/yields, log silent', 'yields silent']] as const) {
-      console.log(`| ${label} | ${ratio(`${after!.tag} ${c}`, `${before!.tag} ${c}`).toFixed(2)}× | ${cpuRatio(`${after!.tag} ${c}`, `${before!.tag} ${c}`).toFixed(2)}× |`);
+    for (const [label, c] of [
+      ['GET /v1/yields with key', 'yields info'],
+      ['GET /healthz', 'healthz'],
+      ['GET /v1/yields, log silent', 'yields silent'],
+    ] as const) {
+      console.log(
+        `| ${label} | ${ratio(`${after!.tag} ${c}`, `${before!.tag} ${c}`).toFixed(2)}× | ${cpuRatio(`${after!.tag} ${c}`, `${before!.tag} ${c}`).toFixed(2)}× |`,
+      );
     }
   }
   if (bad > 0) console.log(`non-2xx or errors: ${bad}`);

@@ -209,7 +209,11 @@ async function takeoverRun(devnets: Devnets, leaseMs: number, nonceGapMs: number
     // one intent per wallet, so A's intents run side by side; every other one needs a bridge
     const submitted = await Promise.all(
       wallets.map((w, k) =>
-        cluster.submit(k < TAKEOVER_INTENTS ? a : k % 2 === 0 ? b : c, w.id, k % 2 === 0 ? { amount: '2', chain: 'arbitrum-sepolia' } : { amount: '2', chain: 'base-sepolia' }),
+        cluster.submit(
+          k < TAKEOVER_INTENTS ? a : k % 2 === 0 ? b : c,
+          w.id,
+          k % 2 === 0 ? { amount: '2', chain: 'arbitrum-sepolia' } : { amount: '2', chain: 'base-sepolia' },
+        ),
       ),
     );
     const ofA = submitted.slice(0, TAKEOVER_INTENTS).map((i) => i.id);
@@ -217,7 +221,8 @@ async function takeoverRun(devnets: Devnets, leaseMs: number, nonceGapMs: number
       const now = await Promise.all(ofA.map((id) => cluster.store.intents.get(id)));
       executing = now.filter(executingWithTx).length;
       most = Math.max(most, executing);
-      if (now.every((i) => i !== null && isFinal(i.status))) throw new Error(`every intent of A was final before ${KILL_AFTER_EXECUTING} of them were seen executing at once (at most ${most})`);
+      if (now.every((i) => i !== null && isFinal(i.status)))
+        throw new Error(`every intent of A was final before ${KILL_AFTER_EXECUTING} of them were seen executing at once (at most ${most})`);
     }
     const killAt = Date.now();
     a.kill();
@@ -234,7 +239,8 @@ async function takeoverRun(devnets: Devnets, leaseMs: number, nonceGapMs: number
     );
     // the first lease another engine got on each of A's unfinished intents
     const takenAt = new Map<string, number>();
-    for (const g of cluster.grants) if (unfinished.has(g.intentId) && g.owner !== a.owner && g.at >= killAt && !takenAt.has(g.intentId)) takenAt.set(g.intentId, g.at);
+    for (const g of cluster.grants)
+      if (unfinished.has(g.intentId) && g.owner !== a.owner && g.at >= killAt && !takenAt.has(g.intentId)) takenAt.set(g.intentId, g.at);
     if (takenAt.size !== unfinished.size) throw new Error(`${unfinished.size - takenAt.size} of A's unfinished intents were never leased by another engine`);
     const taken = [...takenAt.values()];
     const finalOfA = done.filter((i) => unfinished.has(i.id));
@@ -295,7 +301,9 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(`Throughput: ${WALLETS} wallets × 2 lends (1 no-bridge, 1 single-bridge), all submitted at once, round-robin over the engines`);
-    console.log('| round | engines | spread | intents | completed / failed | first submit → last final s | intents/s | vs 1 engine | latency p50 ms | latency p95 ms | nonce retries | nonces taken (shared) / waited / re-synced (shared) | CPU bench / devnets |');
+    console.log(
+      '| round | engines | spread | intents | completed / failed | first submit → last final s | intents/s | vs 1 engine | latency p50 ms | latency p95 ms | nonce retries | nonces taken (shared) / waited / re-synced (shared) | CPU bench / devnets |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const x of rounds) {
       const base = rounds.find((y) => y.round === x.round && y.spread === x.spread && y.engines === 1)!;
@@ -312,11 +320,15 @@ async function main(): Promise<void> {
       for (const [leaseMs, nonceGapMs] of TAKEOVER_RUNS) {
         const t = { ...(await takeoverRun(devnets, leaseMs, nonceGapMs)), round: r + 1 };
         takeovers.push(t);
-        console.log(`round ${r + 1}, takeover, lease ${int(leaseMs)} ms, nonce gap ${int(nonceGapMs)} ms: A killed with ${t.unfinished} unfinished (${t.atKill}); its last renewal ${int(t.renewedBeforeKillMs)} ms before; load average ${load()}`);
+        console.log(
+          `round ${r + 1}, takeover, lease ${int(leaseMs)} ms, nonce gap ${int(nonceGapMs)} ms: A killed with ${t.unfinished} unfinished (${t.atKill}); its last renewal ${int(t.renewedBeforeKillMs)} ms before; load average ${load()}`,
+        );
       }
     }
     console.log('');
-    console.log(`Takeover: 3 engines, ${TAKEOVER_INTENTS} intents on A (killed once ${KILL_AFTER_EXECUTING} are executing with a transaction recorded) and ${TAKEOVER_INTENTS} on B and C`);
+    console.log(
+      `Takeover: 3 engines, ${TAKEOVER_INTENTS} intents on A (killed once ${KILL_AFTER_EXECUTING} are executing with a transaction recorded) and ${TAKEOVER_INTENTS} on B and C`,
+    );
     console.log(
       '| round | lease period ms | nonce gap wait ms | bound (5/6 of the lease) ms | A unfinished at kill | first taken over ms | last taken over ms | all of A final ms | taken over → final p50 / max ms | completed / failed | wallet txs on chain / recorded | signed twice | nonce retries | nonces taken (shared) / waited / re-synced (shared) | B and C intents final after the kill (max created → final ms) |',
     );

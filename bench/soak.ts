@@ -23,17 +23,30 @@ const SAMPLE_MS = 10_000;
 const ADMIN = 'bench-admin-token-0123456789';
 
 async function main(): Promise<void> {
-  console.log(`command: npx ts-node --transpile-only bench/soak.ts (BENCH_MINUTES=${MINUTES})   load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `command: npx ts-node --transpile-only bench/soak.ts (BENCH_MINUTES=${MINUTES})   load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const svc = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_TOKEN: ADMIN }), createLogger('silent'));
   const call = async (method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: Json }> => {
-    const r = await fetch(svc.url + path, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(svc.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await r.text();
     return { status: r.status, body: text ? JSON.parse(text) : undefined };
   };
   const acct = (await call('POST', '/admin/accounts', ADMIN, { plan: 'enterprise', requestsPerMinute: 1_000_000 })).body;
   const key: string = acct.apiKey.key;
   const wallet = (await call('POST', '/v1/wallets', key, { userId: 'soak' })).body;
-  const ws = createClient({ url: svc.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  const ws = createClient({
+    url: svc.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
 
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
@@ -44,7 +57,14 @@ async function main(): Promise<void> {
   const end = Date.now() + MINUTES * 60_000;
   const started = Date.now();
   const sampler = setInterval(() => {
-    samples.push({ minute: (Date.now() - started) / 60_000, rssMiB: process.memoryUsage().rss / MiB, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, requests, intents });
+    samples.push({
+      minute: (Date.now() - started) / 60_000,
+      rssMiB: process.memoryUsage().rss / MiB,
+      p99: delay.percentile(99) / 1e6,
+      max: delay.max / 1e6,
+      requests,
+      intents,
+    });
     delay.reset();
   }, SAMPLE_MS);
 
@@ -54,7 +74,11 @@ async function main(): Promise<void> {
       const r = await call('GET', paths[i % paths.length]!, key);
       requests++;
       if (r.status !== 200) errors++;
-      const g = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ yields { best { apy } } }' }) });
+      const g = await fetch(`${svc.url}/graphql`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: '{ yields { best { apy } } }' }),
+      });
       await g.text();
       requests++;
     }
@@ -65,7 +89,10 @@ async function main(): Promise<void> {
       await call('POST', '/admin/sandbox/mint', ADMIN, { chain: 'base-sepolia', asset: 'USDC', address: w.address, amount: '1' });
       const intent = (await call('POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: 1, chain: 'base-sepolia' })).body;
       await new Promise<void>((resolve) =>
-        ws.subscribe({ query: `subscription { intentUpdated(id: "${intent.id}") { status } }` }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }),
+        ws.subscribe(
+          { query: `subscription { intentUpdated(id: "${intent.id}") { status } }` },
+          { next: () => undefined, error: () => resolve(), complete: () => resolve() },
+        ),
       );
       intents++;
     }
@@ -83,7 +110,10 @@ async function main(): Promise<void> {
   const shown = samples.filter((_, i) => i % Math.max(1, Math.floor(samples.length / 10)) === 0 || i === samples.length - 1);
   for (const s of shown) console.log(`| ${s.minute.toFixed(1)} | ${s.rssMiB.toFixed(0)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.requests} | ${s.intents} |`);
   const [first, last] = [samples[1] ?? samples[0], samples.at(-1)];
-  if (first && last) console.log(`RSS first → last (after warm-up): ${first.rssMiB.toFixed(0)} → ${last.rssMiB.toFixed(0)} MiB; loop delay p99 ${ms(first.p99)} → ${ms(last.p99)} ms`);
+  if (first && last)
+    console.log(
+      `RSS first → last (after warm-up): ${first.rssMiB.toFixed(0)} → ${last.rssMiB.toFixed(0)} MiB; loop delay p99 ${ms(first.p99)} → ${ms(last.p99)} ms`,
+    );
   process.exit(0);
 }
 

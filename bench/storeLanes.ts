@@ -39,7 +39,9 @@ interface LaneResult {
 
 async function load(url: string, headers: Record<string, string>): Promise<{ rps: number; errors: number }> {
   const spec = JSON.stringify({ url, method: 'GET', body: '', headers, concurrency: CONCURRENCY, seconds: SECONDS });
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'bench/support/httpLoad.ts', spec], { encoding: 'utf8' });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'bench/support/httpLoad.ts', spec], {
+    encoding: 'utf8',
+  });
   const r = JSON.parse(stdout) as { requests: number; errors: number; seconds: number };
   return { rps: r.requests / r.seconds, errors: r.errors };
 }
@@ -76,7 +78,9 @@ async function lane(name: string, env: Record<string, string>): Promise<LaneResu
     const off = svc.deps.engine.bus.listen('all', (i) => {
       if (i.status === 'completed' || i.status === 'failed') done.set(i.id, i);
     });
-    const posted = await Promise.all(wallets.map((w) => call(svc, 'POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: 2, chain: 'base-sepolia' })));
+    const posted = await Promise.all(
+      wallets.map((w) => call(svc, 'POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: 2, chain: 'base-sepolia' })),
+    );
     const deadline = Date.now() + 120_000;
     while (posted.some((p) => !done.has(p.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     off();
@@ -99,7 +103,11 @@ async function lane(name: string, env: Record<string, string>): Promise<LaneResu
 }
 
 async function main(): Promise<void> {
-  console.log(`command: npx ts-node --transpile-only bench/storeLanes.ts   load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `command: npx ts-node --transpile-only bench/storeLanes.ts   load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   let uri = process.env.MONGODB_URI;
   let stopMongo = async (): Promise<void> => undefined;
   let server = 'MongoDB at MONGODB_URI';
@@ -114,10 +122,7 @@ async function main(): Promise<void> {
   const db = `bench_${randomBytes(4).toString('hex')}`;
   const mongoUri = uri.replace(/\/[^/?]*(\?|$)/, `/${db}$1`);
   try {
-    const results = [
-      await lane('memory', {}),
-      await lane('mongo', { MONGODB_URI: mongoUri, KEY_VAULT_MASTER_KEY: randomBytes(32).toString('hex') }),
-    ];
+    const results = [await lane('memory', {}), await lane('mongo', { MONGODB_URI: mongoUri, KEY_VAULT_MASTER_KEY: randomBytes(32).toString('hex') })];
     const [memory] = results;
     console.log(`MongoDB: ${server}; REST: ${CONCURRENCY} clients × ${SECONDS} s, separate load process; intents: ${INTENTS} no-bridge lends at once`);
     console.log('| store | GET /v1/wallets/:userId req/s | vs memory | errors | intents/s | vs memory | intent p50 ms | completed |');

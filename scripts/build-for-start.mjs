@@ -80,7 +80,16 @@ function dashboardIsStale() {
 function transpile(sources) {
   const require = createRequire(import.meta.url);
   const ts = require('typescript');
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   const compilerOptions = { ...parsed.options, noEmit: false, declaration: false, incremental: false, composite: false };
   for (const source of sources) {
     const out = outputOf(source);
@@ -106,7 +115,10 @@ function transpile(sources) {
 function buildDashboard() {
   return new Promise((resolve, reject) => {
     const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-    const child = spawn(process.execPath, [vite, 'build', '--config', join('dashboard', 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, [vite, 'build', '--config', join('dashboard', 'vite.config.ts'), '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${signal ?? `exit ${code}`})`))));
   });
@@ -143,7 +155,13 @@ async function main() {
   for (const f of orphans) rmSync(f, { force: true });
   await dashboardBuilt;
   if (stale.length > 0 || orphans.length > 0 || dashboard) {
-    const what = [stale.length > 0 && `${stale.length} files transpiled`, orphans.length > 0 && `${orphans.length} stale outputs removed`, dashboard && 'dashboard built'].filter(Boolean).join(', ');
+    const what = [
+      stale.length > 0 && `${stale.length} files transpiled`,
+      orphans.length > 0 && `${orphans.length} stale outputs removed`,
+      dashboard && 'dashboard built',
+    ]
+      .filter(Boolean)
+      .join(', ');
     process.stderr.write(`build: ${what} in ${Date.now() - started} ms\n`);
   }
 }

@@ -61,7 +61,13 @@ async function connect(): Promise<Target> {
   if (url !== undefined && url !== '') {
     const apiKey = process.env.DEMO_API_KEY;
     if (!apiKey) throw new Error('DEMO_URL is set: set DEMO_API_KEY too (an API key of that service, e.g. the development key of its ready line)');
-    return { client: createClient({ baseUrl: url, apiKey }), url, adminToken: process.env.DEMO_ADMIN_TOKEN || undefined, where: `attached to ${url}`, stop: async () => {} };
+    return {
+      client: createClient({ baseUrl: url, apiKey }),
+      url,
+      adminToken: process.env.DEMO_ADMIN_TOKEN || undefined,
+      where: `attached to ${url}`,
+      stop: async () => {},
+    };
   }
   // Loaded only here: attaching needs none of the service's code.
   const { loadConfig } = await import('../src/config');
@@ -88,7 +94,11 @@ async function connect(): Promise<Target> {
 }
 
 async function admin(t: Target, path: string, body: unknown): Promise<unknown> {
-  const r = await fetch(`${t.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${t.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${t.url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await r.text();
   if (!r.ok) throw new Error(`${path}: ${r.status} ${text}`);
   return text === '' ? undefined : JSON.parse(text);
@@ -152,10 +162,16 @@ class Progress {
         const state = restName(t.status ?? 'signed');
         const txGas = t.gasCostUsd !== null ? `  gas ${usd(t.gasCostUsd)}` : '';
         // a terminal gets short hashes, so that a row fits its width; plain output keeps them whole
-        rows.push([`tx${t.txHash}`, `    ${label} · ${kind} ${restName(t.chain).padEnd(16)} ${state.padEnd(9)} ${TTY ? shortHash(t.txHash) : t.txHash}${txGas}`]);
+        rows.push([
+          `tx${t.txHash}`,
+          `    ${label} · ${kind} ${restName(t.chain).padEnd(16)} ${state.padEnd(9)} ${TTY ? shortHash(t.txHash) : t.txHash}${txGas}`,
+        ]);
         if (t.kind === 'BURN' && t.status === 'CONFIRMED') {
           const minted = txs.some((m) => m.kind === 'MINT' && m.chain === (step.__typename === 'BridgeStep' ? step.to : null));
-          rows.push([`att${t.txHash}`, `    ${label} · ${'attestation'.padEnd(11)} ${minted ? `received for burn ${shortHash(t.txHash)}` : `waiting for the attestation of burn ${shortHash(t.txHash)}`}`]);
+          rows.push([
+            `att${t.txHash}`,
+            `    ${label} · ${'attestation'.padEnd(11)} ${minted ? `received for burn ${shortHash(t.txHash)}` : `waiting for the attestation of burn ${shortHash(t.txHash)}`}`,
+          ]);
         }
       });
     }
@@ -205,7 +221,11 @@ async function main(): Promise<number> {
     say();
     say(bold('Yields (USDC), GET /v1/yields'));
     const byApy = [...yields.rates].sort((a, b) => b.apy - a.apy);
-    for (const line of table(['chain', 'protocol', 'asset', 'APY'], byApy.map((r) => [r.chain, r.protocol, r.asset, `${r.apy.toFixed(2)}%${r.chain === best.chain && r.protocol === best.protocol ? '  ← best' : ''}`]))) say(line);
+    for (const line of table(
+      ['chain', 'protocol', 'asset', 'APY'],
+      byApy.map((r) => [r.chain, r.protocol, r.asset, `${r.apy.toFixed(2)}%${r.chain === best.chain && r.protocol === best.protocol ? '  ← best' : ''}`]),
+    ))
+      say(line);
     say(`best: ${best.chain}/${best.protocol} at ${best.apy.toFixed(2)}%`);
 
     // Funds on another chain than the best market, so that the lend bridges.
@@ -255,7 +275,9 @@ async function main(): Promise<number> {
       return 1;
     }
     const r = last.results!;
-    say(`intent ${last.id} completed in ${seconds} s: ${r.completedSteps} steps, ${r.transactions.length} transactions, gas ${r.totalGasUsed} (${usd(r.totalGasCostUsd)}), ${r.finalAmount} USDC in place`);
+    say(
+      `intent ${last.id} completed in ${seconds} s: ${r.completedSteps} steps, ${r.transactions.length} transactions, gas ${r.totalGasUsed} (${usd(r.totalGasCostUsd)}), ${r.finalAmount} USDC in place`,
+    );
 
     // The ending, in one GraphQL round trip typed by codegen: the wallet, its positions and the yields.
     const overview = await client.graphql.request(WalletOverviewDocument, { walletId: wallet.id, asset: 'USDC' });
@@ -268,7 +290,11 @@ async function main(): Promise<number> {
         return { chain: restName(c.chain), protocol: restName(p.protocol), asset: p.asset, balance: p.balanceFormatted, usd: p.valueUsd, apy: rate?.apy };
       }),
     );
-    for (const line of table(['chain', 'protocol', 'asset', 'balance', 'USD', 'APY'], positions.map((p) => [p.chain, p.protocol, p.asset, p.balance, usd(p.usd), p.apy === undefined ? '' : `${p.apy.toFixed(2)}%`]))) say(line);
+    for (const line of table(
+      ['chain', 'protocol', 'asset', 'balance', 'USD', 'APY'],
+      positions.map((p) => [p.chain, p.protocol, p.asset, p.balance, usd(p.usd), p.apy === undefined ? '' : `${p.apy.toFixed(2)}%`]),
+    ))
+      say(line);
     const deposit = last.executionPlan?.steps.find((s) => s.__typename === 'DepositStep');
     const where = deposit && deposit.__typename === 'DepositStep' ? `${restName(deposit.protocol)} on ${restName(deposit.chain)}` : target;
     say(green(`position: ${r.finalAmount} USDC in ${where} at ${r.apy.toFixed(2)}% APY`));
@@ -282,7 +308,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const what = isServiceApiError(err) ? `${err.status} ${err.code}: ${err.message}${err.requestId ? ` (request ${err.requestId})` : ''}` : err instanceof Error ? err.message : String(err);
+    const what = isServiceApiError(err)
+      ? `${err.status} ${err.code}: ${err.message}${err.requestId ? ` (request ${err.requestId})` : ''}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
     console.error(red(`demo failed: ${what}`));
     process.exit(1);
   },

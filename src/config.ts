@@ -17,7 +17,10 @@ const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI').optional(),
+    MONGODB_URI: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
+      .optional(),
     CHAIN_MODE: z.enum(['sandbox', 'rpc']).default('sandbox'),
     DEV_API_KEY: z.string().regex(API_KEY_PATTERN, 'must be svc_sk_ followed by 64 lowercase hex characters').optional(),
     DEV_PLAN: z.enum(PLAN_NAMES).default('free'),
@@ -37,7 +40,10 @@ const envSchema = z
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     ATTESTATION_API_URL: z
       .string()
-      .regex(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, "must be the base URL of Circle's attestation service (Iris) or a compatible one, like https://iris-api-sandbox.circle.com")
+      .regex(
+        /^https?:\/\/[^/\s]+(\/[^\s]*)?$/,
+        "must be the base URL of Circle's attestation service (Iris) or a compatible one, like https://iris-api-sandbox.circle.com",
+      )
       .optional(),
     CORS_ORIGINS: z
       .string()
@@ -52,18 +58,29 @@ const envSchema = z
       .superRefine((v, ctx) => {
         for (const entry of v.split(',').filter((e) => e.trim() !== '')) {
           const problem = trustedProxyProblem(entry);
-          if (problem) ctx.addIssue({ code: 'custom', message: `must be comma-separated IP addresses or CIDR ranges of the reverse proxies in front of the service: ${problem}` });
+          if (problem)
+            ctx.addIssue({
+              code: 'custom',
+              message: `must be comma-separated IP addresses or CIDR ranges of the reverse proxies in front of the service: ${problem}`,
+            });
         }
       }),
     SETTLER_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
-    PAYMENT_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+    PAYMENT_PAY_TO: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+      .optional(),
     TX_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
     INTENT_LEASE_MS: z.coerce.number().int().min(600).max(600_000).default(15_000),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     TX_RETRY_MAX_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
     YIELD_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
-    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
     SERVICE_ENV: z.enum(SERVICE_ENVIRONMENTS).default('development'),
     PUBLIC_URL: z
       .string()
@@ -79,7 +96,10 @@ const envSchema = z
     ALLOWED_HOSTS: z
       .string()
       .optional()
-      .refine((v) => !v || v.split(',').every((h) => parseAllowedHost(h.trim()) !== null), 'must be comma-separated host names or addresses, each optionally with :port (e.g. wallets.internal,10.0.0.5:3000,[::1]), no scheme or path'),
+      .refine(
+        (v) => !v || v.split(',').every((h) => parseAllowedHost(h.trim()) !== null),
+        'must be comma-separated host names or addresses, each optionally with :port (e.g. wallets.internal,10.0.0.5:3000,[::1]), no scheme or path',
+      ),
     GAS_BUDGET_PER_ACCOUNT: z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH as a decimal, e.g. 0.5')
@@ -90,7 +110,8 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['KEY_VAULT_MASTER_KEY'],
-        message: 'is required with MONGODB_URI: wallet keys stored in the database could not be decrypted after a restart without it (generate one: openssl rand -hex 32)',
+        message:
+          'is required with MONGODB_URI: wallet keys stored in the database could not be decrypted after a restart without it (generate one: openssl rand -hex 32)',
       });
     }
     if (env.CHAIN_MODE === 'rpc' && !env.MONGODB_URI) {
@@ -100,18 +121,32 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
     }
     if (env.OIDC_ISSUER && !env.PUBLIC_URL) {
-      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required with OIDC_ISSUER (the provider redirects people back to PUBLIC_URL/dashboard/auth/callback)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'is required with OIDC_ISSUER (the provider redirects people back to PUBLIC_URL/dashboard/auth/callback)',
+      });
     }
     if (env.MONGODB_URI && env.DASHBOARD === 'on' && !env.SESSION_SECRET && env.SERVICE_ENV !== 'development') {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required with MONGODB_URI outside development (sessions must survive a restart and be shared by instances; generate one: openssl rand -hex 32)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message:
+          'is required with MONGODB_URI outside development (sessions must survive a restart and be shared by instances; generate one: openssl rand -hex 32)',
+      });
     }
     if (env.DEV_SIGNIN === 'true') {
       // Anyone who types an e-mail becomes that user: never where real accounts live.
       if (env.SERVICE_ENV === 'production' || env.NODE_ENV === 'production') {
-        ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'is refused in production: the development sign-in lets anyone sign in as any e-mail (configure OIDC_ISSUER instead)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DEV_SIGNIN'],
+          message: 'is refused in production: the development sign-in lets anyone sign in as any e-mail (configure OIDC_ISSUER instead)',
+        });
       }
       if (env.CHAIN_MODE !== 'sandbox') ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'runs with CHAIN_MODE=sandbox only' });
-      if (env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
+      if (env.OIDC_ISSUER)
+        ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
     }
     if (env.CHAIN_MODE === 'rpc') {
       for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const) {
@@ -244,7 +279,9 @@ function dashboardSignIn(e: Env): DashboardSignIn | undefined {
 function devAccount(e: Env): Config['devAccount'] {
   if (e.DEV_API_KEY) return { key: e.DEV_API_KEY, generated: false, plan: e.DEV_PLAN };
   if (isDevelopment(e)) return { generated: true, plan: e.DEV_PLAN };
-  return { off: `no development account: DEV_API_KEY is not set and a key is generated in development only (SERVICE_ENV=${e.SERVICE_ENV}, NODE_ENV=${e.NODE_ENV})` };
+  return {
+    off: `no development account: DEV_API_KEY is not set and a key is generated in development only (SERVICE_ENV=${e.SERVICE_ENV}, NODE_ENV=${e.NODE_ENV})`,
+  };
 }
 
 /** ALLOWED_HOSTS, else the loopback names (any port) and PUBLIC_URL's host. */
@@ -289,8 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxMarkets: e.SANDBOX_MARKETS,
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
-    serviceKeys:
-      e.GAS_TANK_KEY && e.FAUCET_KEY ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY) } : undefined,
+    serviceKeys: e.GAS_TANK_KEY && e.FAUCET_KEY ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY) } : undefined,
     attestationApiUrl: e.ATTESTATION_API_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphqlFastPath: e.GRAPHQL_FAST_PATH === 'on',
@@ -303,7 +339,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     payments: paymentsConfig(e),
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
-    trustedProxies: e.TRUSTED_PROXIES.split(',').map((p) => p.trim()).filter((p) => p !== ''),
+    trustedProxies: e.TRUSTED_PROXIES.split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
     gasBudgetPerAccountWei: parseEther(e.GAS_BUDGET_PER_ACCOUNT),
   };
 }

@@ -64,8 +64,26 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   const allowedHosts = o.allowedHosts ?? LOOPBACK_HOSTS;
   // One count of what each account holds open, for every transport that streams (WebSocket, SSE).
   const quotas = createStreamQuotas();
-  const yoga = createGraphQLServer({ deps: o.deps, logger: o.logger, production: o.production, streams: o.metrics.streams, graphiqlApiKey: o.graphiqlApiKey, clientAddress: o.clientAddress, quotas, allowedHosts });
-  const graphqlHandler = createGraphQLHttpHandler({ yoga, deps: o.deps, logger: o.logger, bodyLimitBytes: o.bodyLimitBytes, production: o.production, publicUrl: o.publicUrl, allowedHosts, fastPath: o.graphqlFastPath ?? true });
+  const yoga = createGraphQLServer({
+    deps: o.deps,
+    logger: o.logger,
+    production: o.production,
+    streams: o.metrics.streams,
+    graphiqlApiKey: o.graphiqlApiKey,
+    clientAddress: o.clientAddress,
+    quotas,
+    allowedHosts,
+  });
+  const graphqlHandler = createGraphQLHttpHandler({
+    yoga,
+    deps: o.deps,
+    logger: o.logger,
+    bodyLimitBytes: o.bodyLimitBytes,
+    production: o.production,
+    publicUrl: o.publicUrl,
+    allowedHosts,
+    fastPath: o.graphqlFastPath ?? true,
+  });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
   const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });
@@ -93,7 +111,16 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   server.requestTimeout = TIMEOUTS.requestTimeout;
   server.headersTimeout = TIMEOUTS.headersTimeout;
   server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
-  const ws = attachGraphQLWebSocket({ server, schema: buildSchema(), deps: o.deps, logger: o.logger, production: o.production, publicUrl: o.publicUrl, streams: o.metrics.streams, quotas });
+  const ws = attachGraphQLWebSocket({
+    server,
+    schema: buildSchema(),
+    deps: o.deps,
+    logger: o.logger,
+    production: o.production,
+    publicUrl: o.publicUrl,
+    streams: o.metrics.streams,
+    quotas,
+  });
   return {
     server,
     closeWebSocket: () => ws.close(),

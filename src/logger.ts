@@ -129,7 +129,10 @@ export type Primitive = string | number | boolean | null | undefined;
  * JSON to the same destination, at `logger`'s level as it stands at each
  * call. Throws at construction if a field could be redacted.
  */
-export function fixedFieldsWriter<K extends string>(logger: Logger, fields: readonly K[]): (level: 'info' | 'warn', record: Record<K, Primitive>, msg: string) => void {
+export function fixedFieldsWriter<K extends string>(
+  logger: Logger,
+  fields: readonly K[],
+): (level: 'info' | 'warn', record: Record<K, Primitive>, msg: string) => void {
   for (const f of fields) {
     if (REDACT_PATHS.some((p) => p.split(/[.[]/)[0] === f)) throw new Error(`fixedFieldsWriter: the field ${f} is redacted`);
   }

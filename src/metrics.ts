@@ -115,7 +115,7 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
   });
   const intentDuration = new Histogram({
     name: 'intent_duration_seconds',
-    help: 'Time from an intent\'s creation to its final state, by action and outcome (completed, failed)',
+    help: "Time from an intent's creation to its final state, by action and outcome (completed, failed)",
     labelNames: ['action', 'outcome'] as const,
     buckets: [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800, 3600],
     registers,

@@ -53,7 +53,10 @@ const shareable = (store: Pick<Store, 'kind'>): boolean => store.kind === 'mongo
 async function crossInstanceBus(store: Store, origin: string, clock: Clock, logger: Logger, publishedHere: (intentId: string) => boolean): Promise<SharedBus> {
   if (store.intentChanges) {
     try {
-      const bus = await createChangeFeedBus(createIntentBus(), store.intentChanges, { publishedHere, onError: (err, what) => logger.warn({ err, what }, 'intent change stream') });
+      const bus = await createChangeFeedBus(createIntentBus(), store.intentChanges, {
+        publishedHere,
+        onError: (err, what) => logger.warn({ err, what }, 'intent change stream'),
+      });
       logger.info('intent updates across instances: following the intents change stream');
       return bus;
     } catch (err) {
@@ -169,7 +172,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
     onGasSpent: (intent, wei) => {
-      recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) => logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'));
+      recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) =>
+        logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'),
+      );
     },
     // USD caps priced where the plan executes, checked (and the daily reservation settled) before its first signature.
     checkPlan: (intent, steps) => checkPlanPolicy({ store, chains: chains.port, clock }, intent, steps),
@@ -249,7 +254,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         // Each chain's clock against the wall clock: a chain ahead refuses the x402 clients' payments and accrues interest early.
         const chainClocks = Object.fromEntries(clocks.map((c) => [c.chain, { offsetSeconds: c.offsetSeconds, blockTimestamp: c.blockTimestamp }]));
         // The attestation service is reported, not required: while it is out, bridges wait for their mints and nothing else does.
-        return { store: 'ok', chains: 'ok', attestationService: attestations ? 'ok' : 'unreachable', chainClocks, environment: config.environment, ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}) };
+        return {
+          store: 'ok',
+          chains: 'ok',
+          attestationService: attestations ? 'ok' : 'unreachable',
+          chainClocks,
+          environment: config.environment,
+          ...(store.capabilities ? { storeCapabilities: store.capabilities } : {}),
+        };
       },
     },
   });

@@ -14,14 +14,37 @@ import { hexToString, toHex, type Address, type Hex } from 'viem';
 import type { Asset, ChainName, TokenAsset } from '../../src/domain/chains';
 import { STABLECOINS } from '../../src/domain/chains';
 import { ServiceError } from '../../src/domain/errors/base';
-import { WouldRevertError, type Attested, type ChainHoldings, type ChainPort, type GasEstimate, type GasQuote, type MarketRate, type Protocol, type RouteFeeTable, type SignedTx, type TxKind, type TxReceipt, type TxRequest, type TxSigner } from '../../src/ports/chain';
+import {
+  WouldRevertError,
+  type Attested,
+  type ChainHoldings,
+  type ChainPort,
+  type GasEstimate,
+  type GasQuote,
+  type MarketRate,
+  type Protocol,
+  type RouteFeeTable,
+  type SignedTx,
+  type TxKind,
+  type TxReceipt,
+  type TxRequest,
+  type TxSigner,
+} from '../../src/ports/chain';
 import { cctpFee } from '../../src/domain/cctpFee';
 import { TYPICAL_GAS } from '../../src/ports/typicalGas';
 
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
 
-const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+const GAS: Record<TxKind, bigint> = {
+  approve: 46_000n,
+  revoke: 29_000n,
+  supply: 180_000n,
+  withdraw: 150_000n,
+  burn: 120_000n,
+  mint: 90_000n,
+  transfer: 52_000n,
+};
 /** Every transaction pays 1 gwei per gas, ETH is at 3000 USD on every chain. */
 const GAS_PRICE_WEI = 1_000_000_000n;
 const ETH_USD = 3000;
@@ -110,7 +133,8 @@ export class InstantChain implements ChainPort {
           }
           for (const [k, v] of a.positions) {
             const [c, protocol, asset] = k.split('|');
-            if (c === chain && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: instantToken(asset as TokenAsset), amount: v });
+            if (c === chain && v > 0n)
+              positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: instantToken(asset as TokenAsset), amount: v });
           }
         }
         return { chain, tokens, positions };

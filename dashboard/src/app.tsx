@@ -153,8 +153,7 @@ function Page({ location }: { location: RouteLocation }) {
             Page not found
           </h1>
           <p class="muted">
-            Nothing lives at <code>{location.path}</code>.{' '}
-            <Link route="keys">Go to the start page</Link>
+            Nothing lives at <code>{location.path}</code>. <Link route="keys">Go to the start page</Link>
           </p>
         </section>
       );

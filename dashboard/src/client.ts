@@ -71,8 +71,7 @@ export function createDashboardClient(onUnauthorized: () => void): DashboardClie
     keepAlive: 20_000,
     retryAttempts: Number.POSITIVE_INFINITY,
     // 1 s, 2 s, 4 s … capped at 30 s, plus up to 1 s of jitter.
-    retryWait: (retries) =>
-      new Promise((resolve) => window.setTimeout(resolve, Math.min(30_000, 1_000 * 2 ** retries) + Math.random() * 1_000)),
+    retryWait: (retries) => new Promise((resolve) => window.setTimeout(resolve, Math.min(30_000, 1_000 * 2 ** retries) + Math.random() * 1_000)),
     on: {
       connecting: () => live.set('connecting'),
       connected: () => live.set('connected'),

@@ -130,10 +130,7 @@ export const KEYS_QUERY = gql<{ viewer: { account: { id: string; keys: ApiKey[] 
   ${API_KEY_FIELDS}
 `;
 
-export const CREATE_KEY_MUTATION = gql<
-  { createApiKey: { key: string; apiKey: ApiKey } },
-  { name: string; scopes: Scope[] }
->`
+export const CREATE_KEY_MUTATION = gql<{ createApiKey: { key: string; apiKey: ApiKey } }, { name: string; scopes: Scope[] }>`
   mutation DashboardCreateApiKey($name: String!, $scopes: [Scope!]) {
     createApiKey(name: $name, scopes: $scopes) {
       key

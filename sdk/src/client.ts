@@ -120,7 +120,13 @@ export function createClient(o: ClientOptions): ServiceClient {
   const headers: Record<string, string> = { ...o.headers };
   if (o.accountId !== undefined) headers['X-Account-Id'] = o.accountId;
   const rest = createRestClient({ baseUrl, apiKey: o.apiKey, fetch: fetchRequest, headers });
-  const graphql = createGraphQLClient({ baseUrl, apiKey: o.apiKey, fetch: (request) => plainFetch(request), headers: o.headers, webSocketImpl: o.webSocketImpl });
+  const graphql = createGraphQLClient({
+    baseUrl,
+    apiKey: o.apiKey,
+    fetch: (request) => plainFetch(request),
+    headers: o.headers,
+    webSocketImpl: o.webSocketImpl,
+  });
   const signalOf = (c?: CallOptions) => (c?.signal ? { signal: c.signal } : {});
   const keyOf = (c?: IdempotentCallOptions) => (c?.idempotencyKey !== undefined ? { header: { 'Idempotency-Key': c.idempotencyKey } } : {});
 

@@ -33,9 +33,17 @@ export interface GraphQLClient {
    * ServiceApiError named after the first error's `extensions.code` when the
    * answer has any error (`execute` gives partial data with its errors).
    */
-  request<TResult, TVariables>(document: TypedDocument<TResult, TVariables> | string, variables?: TVariables, init?: { signal?: AbortSignal; headers?: Record<string, string> }): Promise<TResult>;
+  request<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables> | string,
+    variables?: TVariables,
+    init?: { signal?: AbortSignal; headers?: Record<string, string> },
+  ): Promise<TResult>;
   /** Sends a query or mutation and answers data and errors as they are (root fields are nullable: a missing resource nulls only its field). */
-  execute<TResult, TVariables>(document: TypedDocument<TResult, TVariables> | string, variables?: TVariables, init?: { signal?: AbortSignal; headers?: Record<string, string> }): Promise<GraphQLAnswer<TResult>>;
+  execute<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables> | string,
+    variables?: TVariables,
+    init?: { signal?: AbortSignal; headers?: Record<string, string> },
+  ): Promise<GraphQLAnswer<TResult>>;
   /**
    * The graphql-ws client of this service (created on first use, lazy: it
    * connects for the first subscription and closes after the last one ends).

@@ -23,8 +23,25 @@ export type {
   YieldsQuery,
 } from './client';
 export { createRestClient, unwrap, idempotencyKeyOf, IDEMPOTENT_POSTS, type RestClient, type RestClientOptions } from './rest';
-export { createGraphQLClient, type GraphQLAnswer, type GraphQLClient, type GraphQLClientOptions, type ResultOf, type TypedDocument, type VariablesOf } from './graphql';
-export { waitForIntent, watchIntent, isFinalStatus, IntentWaitTimeoutError, type Intent, type WaitForIntentOptions, type WatchIntentOptions, type WatchedIntent } from './intents';
+export {
+  createGraphQLClient,
+  type GraphQLAnswer,
+  type GraphQLClient,
+  type GraphQLClientOptions,
+  type ResultOf,
+  type TypedDocument,
+  type VariablesOf,
+} from './graphql';
+export {
+  waitForIntent,
+  watchIntent,
+  isFinalStatus,
+  IntentWaitTimeoutError,
+  type Intent,
+  type WaitForIntentOptions,
+  type WatchIntentOptions,
+  type WatchedIntent,
+} from './intents';
 export { ServiceApiError, isServiceApiError, type ErrorCode, type GraphQLErrorEntry } from './errors';
 export { responseOf, wasReplayed } from './responses';
 export { createX402Fetch, settlementOf, DEFAULT_PAYMENT_NETWORKS, type X402FetchOptions, type X402Signer } from './x402';

@@ -135,7 +135,12 @@ export async function* watchIntent(ws: WsClient, intentId: string, o: WatchInten
         throw subscriptionError(e);
       }
       signal?.throwIfAborted();
-      if (next.done === true) throw new ServiceApiError({ code: 'SUBSCRIPTION_ENDED', status: 0, message: `the intentUpdated subscription of ${intentId} ended before a final status` });
+      if (next.done === true)
+        throw new ServiceApiError({
+          code: 'SUBSCRIPTION_ENDED',
+          status: 0,
+          message: `the intentUpdated subscription of ${intentId} ended before a final status`,
+        });
       const { data, errors } = next.value;
       if (errors !== undefined && errors.length > 0) throw ServiceApiError.fromGraphQL(errors as GraphQLErrorEntry[]);
       const intent = data?.intentUpdated;

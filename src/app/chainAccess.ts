@@ -20,7 +20,9 @@ export interface NamedChain {
 export function assertChainsUsable(principal: Principal, named: readonly NamedChain[], environment: ServiceEnvironment): void {
   for (const { field, chain } of named) {
     if (environment === 'staging' && !CHAINS[chain].testnet) {
-      throw new ServiceError('PLAN_RESTRICTED', `This staging deployment serves test networks only; ${chain} is a main network`, { details: { plan: principal.account.plan, chain, environment } });
+      throw new ServiceError('PLAN_RESTRICTED', `This staging deployment serves test networks only; ${chain} is a main network`, {
+        details: { plan: principal.account.plan, chain, environment },
+      });
     }
     if (CHAINS[chain].status !== 'upcoming') continue;
     if (!mainNetworksAllowed(principal.account.plan, environment)) throw planRestricted(principal.account.plan, chain);

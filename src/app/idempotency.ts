@@ -16,7 +16,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
 }
 
@@ -77,7 +79,9 @@ export async function withIdempotency<T>(
     if (leaseEnd > now.getTime()) throw idempotencyConflict(key);
     if (!(await deps.store.idempotency.takeOver(scope, key, existing.owner ?? null, owner, lockedUntil))) throw idempotencyConflict(key);
   }
-  const seed = createHash('sha256').update(`${scope}\n${key}\n${existing?.createdAt ?? createdAt}`).digest('hex');
+  const seed = createHash('sha256')
+    .update(`${scope}\n${key}\n${existing?.createdAt ?? createdAt}`)
+    .digest('hex');
   let result: { status: number; body: T };
   try {
     result = await run({ seed });
@@ -86,6 +90,8 @@ export async function withIdempotency<T>(
     throw e;
   }
   // The work is done: a failure to record its answer must not free the key for a second run (the lease holds it; a takeover reruns with the same seed).
-  await deps.store.idempotency.complete(scope, key, owner, result.status, result.body).catch((err: unknown) => deps.logger?.warn({ err, scope }, 'idempotent answer not recorded; the key stays held until its lease ends'));
+  await deps.store.idempotency
+    .complete(scope, key, owner, result.status, result.body)
+    .catch((err: unknown) => deps.logger?.warn({ err, scope }, 'idempotent answer not recorded; the key stays held until its lease ends'));
   return { ...result, replayed: false };
 }

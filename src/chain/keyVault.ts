@@ -59,7 +59,9 @@ export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[
       // Records written before key versions existed were encrypted under the current key.
       const masterKey = byVersion.get(rec.keyVersion ?? currentVersion);
       if (!masterKey) {
-        throw new ServiceError('INTERNAL_ERROR', 'Wallet key was encrypted under a master key that is not configured', { details: { walletId, keyVersion: rec.keyVersion } });
+        throw new ServiceError('INTERNAL_ERROR', 'Wallet key was encrypted under a master key that is not configured', {
+          details: { walletId, keyVersion: rec.keyVersion },
+        });
       }
       let pk: Hex;
       try {

@@ -86,7 +86,13 @@ export interface ChainHooks {
   onNonceRetry?: (chain: ChainName, address: Address) => void;
 }
 
-const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({ rpcTimeoutMs: cfg.rpcTimeoutMs, nonceGapMs: cfg.nonceGapMs, onRpc: hooks.onRpc, nonces: hooks.nonces, onNonceRetry: hooks.onNonceRetry });
+const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({
+  rpcTimeoutMs: cfg.rpcTimeoutMs,
+  nonceGapMs: cfg.nonceGapMs,
+  onRpc: hooks.onRpc,
+  nonces: hooks.nonces,
+  onNonceRetry: hooks.onNonceRetry,
+});
 
 /** Starts (or attaches to) the sandbox devnets, or connects to configured RPC endpoints, and builds the chain port. */
 export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Promise<RunningChains> {
@@ -102,14 +108,28 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     }
     const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
     await refuseMislabelledMarkets(port);
-    return { port, client: clientOrNone(port), controls: null, manifest, startupMs: Date.now() - started, ...readiness(port, manifest), stop: () => port.close() };
+    return {
+      port,
+      client: clientOrNone(port),
+      controls: null,
+      manifest,
+      startupMs: Date.now() - started,
+      ...readiness(port, manifest),
+      stop: () => port.close(),
+    };
   }
 
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
   const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
-  const controls = createSandboxControls({ client: port.client, deployerKey: SANDBOX_KEYS.deployer, faucetKey: SANDBOX_KEYS.faucet as Hex, faults: port.faults, blockTimeMs: cfg.sandboxBlockTimeMs });
+  const controls = createSandboxControls({
+    client: port.client,
+    deployerKey: SANDBOX_KEYS.deployer,
+    faucetKey: SANDBOX_KEYS.faucet as Hex,
+    faults: port.faults,
+    blockTimeMs: cfg.sandboxBlockTimeMs,
+  });
   const demo = port.client('arbitrum-sepolia');
   const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
   if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: SANDBOX_ADDRESSES.faucet, amount: FAUCET_STOCK });
@@ -149,7 +169,10 @@ async function refuseMislabelledMarkets(port: { chains: readonly ChainName[]; cl
 }
 
 /** What readiness reads of the chains, the same in both modes. */
-function readiness(port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient }, manifest: SandboxManifest): Pick<RunningChains, 'clocks' | 'attestationServiceAnswers'> {
+function readiness(
+  port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient },
+  manifest: SandboxManifest,
+): Pick<RunningChains, 'clocks' | 'attestationServiceAnswers'> {
   return {
     clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
     attestationServiceAnswers: () => answersFeeRoute(manifest.attestationApi),
@@ -164,7 +187,10 @@ function readiness(port: { chains: readonly ChainName[]; client(chain: ChainName
 async function answersFeeRoute(baseUrl: string | undefined): Promise<boolean> {
   if (!baseUrl) return false;
   try {
-    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/v2/burn/USDC/fees/0/6`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(3_000) });
+    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/v2/burn/USDC/fees/0/6`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(3_000),
+    });
     await res.body?.cancel();
     return res.ok;
   } catch {

@@ -29,7 +29,10 @@ function page(ctx: Context, status: number, title: string, message: string): voi
   ctx.status = status;
   ctx.type = 'html';
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = htmlPage(title, `<main class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/dashboard/login">Sign in again</a></p></main>`);
+  ctx.body = htmlPage(
+    title,
+    `<main class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/dashboard/login">Sign in again</a></p></main>`,
+  );
 }
 
 const pendingCookie = (value: string, maxAgeSeconds: number, secure: boolean) =>
@@ -46,7 +49,8 @@ export function dashboardRoutes<S>(o: DashboardRouteOptions): Router<S> {
   const secure = () => o.publicUrl().startsWith('https://');
 
   router.get('/dashboard/login', async (ctx) => {
-    if (!o.relyingParty) return page(ctx, 503, 'Sign-in is not configured', 'Set OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and PUBLIC_URL to sign in with your provider.');
+    if (!o.relyingParty)
+      return page(ctx, 503, 'Sign-in is not configured', 'Set OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and PUBLIC_URL to sign in with your provider.');
     // Cookies belong to one host name: start where the provider will send people back.
     const origin = new URL(o.publicUrl());
     if (ctx.host !== origin.host) return ctx.redirect(`${origin.origin}/dashboard/login`);

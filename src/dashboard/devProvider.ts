@@ -113,7 +113,9 @@ export function createDevProvider(o: { issuer: string; client: DevClient }) {
       // The dashboard is this provider's only client, first-party: consent is given on the person's behalf.
       const accountId = details.session?.accountId;
       if (!accountId) throw new Error('consent without a session');
-      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
       if (!grant) throw new Error('grant not found');
       const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));

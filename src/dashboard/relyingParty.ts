@@ -38,7 +38,8 @@ function unseal(secret: Buffer, value: string | undefined, now: number): Pending
   if (!value || value.length > 2_000) throw new SignInRefused('no sign-in in progress in this browser');
   const [data, sig] = value.split('.');
   const expected = Buffer.from(mac(secret, data ?? ''));
-  if (!data || !sig || Buffer.byteLength(sig) !== expected.length || !timingSafeEqual(Buffer.from(sig), expected)) throw new SignInRefused('sign-in state was altered');
+  if (!data || !sig || Buffer.byteLength(sig) !== expected.length || !timingSafeEqual(Buffer.from(sig), expected))
+    throw new SignInRefused('sign-in state was altered');
   const p = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as PendingSignIn;
   if (typeof p.exp !== 'number' || p.exp < now) throw new SignInRefused('sign-in took too long; start again');
   return p;

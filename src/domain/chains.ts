@@ -1,12 +1,5 @@
 /** The chain registry of the API's "Chains" and "Assets". */
-export const CHAIN_NAMES = [
-  'ethereum',
-  'arbitrum',
-  'base',
-  'ethereum-sepolia',
-  'arbitrum-sepolia',
-  'base-sepolia',
-] as const;
+export const CHAIN_NAMES = ['ethereum', 'arbitrum', 'base', 'ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'] as const;
 export type ChainName = (typeof CHAIN_NAMES)[number];
 
 export const ASSETS = ['USDC', 'USDT', 'DAI', 'WETH', 'ETH'] as const;

@@ -30,7 +30,11 @@ export function finalIntentEvent(intent: Intent, actor: AuditActor = SYSTEM_ACTO
     };
   }
   if (intent.status === 'cancelled') {
-    return { ...common, type: 'intent.cancelled', details: { action: intent.action, asset: intent.asset, completedSteps: intent.results?.completedSteps ?? 0 } };
+    return {
+      ...common,
+      type: 'intent.cancelled',
+      details: { action: intent.action, asset: intent.asset, completedSteps: intent.results?.completedSteps ?? 0 },
+    };
   }
   const failedStep = intent.results?.failedStep;
   return {

@@ -20,8 +20,26 @@ export interface Plan {
 }
 
 export const PLANS: Record<PlanName, Plan> = {
-  free: { name: 'free', requestsPerMinute: 100, wallets: 100, creditsPerMonth: 100, mainNetworks: false, maxOperationCost: 10, maxSockets: 5, maxSubscriptions: 50 },
-  pro: { name: 'pro', requestsPerMinute: 1000, wallets: 10_000, creditsPerMonth: 10_000, mainNetworks: true, maxOperationCost: 50, maxSockets: 50, maxSubscriptions: 500 },
+  free: {
+    name: 'free',
+    requestsPerMinute: 100,
+    wallets: 100,
+    creditsPerMonth: 100,
+    mainNetworks: false,
+    maxOperationCost: 10,
+    maxSockets: 5,
+    maxSubscriptions: 50,
+  },
+  pro: {
+    name: 'pro',
+    requestsPerMinute: 1000,
+    wallets: 10_000,
+    creditsPerMonth: 10_000,
+    mainNetworks: true,
+    maxOperationCost: 50,
+    maxSockets: 50,
+    maxSubscriptions: 500,
+  },
   enterprise: {
     name: 'enterprise',
     requestsPerMinute: 10_000,
@@ -71,7 +89,20 @@ export const CREDIT_COST = {
 export type Operation = keyof typeof CREDIT_COST;
 
 /** Operations that write: need the `write` scope and are never payable by proof. */
-export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['createWallet', 'createIntent', 'cancelIntent', 'fundDemo', 'createPolicy', 'updatePolicy', 'deletePolicy', 'setWalletPolicy', 'removeWalletPolicy', 'createWebhook', 'deleteWebhook', 'sendTestWebhook']);
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set([
+  'createWallet',
+  'createIntent',
+  'cancelIntent',
+  'fundDemo',
+  'createPolicy',
+  'updatePolicy',
+  'deletePolicy',
+  'setWalletPolicy',
+  'removeWalletPolicy',
+  'createWebhook',
+  'deleteWebhook',
+  'sendTestWebhook',
+]);
 
 /**
  * docs/api-guide.md, "Paying per request": the reads a client without an account may pay for

@@ -101,4 +101,5 @@ export function refuseStep(rules: PolicyRules, step: StepFacts): PolicyRefusal |
 export const chainAllowed = (rules: PolicyRules | undefined, chain: ChainName): boolean => !rules?.chains || rules.chains.includes(chain);
 
 /** Whether the planner may use `protocol`. */
-export const protocolAllowed = (rules: PolicyRules | undefined, protocol: string): boolean => !rules?.protocols || (rules.protocols as string[]).includes(protocol);
+export const protocolAllowed = (rules: PolicyRules | undefined, protocol: string): boolean =>
+  !rules?.protocols || (rules.protocols as string[]).includes(protocol);

@@ -58,7 +58,8 @@ export interface PlanningRequest extends PlanRequest, LendOptimization {
 }
 
 /** What a client asks of a wallet, as its intent records it (amount in token units), with the policy that decides it. */
-export type AskedOfWallet = Pick<Intent, 'walletId' | 'action' | 'requestedAmount' | 'asset' | 'chain' | 'fromChain' | 'toChain' | 'speed' | 'policy'> & LendOptimization;
+export type AskedOfWallet = Pick<Intent, 'walletId' | 'action' | 'requestedAmount' | 'asset' | 'chain' | 'fromChain' | 'toChain' | 'speed' | 'policy'> &
+  LendOptimization;
 
 /** The request planning reads of what was asked: the engine's of the intent it runs, a preview's of the request, so both plan the same. */
 export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
@@ -182,7 +183,10 @@ export function plannerInput(request: PlanningRequest, market: MarketSnapshot, c
  * gone, Tron, node trouble beyond the retries) is the answer; anything else
  * is thrown.
  */
-export async function readPlanning(request: PlanningRequest, fx: PlanningEffects): Promise<{ ok: true; snapshot: PlanningSnapshot } | { ok: false; error: ServiceError }> {
+export async function readPlanning(
+  request: PlanningRequest,
+  fx: PlanningEffects,
+): Promise<{ ok: true; snapshot: PlanningSnapshot } | { ok: false; error: ServiceError }> {
   const wallet = await fx.wallets.getById(request.walletId);
   if (wallet === null) return { ok: false, error: walletNotFound({ walletId: request.walletId }) };
   if (wallet.chainType === 'tron') return { ok: false, error: invalidChain('tron', { reason: 'no Tron network is supported yet' }) };
@@ -249,13 +253,17 @@ function speedText(speed: BridgeSpeed): string {
 async function policyFreePlan(request: PlanningRequest, fx: PlanningEffects, snapshot: PlanningSnapshot): Promise<boolean> {
   const { market, walletChains, reserved } = snapshot;
   const extra = walletChains.filter((c) => !market.holdings.some((h) => h.chain === c));
-  const holdings = extra.length === 0 ? market.holdings : [...market.holdings, ...(await untilAborted(fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra), fx.signal))];
+  const holdings =
+    extra.length === 0
+      ? market.holdings
+      : [...market.holdings, ...(await untilAborted(fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra), fx.signal))];
   return plan(plannerInput(request, { ...market, holdings }, walletChains, reserved)).ok;
 }
 
 /** The rule a planning failure under a policy is reported by: the chains rule when it restricts chains, else the protocols rule. */
 function planningRefusal(rules: PolicyRules, details: unknown): PolicyRefusal {
-  if (rules.chains) return { rule: 'chains', limit: rules.chains, requested: { plan: 'needs funds or markets on chains the policy does not allow', ...(details as object) } };
+  if (rules.chains)
+    return { rule: 'chains', limit: rules.chains, requested: { plan: 'needs funds or markets on chains the policy does not allow', ...(details as object) } };
   return { rule: 'protocols', limit: rules.protocols, requested: { plan: 'needs a market of a protocol the policy does not allow', ...(details as object) } };
 }
 
@@ -281,7 +289,12 @@ export const reportedApy = (apy: number | null): number | undefined => (apy === 
  */
 export function rankNetReturns(request: PlanningRequest, snapshot: PlanningSnapshot, horizonDays: number): MarketReturn[] {
   const rates = snapshot.market.rates.filter((r) => protocolAllowed(snapshot.rules, r.protocol));
-  const input = plannerInput({ ...request, action: 'lend', optimize: 'netReturn', horizonDays }, { ...snapshot.market, rates }, snapshot.chains, snapshot.reserved);
+  const input = plannerInput(
+    { ...request, action: 'lend', optimize: 'netReturn', horizonDays },
+    { ...snapshot.market, rates },
+    snapshot.chains,
+    snapshot.reserved,
+  );
   if (!input.optimize) return [];
   return rankByNetReturn(input, rankRates(input.rates, request.asset, input.balances, request.chain), input.optimize);
 }

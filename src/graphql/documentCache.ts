@@ -33,7 +33,14 @@ export interface DocumentCache {
 }
 
 const copy = (e: GraphQLError) =>
-  new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: { ...e.extensions } });
+  new GraphQLError(e.message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    path: e.path,
+    originalError: e.originalError,
+    extensions: { ...e.extensions },
+  });
 
 function create(schema: GraphQLSchema, production: boolean): DocumentCache {
   const rules = operationRules(production);

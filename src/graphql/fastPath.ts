@@ -50,7 +50,12 @@ export function createGraphQLFastPath(o: FastPathOptions) {
   const refuse = (res: ServerResponse, error: GraphQLError, type: AnswerType) => send(res, { errors: [error] }, type);
 
   /** The operation's credits reserved, then graphql-js; the refusal or the result, errors masked. */
-  async function run(context: GraphQLContext, document: DocumentNode, variables: GraphQLParams['variables'], operationName: string | undefined): Promise<ExecutionResult> {
+  async function run(
+    context: GraphQLContext,
+    document: DocumentNode,
+    variables: GraphQLParams['variables'],
+    operationName: string | undefined,
+  ): Promise<ExecutionResult> {
     const refused = await chargeInto(context, document, operationName);
     if (refused) return { errors: [maskError(refused, () => context.requestId, mask)] };
     let result: ExecutionResult;
@@ -91,7 +96,12 @@ export function createGraphQLFastPath(o: FastPathOptions) {
       const { params, body } = await paramsOf(req, method);
       if (params instanceof GraphQLError) return refuse(res, params, type);
       const p = documents.parse(params.query);
-      if (p.error) return refuse(res, maskError(p.error, () => context.requestId, mask), type);
+      if (p.error)
+        return refuse(
+          res,
+          maskError(p.error, () => context.requestId, mask),
+          type,
+        );
       const operation = operationOf(p.document, params.operationName, method);
       if (operation instanceof GraphQLError) return refuse(res, operation, type);
       const invalid = documents.validate(p.document);

@@ -38,9 +38,14 @@ function sendError(res: ServerResponse, e: ServiceError, requestId: string): voi
 }
 
 /** The request body types yoga reads (JSON, a GraphQL document, a form, multipart). */
-const YOGA_BODY_TYPES = new Set(['application/json', 'application/graphql+json', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+const YOGA_BODY_TYPES = new Set([
+  'application/json',
+  'application/graphql+json',
+  'application/graphql',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+]);
 const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-
 
 /**
  * What yoga is handed: the Content-Type's media type lowercased and trimmed (media types are

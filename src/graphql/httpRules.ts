@@ -50,7 +50,11 @@ const PARAMS = new Set(['query', 'variables', 'operationName', 'extensions']);
 /** The request's parameters, or the error that refuses them (400, whatever the answer type). */
 export function checkParams(value: unknown): GraphQLParams | GraphQLError {
   if (kindOf(value) !== 'object') {
-    return malformed(Array.isArray(value) ? 'Batching is not supported: send one operation per request, as a JSON object.' : `POST body is expected to be a JSON object but received ${kindOf(value)}.`);
+    return malformed(
+      Array.isArray(value)
+        ? 'Batching is not supported: send one operation per request, as a JSON object.'
+        : `POST body is expected to be a JSON object but received ${kindOf(value)}.`,
+    );
   }
   const params = value as Record<string, unknown>;
   // A parameter sent as null is one not sent (as yoga reads it).
@@ -60,7 +64,8 @@ export function checkParams(value: unknown): GraphQLParams | GraphQLError {
   if (typeof query !== 'string') return malformed(`Expected "query" param to be a string, but given ${kindOf(query)}.`, 'query');
   if (!isObjectOrNone(variables)) return malformed(`Expected "variables" param to be empty or an object, but given ${kindOf(variables)}.`, 'variables');
   if (!isObjectOrNone(extensions)) return malformed(`Expected "extensions" param to be empty or an object, but given ${kindOf(extensions)}.`, 'extensions');
-  if (operationName != null && typeof operationName !== 'string') return malformed(`Expected "operationName" param to be a string, but given ${kindOf(operationName)}.`, 'operationName');
+  if (operationName != null && typeof operationName !== 'string')
+    return malformed(`Expected "operationName" param to be a string, but given ${kindOf(operationName)}.`, 'operationName');
   const tooDeep = checkRequestObjects({ variables, extensions });
   if (tooDeep) return new GraphQLError(tooDeep.message, { extensions: { ...tooDeep.extensions, status: 400, http: { status: 400 } } });
   return {
@@ -101,7 +106,12 @@ export function paramsFromSearch(qs: string): GraphQLParams | GraphQLError {
   const variables = json('variables');
   const extensions = json('extensions');
   if (variables.bad || extensions.bad) return (variables.bad ?? extensions.bad)!;
-  return checkParams({ query: search.get('query') || undefined, variables: variables.value, extensions: extensions.value, operationName: search.get('operationName') || undefined });
+  return checkParams({
+    query: search.get('query') || undefined,
+    variables: variables.value,
+    extensions: extensions.value,
+    operationName: search.get('operationName') || undefined,
+  });
 }
 
 /**
@@ -136,11 +146,19 @@ export function operationOf(document: DocumentNode, operationName: string | null
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) {
     const count = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
-    const message = operationName ? `Unknown operation named "${operationName}".` : count === 0 ? 'Must provide an operation.' : 'Must provide operation name if query contains multiple operations.';
-    return new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', status: 400, details: { issues: [{ path: ['operationName'], message }] } } });
+    const message = operationName
+      ? `Unknown operation named "${operationName}".`
+      : count === 0
+        ? 'Must provide an operation.'
+        : 'Must provide operation name if query contains multiple operations.';
+    return new GraphQLError(message, {
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE', status: 400, details: { issues: [{ path: ['operationName'], message }] } },
+    });
   }
   if (operation.operation === 'mutation' && method === 'GET') {
-    return new GraphQLError('Can only perform a mutation operation from a POST request.', { extensions: { code: 'BAD_REQUEST', status: 405, http: { status: 405, headers: { Allow: 'POST' } } } });
+    return new GraphQLError('Can only perform a mutation operation from a POST request.', {
+      extensions: { code: 'BAD_REQUEST', status: 405, http: { status: 405, headers: { Allow: 'POST' } } },
+    });
   }
   return operation;
 }
@@ -154,7 +172,9 @@ export function operationOf(document: DocumentNode, operationName: string | null
  */
 export function subscriptionRefusal(accept: string | null | undefined): GraphQLError | null {
   if (namesType(accept, 'text/event-stream')) return null;
-  return new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', { extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } } });
+  return new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) or SSE (Accept: text/event-stream).', {
+    extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } },
+  });
 }
 
 /** One error as sent: what is only for the transport (http, yoga's `unexpected` and `originalError`) left out. */
@@ -188,7 +208,11 @@ export function answerOf(result: ExecutionResult, type: AnswerType): { status: n
   if (errors.length > 0 || result.extensions?.http) {
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- taken out so that the rest is sent
     const { http, ...extensions } = result.extensions ?? {};
-    body = { ...result, ...(result.errors ? { errors: result.errors.map(sent) as unknown as GraphQLError[] } : {}), extensions: result.extensions && Object.keys(extensions).length ? extensions : undefined };
+    body = {
+      ...result,
+      ...(result.errors ? { errors: result.errors.map(sent) as unknown as GraphQLError[] } : {}),
+      extensions: result.extensions && Object.keys(extensions).length ? extensions : undefined,
+    };
   }
   return { status, headers, body: JSON.stringify(body) };
 }

@@ -208,7 +208,11 @@ export async function chargeOperation(
   if (principal.via === 'session') {
     const n = rootFields(document, operationName).length;
     if (n > MAX_ROOT_FIELDS) {
-      return { error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, { extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS } }) };
+      return {
+        error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, {
+          extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS },
+        }),
+      };
     }
   }
   const { fields, operations: selected } = operationCost(document, operationName);
@@ -217,7 +221,10 @@ export async function chargeOperation(
   const cost = creditsOf(operations);
   const max = PLANS[principal.account.plan].maxOperationCost;
   if (fields > MAX_ROOT_FIELDS || cost > max) {
-    const why = fields > MAX_ROOT_FIELDS ? `${fields} root fields (at most ${MAX_ROOT_FIELDS})` : `a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`;
+    const why =
+      fields > MAX_ROOT_FIELDS
+        ? `${fields} root fields (at most ${MAX_ROOT_FIELDS})`
+        : `a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`;
     return {
       error: new GraphQLError(`Operation too complex: ${why}. Split it into several operations.`, {
         extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: max, rootFields: fields, maxRootFields: MAX_ROOT_FIELDS },

@@ -36,8 +36,7 @@ export const OPERATION_LIMITS = {
 const OPENERS = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);
 const CLOSERS = new Set<string>([TokenKind.BRACE_R, TokenKind.PAREN_R, TokenKind.BRACKET_R]);
 
-const tooLarge = (message: string, details: Record<string, number>) =>
-  new GraphQLError(message, { extensions: { code: 'QUERY_TOO_LARGE', details } });
+const tooLarge = (message: string, details: Record<string, number>) => new GraphQLError(message, { extensions: { code: 'QUERY_TOO_LARGE', details } });
 
 /**
  * graphql's `parse` behind three bounds: document size, token count, and
@@ -136,7 +135,10 @@ export function checkRequestObjects(objects: Record<string, unknown>): GraphQLEr
   for (const [name, value] of Object.entries(objects)) {
     if (jsonDepthExceeds(value, OPERATION_LIMITS.maxVariablesDepth)) {
       return new GraphQLError(`${name} nests deeper than ${OPERATION_LIMITS.maxVariablesDepth} levels`, {
-        extensions: { code: 'INVALID_REQUEST', details: { issues: [{ path: name, message: `nests deeper than ${OPERATION_LIMITS.maxVariablesDepth} levels` }] } },
+        extensions: {
+          code: 'INVALID_REQUEST',
+          details: { issues: [{ path: name, message: `nests deeper than ${OPERATION_LIMITS.maxVariablesDepth} levels` }] },
+        },
       });
     }
   }

@@ -66,7 +66,6 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
   };
 }
 
-
 /** Subscriptions served by yoga (SSE) end with UNAUTHORIZED when the key they were opened with is revoked. */
 export function endStreamsOnRevocation(revocations: KeyRevocations): Plugin {
   return {
@@ -90,7 +89,16 @@ export function observeStreams(streams?: StreamObserver): Plugin {
       return {
         onSubscribeResult({ result, setResult }) {
           if (!(Symbol.asyncIterator in result)) return;
-          setResult(startedStream(result as AsyncIterableIterator<ExecutionResult>, args.contextValue as unknown as GraphQLContext, args.document, args.operationName, 'sse', streams));
+          setResult(
+            startedStream(
+              result as AsyncIterableIterator<ExecutionResult>,
+              args.contextValue as unknown as GraphQLContext,
+              args.document,
+              args.operationName,
+              'sse',
+              streams,
+            ),
+          );
         },
       };
     },

@@ -65,7 +65,14 @@ export function reportSubscriptionCredits(context: GraphQLContext, document: Doc
 }
 
 /** What a transport does with a subscription's result: its credits reported, and the stream counted while open. */
-export function startedStream<S extends AsyncIterable<ExecutionResult>>(result: S, context: GraphQLContext, document: DocumentNode, operationName: string | null | undefined, transport: StreamTransport, observer?: StreamObserver): S | Stream {
+export function startedStream<S extends AsyncIterable<ExecutionResult>>(
+  result: S,
+  context: GraphQLContext,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  transport: StreamTransport,
+  observer?: StreamObserver,
+): S | Stream {
   reportSubscriptionCredits(context, document, operationName);
   return observer ? observeStream(result, transport, observer) : result;
 }

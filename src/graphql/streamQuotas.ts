@@ -49,7 +49,9 @@ export function openSubscription(quotas: StreamQuotas, principal: Pick<Principal
   const { id, plan } = principal.account;
   if (!quotas.take('subscription', id, plan)) {
     const max = quotaOf('subscription', plan);
-    return new GraphQLError(`Too many live subscriptions for this account (${max} on its plan): complete some first`, { extensions: { code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: max } });
+    return new GraphQLError(`Too many live subscriptions for this account (${max} on its plan): complete some first`, {
+      extensions: { code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: max },
+    });
   }
   let held = true;
   return {

@@ -105,7 +105,9 @@ export function attachGraphQLWebSocket(o: {
   const rules = operationRules(o.production);
   const quotas = o.quotas;
   const masked = (errors: readonly GraphQLError[], requestId?: string) =>
-    errors.map((e) => maskError(e, () => requestId, { production: o.production, onMasked: (err) => o.logger.error({ err, requestId }, 'graphql operation failed') }));
+    errors.map((e) =>
+      maskError(e, () => requestId, { production: o.production, onMasked: (err) => o.logger.error({ err, requestId }, 'graphql operation failed') }),
+    );
   const closeSoon = (socket: WebSocket, code: number, reason: string) => setImmediate(() => socket.close(code, reason));
 
   const cleanup = useServer<Record<string, unknown>, ConnectionExtra>(
@@ -198,7 +200,9 @@ export function attachGraphQLWebSocket(o: {
       },
       // A subscription that started: its credits reported, its stream counted until it ends.
       onOperation: (_ctx, _id, _payload, args, result) =>
-        Symbol.asyncIterator in result ? startedStream(result, args.contextValue as GraphQLContext, args.document, args.operationName, 'websocket', o.streams) : undefined,
+        Symbol.asyncIterator in result
+          ? startedStream(result, args.contextValue as GraphQLContext, args.document, args.operationName, 'websocket', o.streams)
+          : undefined,
       // Same error shape as HTTP: extensions.code equal to the REST code, internals masked.
       onNext: async (_ctx, _id, _payload, args, result) => {
         // A query or mutation answers once: what its failed fields reserved goes back now.

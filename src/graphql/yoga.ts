@@ -49,7 +49,11 @@ let renderedScriptHashes: string[] = [];
 
 /** SHA-256 (base64) of each inline <script> of `page`, as a CSP script-src hash names it. */
 function inlineScriptHashes(page: string): string[] {
-  return [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64'));
+  return [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) =>
+    createHash('sha256')
+      .update(m[1] ?? '', 'utf8')
+      .digest('base64'),
+  );
 }
 
 /** The inline-script hashes of the GraphiQL page rendered last (rendering is synchronous, before the answer's headers go out). */
@@ -109,7 +113,11 @@ export function createGraphQLServer(o: {
           title: 'Wallet & Intent API',
           defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
           ...(o.graphiqlApiKey && mayHoldKey(ctx?.req, clientAddress, o.allowedHosts ?? [])
-            ? { headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2), defaultEditorToolsVisibility: 'headers' as const, shouldPersistHeaders: false }
+            ? {
+                headers: JSON.stringify({ Authorization: `Bearer ${o.graphiqlApiKey}` }, null, 2),
+                defaultEditorToolsVisibility: 'headers' as const,
+                shouldPersistHeaders: false,
+              }
             : {}),
         }),
     ...(o.production ? {} : { renderGraphiQL: renderLocalGraphiQL() }),

@@ -38,14 +38,18 @@ export function hostAllowed(hostHeader: string | undefined, allowed: readonly Al
   return allowed.some((a) => a.host === h.host && (a.port === undefined || a.port === h.port));
 }
 
-const underPath = (url: string | undefined, prefix: string): boolean => url === prefix || (url?.startsWith(`${prefix}/`) ?? false) || (url?.startsWith(`${prefix}?`) ?? false);
+const underPath = (url: string | undefined, prefix: string): boolean =>
+  url === prefix || (url?.startsWith(`${prefix}/`) ?? false) || (url?.startsWith(`${prefix}?`) ?? false);
 
 /** Whether the request is for one of the checked pages, GraphiQL aside (the GraphQL door knows when it renders it). */
 export const isCheckedPagePath = (url: string | undefined): boolean => underPath(url, '/dashboard') || underPath(url, '/oidc');
 
 /** 403 FORBIDDEN in the service's JSON error shape, naming the rule and how to allow the host. */
 export function refuseHost(req: IncomingMessage, res: ServerResponse): void {
-  const e = forbidden('This page is not served to this Host: add the name the service is reached by to ALLOWED_HOSTS', { reason: 'host', host: req.headers.host?.slice(0, 255) ?? null });
+  const e = forbidden('This page is not served to this Host: add the name the service is reached by to ALLOWED_HOSTS', {
+    reason: 'host',
+    host: req.headers.host?.slice(0, 255) ?? null,
+  });
   res.writeHead(e.status, { 'Content-Type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ error: e.code, message: e.message, details: e.details }));
 }

@@ -15,7 +15,11 @@ import { requestIdFor } from './middleware/requestId';
  * line and duration metric (route `/healthz`). Anything else — HEAD, a query
  * string, another method — goes to Koa. Returns whether it answered.
  */
-export function fastHealthz(o: { health: HealthChecks; logger: Logger; metrics: Pick<Metrics, 'httpDuration'> }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function fastHealthz(o: {
+  health: HealthChecks;
+  logger: Logger;
+  metrics: Pick<Metrics, 'httpDuration'>;
+}): (req: IncomingMessage, res: ServerResponse) => boolean {
   const body = JSON.stringify(healthBody(o.health));
   const length = String(Buffer.byteLength(body));
   const record = accessRecorder(o.logger, o.metrics);

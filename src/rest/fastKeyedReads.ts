@@ -44,7 +44,13 @@ function setAll(res: ServerResponse, headers: Record<string, string>): void {
  * guarded GET route of that path and name in `routes`, so it can never
  * answer a path Koa does not serve, or serve it unguarded.
  */
-export function fastKeyedReads(o: { deps: AppDeps; logger: Logger; metrics: Pick<Metrics, 'httpDuration'>; reads: readonly FastRead[]; routes: readonly RouteInfo[] }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function fastKeyedReads(o: {
+  deps: AppDeps;
+  logger: Logger;
+  metrics: Pick<Metrics, 'httpDuration'>;
+  reads: readonly FastRead[];
+  routes: readonly RouteInfo[];
+}): (req: IncomingMessage, res: ServerResponse) => boolean {
   for (const read of o.reads) {
     const route = o.routes.find((r) => r.method === 'GET' && r.path === read.path);
     if (!route || !route.guarded || route.name !== read.operation) throw new Error(`fastKeyedReads: no guarded GET ${read.path} route named ${read.operation}`);

@@ -39,7 +39,10 @@ maybe('admission round trips on MongoDB', () => {
     const client = new MongoClient(uri!, { serverSelectionTimeoutMS: 5000 });
     try {
       await client.connect();
-      await client.db(dbName).dropDatabase().catch(() => undefined);
+      await client
+        .db(dbName)
+        .dropDatabase()
+        .catch(() => undefined);
     } finally {
       await client.close();
       await store.close();
@@ -63,7 +66,16 @@ maybe('admission round trips on MongoDB', () => {
     // The first request reads the key and its account, and creates the minute's and the month's counters
     // (each: the conditional update misses, then the expired-counter restart misses, then an insert).
     const first = await oneRequest(deps, authorization);
-    expect(first).toEqual(['find apiKeys', 'find accounts', 'findAndModify usage', 'findAndModify usage', 'insert usage', 'findAndModify usage', 'update usage', 'insert usage']);
+    expect(first).toEqual([
+      'find apiKeys',
+      'find accounts',
+      'findAndModify usage',
+      'findAndModify usage',
+      'insert usage',
+      'findAndModify usage',
+      'update usage',
+      'insert usage',
+    ]);
     const warm = [];
     for (let i = 0; i < 5; i++) warm.push(await oneRequest(deps, authorization));
     for (const w of warm) expect(w).toEqual(['findAndModify usage', 'findAndModify usage']);

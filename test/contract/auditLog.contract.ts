@@ -31,7 +31,12 @@ function event(over: Partial<AuditEvent> & { accountId: string }): AuditEvent {
 }
 
 /** Every page of `query` by cursor (the last event of each page), `limit` at a time. */
-async function allPages(store: Pick<Store, 'auditLog'>, accountId: string, limit: number, filters: { type?: AuditEvent['type']; walletId?: string } = {}): Promise<AuditEvent[][]> {
+async function allPages(
+  store: Pick<Store, 'auditLog'>,
+  accountId: string,
+  limit: number,
+  filters: { type?: AuditEvent['type']; walletId?: string } = {},
+): Promise<AuditEvent[][]> {
   const pages: AuditEvent[][] = [];
   let after: { at: string; id: string } | undefined;
   for (let guard = 0; guard < 100; guard++) {
@@ -76,7 +81,13 @@ export function describeAuditLogContract(name: string, makeStore: () => Promise<
     test('behavior: newest first by `at`, then by id descending when two events share an instant', async () => {
       const acct = account();
       const same = ago(5);
-      const events = [event({ accountId: acct, at: ago(10) }), event({ accountId: acct, at: ago(1) }), event({ accountId: acct, at: same }), event({ accountId: acct, at: same }), event({ accountId: acct, at: ago(20) })];
+      const events = [
+        event({ accountId: acct, at: ago(10) }),
+        event({ accountId: acct, at: ago(1) }),
+        event({ accountId: acct, at: same }),
+        event({ accountId: acct, at: same }),
+        event({ accountId: acct, at: ago(20) }),
+      ];
       for (const e of events) await store.auditLog.append(e);
       const listed = await store.auditLog.list(acct, { limit: 10 });
       const expected = [...events].sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.id < b.id ? 1 : -1));
@@ -146,7 +157,10 @@ export function describeAuditLogContract(name: string, makeStore: () => Promise<
       const recent = event({ accountId: acct, at: ago(0) });
       for (const e of [expired, old, recent]) await store.auditLog.append(e);
       expect((await store.auditLog.list(acct, { limit: 10 })).map((e) => e.id)).toEqual([recent.id, old.id]);
-      expect((await store.auditLog.list(acct, { limit: 10, since: new Date(now - 2 * AUDIT_RETENTION_MS).toISOString() })).map((e) => e.id)).toEqual([recent.id, old.id]);
+      expect((await store.auditLog.list(acct, { limit: 10, since: new Date(now - 2 * AUDIT_RETENTION_MS).toISOString() })).map((e) => e.id)).toEqual([
+        recent.id,
+        old.id,
+      ]);
     });
 
     test('behavior: a limit of 0 lists nothing; events are copies (changing one changes nothing stored)', async () => {

@@ -10,7 +10,15 @@ describe('memory audit log: retention follows its clock', () => {
   test('behavior: an event listed today is gone once the clock passes 90 days after it (dropped, not only hidden)', async () => {
     let now = Date.UTC(2026, 0, 1);
     const log = createMemoryAuditLog({ now: () => new Date(now) });
-    const e: AuditEvent = { id: newId('audit'), accountId: 'acct_a', at: new Date(now).toISOString(), type: 'apikey.created', actor: { type: 'admin', id: null }, subject: { keyId: 'key_1' }, details: {} };
+    const e: AuditEvent = {
+      id: newId('audit'),
+      accountId: 'acct_a',
+      at: new Date(now).toISOString(),
+      type: 'apikey.created',
+      actor: { type: 'admin', id: null },
+      subject: { keyId: 'key_1' },
+      details: {},
+    };
     await log.append(e);
     now += AUDIT_RETENTION_MS - 1;
     expect((await log.list('acct_a', { limit: 5 })).map((x) => x.id)).toEqual([e.id]);

@@ -65,7 +65,13 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       if (receipt === null) throw new Error(`${tx.kind} ${signed.txHash} on ${tx.chain} not mined in ${MINED_WAIT_MS} ms`);
       return { signed, receipt };
     };
-    const approve = (chain: ChainName, spender: 'bridge' | MarketRate['protocol'], amount: bigint): TxRequest => ({ kind: 'approve', chain, asset: 'USDC', spender, amount });
+    const approve = (chain: ChainName, spender: 'bridge' | MarketRate['protocol'], amount: bigint): TxRequest => ({
+      kind: 'approve',
+      chain,
+      asset: 'USDC',
+      spender,
+      amount,
+    });
     const supply = (amount: bigint): TxRequest => ({ kind: 'supply', chain: market.chain, protocol: market.protocol, asset: 'USDC', amount });
 
     test('behavior: chains are distinct chain names of the domain', () => {
@@ -97,7 +103,7 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(holdings).toEqual(asked.map((chain) => ({ chain, tokens: [], positions: [] })));
     });
 
-    test('behavior: a token holding names its asset and token contract; a position its protocol, asset and the market\'s token', async () => {
+    test("behavior: a token holding names its asset and token contract; a position its protocol, asset and the market's token", async () => {
       const wallet = fresh();
       await h.fund(market.chain, wallet.address, 'USDC', USDC(10));
       const [before] = await port.holdings(wallet.address, [market.chain]);
@@ -134,7 +140,7 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       }
     });
 
-    test('behavior: gasQuote() is a positive gas price in wei and the chain\'s ETH/USD, which priceUsd(ETH) answers too; stablecoins are 1.0', async () => {
+    test("behavior: gasQuote() is a positive gas price in wei and the chain's ETH/USD, which priceUsd(ETH) answers too; stablecoins are 1.0", async () => {
       for (const chain of port.chains) {
         const quote = await port.gasQuote(chain);
         expect(quote).toEqual({ chain, gasPriceWei: expect.any(BigInt), ethUsd: expect.any(Number) });
@@ -171,7 +177,14 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
         seen.push({ signed: s, knownThen: await port.isKnown(s.chain, s.txHash) });
       };
       const first = await port.send(wallet, approve(market.chain, 'bridge', USDC(1)), onSigned);
-      expect(first).toEqual({ chain: market.chain, kind: 'approve', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), from: wallet.address, nonce: 0, raw: expect.stringMatching(/^0x[0-9a-f]+$/) });
+      expect(first).toEqual({
+        chain: market.chain,
+        kind: 'approve',
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        from: wallet.address,
+        nonce: 0,
+        raw: expect.stringMatching(/^0x[0-9a-f]+$/),
+      });
       expect(seen).toEqual([{ signed: first, knownThen: false }]);
       expect(await port.isKnown(market.chain, first.txHash)).toBe(true);
 
@@ -180,7 +193,7 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(second.txHash).not.toBe(first.txHash);
     });
 
-    test('error: a refusal of onSigned is send()\'s error; nothing is broadcast and the nonce is not spent', async () => {
+    test("error: a refusal of onSigned is send()'s error; nothing is broadcast and the nonce is not spent", async () => {
       const wallet = fresh();
       const refusal = new Error('the store refused the hash');
       let refused: SignedTx | undefined;
@@ -205,10 +218,18 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(signed).toEqual([]);
     });
 
-    test('behavior: a receipt carries status, gas used, its cost in wei and in USD at the chain\'s ETH price, and the block; no minted amount outside a mint', async () => {
+    test("behavior: a receipt carries status, gas used, its cost in wei and in USD at the chain's ETH price, and the block; no minted amount outside a mint", async () => {
       const wallet = fresh();
       const { signed, receipt } = await mined(wallet, approve(market.chain, 'bridge', USDC(1)));
-      expect(receipt).toEqual({ chain: market.chain, txHash: signed.txHash, status: 'success', gasUsed: expect.any(BigInt), gasCostWei: expect.any(BigInt), gasCostUsd: expect.any(Number), blockNumber: expect.any(BigInt) });
+      expect(receipt).toEqual({
+        chain: market.chain,
+        txHash: signed.txHash,
+        status: 'success',
+        gasUsed: expect.any(BigInt),
+        gasCostWei: expect.any(BigInt),
+        gasCostUsd: expect.any(Number),
+        blockNumber: expect.any(BigInt),
+      });
       expect(receipt.gasUsed).toBeGreaterThan(0n);
       expect(receipt.gasCostWei).toBeGreaterThanOrEqual(receipt.gasUsed);
       expect(receipt.blockNumber).toBeGreaterThan(0n);
@@ -238,14 +259,21 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       const { signed, receipt } = await mined(wallet, approve(market.chain, 'bridge', USDC(1)));
       const handed: SignedTx[] = [];
       const replacement = await port.replace(wallet, signed, async (s) => void handed.push(s));
-      expect(replacement).toEqual({ chain: market.chain, kind: 'approve', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), from: wallet.address, nonce: signed.nonce, raw: expect.stringMatching(/^0x/) });
+      expect(replacement).toEqual({
+        chain: market.chain,
+        kind: 'approve',
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        from: wallet.address,
+        nonce: signed.nonce,
+        raw: expect.stringMatching(/^0x/),
+      });
       expect(replacement.txHash).not.toBe(signed.txHash);
       expect(handed).toEqual([replacement]);
       expect(await port.findReceipt(market.chain, [signed.txHash, replacement.txHash], 0)).toEqual(receipt);
       expect(await port.isKnown(market.chain, replacement.txHash)).toBe(false);
     });
 
-    test('behavior: a bridge: the burn is attested, the relayer\'s mint delivers the amount less the fee (its receipt says how much), and messageReceived() names the mint', async () => {
+    test("behavior: a bridge: the burn is attested, the relayer's mint delivers the amount less the fee (its receipt says how much), and messageReceived() names the mint", async () => {
       const wallet = fresh();
       const to = port.chains.find((c) => c !== market.chain && CHAINS[c].testnet === CHAINS[market.chain].testnet);
       if (to === undefined) throw new Error('the contract needs two chains of one kind of network');
@@ -269,7 +297,9 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       const [arrived] = await port.holdings(wallet.address, [to]);
       expect(arrived!.tokens.find((t) => t.asset === 'USDC')?.balance).toBe(mint.receipt.minted);
       // the message is received: a second mint would only revert, and is refused before signing
-      await expect(port.send('relayer', { kind: 'mint', chain: to, message: attested.message, attestation: attested.attestation }, keep)).rejects.toBeInstanceOf(WouldRevertError);
+      await expect(
+        port.send('relayer', { kind: 'mint', chain: to, message: attested.message, attestation: attested.attestation }, keep),
+      ).rejects.toBeInstanceOf(WouldRevertError);
     });
 
     test('behavior: an injected revert is mined: the receipt says reverted and nothing moved', async () => {
@@ -288,7 +318,7 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(after!.tokens.find((t) => t.asset === 'USDC')?.balance).toBe(USDC(2));
     });
 
-    test('error: a chain the port does not serve is INVALID_CHAIN to every call that names it (a mint\'s gas estimate aside, which is its typical figure)', async () => {
+    test("error: a chain the port does not serve is INVALID_CHAIN to every call that names it (a mint's gas estimate aside, which is its typical figure)", async () => {
       const chain = unknownChain();
       const wallet = fresh();
       const signed: SignedTx[] = [];
@@ -297,7 +327,10 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       await expect(port.send('relayer', approve(chain, 'bridge', 1n), async (s) => void signed.push(s))).rejects.toMatchObject(invalid);
       expect(signed).toEqual([]);
       await expect(port.estimateGas(wallet.address, approve(chain, 'bridge', 1n))).rejects.toMatchObject(invalid);
-      expect(await port.estimateGas(wallet.address, { kind: 'mint', chain, message: '0x00', attestation: '0x00' })).toEqual({ gas: TYPICAL_GAS.mint, method: 'typical' });
+      expect(await port.estimateGas(wallet.address, { kind: 'mint', chain, message: '0x00', attestation: '0x00' })).toEqual({
+        gas: TYPICAL_GAS.mint,
+        method: 'typical',
+      });
       await expect(port.gasQuote(chain)).rejects.toMatchObject(invalid);
       await expect(port.priceUsd('ETH', chain)).rejects.toMatchObject(invalid);
       await expect(port.receipt(chain, randomHash(), 100)).rejects.toMatchObject(invalid);
@@ -316,7 +349,13 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       const tx: TxRequest = { kind: 'supply', chain: market.chain, protocol: missing.protocol, asset: missing.asset, amount: 1n };
       const signed: SignedTx[] = [];
       await expect(port.send(wallet, tx, async (s) => void signed.push(s))).rejects.toMatchObject({ code: 'INVALID_CHAIN' });
-      await expect(port.send(wallet, { kind: 'approve', chain: market.chain, asset: missing.asset, spender: missing.protocol, amount: 1n }, async (s) => void signed.push(s))).rejects.toMatchObject({ code: 'INVALID_CHAIN' });
+      await expect(
+        port.send(
+          wallet,
+          { kind: 'approve', chain: market.chain, asset: missing.asset, spender: missing.protocol, amount: 1n },
+          async (s) => void signed.push(s),
+        ),
+      ).rejects.toMatchObject({ code: 'INVALID_CHAIN' });
       expect(signed).toEqual([]);
       await expect(port.estimateGas(wallet.address, tx)).rejects.toMatchObject({ code: 'INVALID_CHAIN' });
     });

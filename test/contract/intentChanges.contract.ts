@@ -12,7 +12,12 @@ import { pendingIntent } from '../unit/engine/intentFixture';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const fresh = (): Intent => pendingIntent({ id: `intent_${hex(16)}`, accountId: `acct_${hex(16)}`, walletId: `svc_wallet_${hex(16)}` });
-const next = (i: Intent, over: Partial<Intent> = {}): Intent => ({ ...i, version: i.version + 1, updatedAt: new Date(Date.parse(i.updatedAt) + 1000).toISOString(), ...over });
+const next = (i: Intent, over: Partial<Intent> = {}): Intent => ({
+  ...i,
+  version: i.version + 1,
+  updatedAt: new Date(Date.parse(i.updatedAt) + 1000).toISOString(),
+  ...over,
+});
 
 async function until(done: () => boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -39,7 +44,11 @@ async function watch(feed: IntentChangeFeed, resumeAfter?: unknown): Promise<Wat
  * written while nobody watched; the memory feed publishes to the watchers of
  * the moment and keeps nothing, which is all one process needs.
  */
-export function describeIntentChangesContract(name: string, kind: Store['kind'], makeStore: () => Promise<Pick<Store, 'intents' | 'intentChanges' | 'close'>>): void {
+export function describeIntentChangesContract(
+  name: string,
+  kind: Store['kind'],
+  makeStore: () => Promise<Pick<Store, 'intents' | 'intentChanges' | 'close'>>,
+): void {
   describe(`intent change feed contract: ${name}`, () => {
     let store: Pick<Store, 'intents' | 'intentChanges' | 'close'>;
     let feed: IntentChangeFeed;
@@ -119,7 +128,7 @@ export function describeIntentChangesContract(name: string, kind: Store['kind'],
     });
 
     // Only MongoDB keeps history (see above): the memory feed cannot replay what was written while nobody watched.
-    (kind === 'mongo' ? test : test.skip)('behavior: watching again after a change\'s token delivers exactly the changes written after it', async () => {
+    (kind === 'mongo' ? test : test.skip)("behavior: watching again after a change's token delivers exactly the changes written after it", async () => {
       const first = await watching();
       const i = fresh();
       await store.intents.insert(i);

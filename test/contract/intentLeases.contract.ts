@@ -53,7 +53,7 @@ export function describeIntentLeasesContract(name: string, makeStore: () => Prom
       expect(await store.intentLeases.heldAmong([id], t0 + 3001)).toEqual(new Set());
     });
 
-    test('behavior: once a lease expires another owner takes it, and the former owner\'s renew no longer lists it', async () => {
+    test("behavior: once a lease expires another owner takes it, and the former owner's renew no longer lists it", async () => {
       const t0 = span(2);
       const id = intentId();
       const kept = intentId();
@@ -67,7 +67,7 @@ export function describeIntentLeasesContract(name: string, makeStore: () => Prom
       expect(await store.intentLeases.acquire(id, a, t0 + 1002, t0 + 6000)).toBe(false);
     });
 
-    test('behavior: renew extends only the owner\'s own leases and resolves with exactly the ids it holds', async () => {
+    test("behavior: renew extends only the owner's own leases and resolves with exactly the ids it holds", async () => {
       const t0 = span(3);
       const [a, b] = [owner(), owner()];
       const mine = [intentId(), intentId(), intentId()];
@@ -96,7 +96,7 @@ export function describeIntentLeasesContract(name: string, makeStore: () => Prom
       expect(await store.intentLeases.renew(b, t0 + 1000)).toEqual([id]);
     });
 
-    test('behavior: releaseAll gives back every lease of the owner and none of another\'s: they are listed expired at once, for others to take over', async () => {
+    test("behavior: releaseAll gives back every lease of the owner and none of another's: they are listed expired at once, for others to take over", async () => {
       const t0 = span(5);
       const [a, b] = [owner(), owner()];
       const mine = [intentId(), intentId()];

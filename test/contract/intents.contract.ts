@@ -62,7 +62,10 @@ function midExecution(over: Partial<Intent> = {}): Intent {
       transactions: [
         { type: 'bridge', txHash: `0x${hex(32)}`, chain: 'arbitrum-sepolia', gasUsed: '46000', gasCostUsd: 0.0123 },
         // the engine's sub-transaction fields (kind, step, raw, status) ride along in the same records
-        Object.assign({ type: 'bridge' as const, txHash: `0x${hex(32)}`, chain: 'arbitrum-sepolia' as const }, { kind: 'burn', step: 0, raw: `0x${hex(120)}`, status: 'signed' }),
+        Object.assign(
+          { type: 'bridge' as const, txHash: `0x${hex(32)}`, chain: 'arbitrum-sepolia' as const },
+          { kind: 'burn', step: 0, raw: `0x${hex(120)}`, status: 'signed' },
+        ),
       ],
       totalGasUsed: '46000',
       totalGasCostUsd: 0.0123,
@@ -247,7 +250,7 @@ export function describeIntentRepoContract(name: string, makeStore: () => Promis
       });
     });
 
-    test('behavior: listByAccount lists the account\'s intents across wallets, newest first, bounded, other accounts left out', async () => {
+    test("behavior: listByAccount lists the account's intents across wallets, newest first, bounded, other accounts left out", async () => {
       const accountId = `acct_${hex(16)}`;
       const mine = [1, 4, 2, 3].map((sec, n) => intent({ accountId, walletId: `svc_wallet_${n % 2}${hex(15)}`, createdAt: at(100 + sec) }));
       for (const i of mine) await store.intents.insert(i);

@@ -5,7 +5,30 @@ import { createMongoStore } from '../../src/store/mongo/mongoStore';
 import type { Store } from '../../src/ports/store';
 
 /** Every collection the adapter writes. */
-const STORE_COLLECTIONS = ['accounts', 'apiKeys', 'wallets', 'walletKeys', 'usage', 'idempotency', 'intents', 'intentEvents', 'intentLeases', 'nonces', 'counters', 'paymentNonces', 'paymentLocks', 'users', 'sessions', 'serviceMeta', 'policies', 'policyClaims', 'auditLog', 'webhookEndpoints', 'webhookDeliveries', 'rateHistory'];
+const STORE_COLLECTIONS = [
+  'accounts',
+  'apiKeys',
+  'wallets',
+  'walletKeys',
+  'usage',
+  'idempotency',
+  'intents',
+  'intentEvents',
+  'intentLeases',
+  'nonces',
+  'counters',
+  'paymentNonces',
+  'paymentLocks',
+  'users',
+  'sessions',
+  'serviceMeta',
+  'policies',
+  'policyClaims',
+  'auditLog',
+  'webhookEndpoints',
+  'webhookDeliveries',
+  'rateHistory',
+];
 
 /**
  * Runs a contract suite against MongoDB when MONGODB_URI is set, on a fresh
@@ -31,7 +54,11 @@ export function describeOnMongo(suite: string, run: (name: string, makeStore: ()
       const db = client.db(dbName);
       // Some MongoDB-compatible servers lack dropDatabase (and listCollections): then the adapter's collections are emptied.
       await db.dropDatabase().catch(async () => {
-        for (const name of STORE_COLLECTIONS) await db.collection(name).deleteMany({}).catch(() => undefined);
+        for (const name of STORE_COLLECTIONS)
+          await db
+            .collection(name)
+            .deleteMany({})
+            .catch(() => undefined);
       });
     } finally {
       await client.close();

@@ -29,7 +29,7 @@ export function describeNoncesContract(name: string, makeStore: () => Promise<Co
 
     const take = (k: string, chainPending: number, nowMs = T0) => store.nonces.take(k, chainPending, nowMs, GAP_MS);
 
-    test('behavior: the first take hands out the chain\'s pending nonce; the next ones count up while the chain stays put', async () => {
+    test("behavior: the first take hands out the chain's pending nonce; the next ones count up while the chain stays put", async () => {
       const k = key();
       expect(await take(k, 7)).toBe(7);
       expect(await take(k, 7, T0 + 1)).toBe(8);
@@ -38,7 +38,7 @@ export function describeNoncesContract(name: string, makeStore: () => Promise<Co
       expect(await take(k, 9, T0 + 3)).toBe(10);
     });
 
-    test('behavior: a chain ahead of the counter (another sender, a fresh database) raises it to the chain\'s pending nonce', async () => {
+    test("behavior: a chain ahead of the counter (another sender, a fresh database) raises it to the chain's pending nonce", async () => {
       const k = key();
       expect(await take(k, 3)).toBe(3);
       expect(await take(k, 20, T0 + 1)).toBe(20);
@@ -57,7 +57,7 @@ export function describeNoncesContract(name: string, makeStore: () => Promise<Co
       expect(await take(k, 10, T0 + 2 * GAP_MS - 1)).toBe(12);
     });
 
-    test('behavior: the gap is measured from the chain\'s last move, not from the last take', async () => {
+    test("behavior: the gap is measured from the chain's last move, not from the last take", async () => {
       const k = key();
       expect(await take(k, 5)).toBe(5);
       expect(await take(k, 5, T0 + 1)).toBe(6);

@@ -36,8 +36,10 @@ export async function probeIsolatedRaces(store: Pick<Store, 'usage'>): Promise<{
 export async function missingRaceIsolation(store: Pick<Store, 'usage' | 'kind'>, unasserted: string): Promise<string | null> {
   if (store.kind !== 'mongo') return null;
   const updates = await probeIsolatedUpdates(store);
-  if (!updates.isolated) return `capability missing: isolated findAndModify under concurrency (probe: ${updates.failedRounds} of ${PROBE_ROUNDS} rounds repeated a value); ${unasserted}`;
+  if (!updates.isolated)
+    return `capability missing: isolated findAndModify under concurrency (probe: ${updates.failedRounds} of ${PROBE_ROUNDS} rounds repeated a value); ${unasserted}`;
   const races = await probeIsolatedRaces(store);
-  if (!races.isolated) return `capability missing: isolated guarded updates under concurrency (race probe: ${races.failedRounds} of ${RACE_PROBE_ROUNDS} rounds let two racers through); ${unasserted}`;
+  if (!races.isolated)
+    return `capability missing: isolated guarded updates under concurrency (race probe: ${races.failedRounds} of ${RACE_PROBE_ROUNDS} rounds let two racers through); ${unasserted}`;
   return null;
 }

@@ -62,10 +62,15 @@ export function describeRateHistoryContract(name: string, makeStore: () => Promi
       ]);
       const window = { from: iso(d), to: iso(d + MIN) };
       const keyOf = (s: RateSample) => `${s.chain}/${s.protocol}/${s.asset}`;
-      expect((await store.rateHistory.list({ ...window, chain: 'arbitrum-sepolia' })).map(keyOf)).toEqual(['arbitrum-sepolia/aave-v3/USDC', 'arbitrum-sepolia/compound-v3/USDC']);
+      expect((await store.rateHistory.list({ ...window, chain: 'arbitrum-sepolia' })).map(keyOf)).toEqual([
+        'arbitrum-sepolia/aave-v3/USDC',
+        'arbitrum-sepolia/compound-v3/USDC',
+      ]);
       expect((await store.rateHistory.list({ ...window, protocol: 'compound-v3' })).map(keyOf)).toEqual(['arbitrum-sepolia/compound-v3/USDC']);
       expect((await store.rateHistory.list({ ...window, asset: 'USDT' })).map(keyOf)).toEqual(['base-sepolia/aave-v3/USDT']);
-      expect((await store.rateHistory.list({ ...window, chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC' })).map(keyOf)).toEqual(['base-sepolia/aave-v3/USDC']);
+      expect((await store.rateHistory.list({ ...window, chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC' })).map(keyOf)).toEqual([
+        'base-sepolia/aave-v3/USDC',
+      ]);
       expect(await store.rateHistory.list({ ...window, chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'DAI' })).toEqual([]);
     });
 

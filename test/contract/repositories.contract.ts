@@ -105,18 +105,38 @@ async function reprobe(store: Pick<Store, 'usage' | 'kind'>): Promise<string | n
   if (store.kind !== 'mongo') return null;
   for (let i = 0; i < 2; i++) {
     const probe = await probeIsolatedUpdates(store);
-    if (!probe.isolated) return `capability missing: isolated findAndModify under concurrency (found by the probe run again after a race came out wrong: ${probe.failedRounds} of ${PROBE_ROUNDS} rounds repeated a value)`;
+    if (!probe.isolated)
+      return `capability missing: isolated findAndModify under concurrency (found by the probe run again after a race came out wrong: ${probe.failedRounds} of ${PROBE_ROUNDS} rounds repeated a value)`;
   }
   return null;
 }
 
 /** Registers the repository contract suite for one adapter. */
 function user(over: Partial<User> = {}): User {
-  return { id: `user_${hex(16)}`, issuer: 'https://issuer.example', subject: `sub-${hex(8)}`, email: 'dev@example.com', accountId: `acct_${hex(16)}`, createdAt: iso(), lastSignInAt: iso(), ...over };
+  return {
+    id: `user_${hex(16)}`,
+    issuer: 'https://issuer.example',
+    subject: `sub-${hex(8)}`,
+    email: 'dev@example.com',
+    accountId: `acct_${hex(16)}`,
+    createdAt: iso(),
+    lastSignInAt: iso(),
+    ...over,
+  };
 }
 
 function policy(accountId: string, over: Partial<Policy> = {}): Policy {
-  return { id: `svc_policy_${hex(16)}`, accountId, name: 'limits', scope: 'wallet', rules: { maxUsdPerIntent: '100' }, version: 1, createdAt: iso(), updatedAt: iso(), ...over };
+  return {
+    id: `svc_policy_${hex(16)}`,
+    accountId,
+    name: 'limits',
+    scope: 'wallet',
+    rules: { maxUsdPerIntent: '100' },
+    version: 1,
+    createdAt: iso(),
+    updatedAt: iso(),
+    ...over,
+  };
 }
 
 function session(over: Partial<SessionRecord> = {}): SessionRecord {
@@ -198,7 +218,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.apiKeys.findByHash(hex(32))).toBeNull();
       });
 
-      test('behavior: listByAccount returns exactly that account\'s keys', async () => {
+      test("behavior: listByAccount returns exactly that account's keys", async () => {
         const accountId = `acct_${hex(16)}`;
         const mine = [apiKey(accountId, { createdAt: iso(-2000) }), apiKey(accountId, { createdAt: iso(-1000) })];
         for (const k of [...mine, apiKey(`acct_${hex(16)}`)]) await store.apiKeys.insert(k);
@@ -283,7 +303,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.wallets.countByAccount(accountId)).toBe(1);
       });
 
-      test('behavior: countByAccount counts one account\'s wallets only', async () => {
+      test("behavior: countByAccount counts one account's wallets only", async () => {
         const accountId = `acct_${hex(16)}`;
         expect(await store.wallets.countByAccount(accountId)).toBe(0);
         for (let i = 0; i < 3; i++) await store.wallets.insert(wallet(accountId));
@@ -319,7 +339,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.walletKeys.get(r.walletId)).toEqual(r);
       });
 
-      test('behavior: delete removes a wallet\'s key and is idempotent', async () => {
+      test("behavior: delete removes a wallet's key and is idempotent", async () => {
         const r = walletKey(`svc_wallet_${hex(16)}`);
         await store.walletKeys.insert(r);
         await store.walletKeys.delete(r.walletId);
@@ -474,7 +494,11 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store.idempotency.complete(r.scope, r.key, r.owner!, 500, { stale: true })).toBe(false);
         await store.idempotency.delete(r.scope, r.key, r.owner!);
         expect(await store.idempotency.complete(r.scope, r.key, 'new-owner', 201, { id: 'x' })).toBe(true);
-        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toMatchObject({ status: 201, body: { id: 'x' }, owner: 'new-owner' });
+        expect(await store.idempotency.insertIfAbsent(idemRecord({ scope: r.scope, key: r.key }))).toMatchObject({
+          status: 201,
+          body: { id: 'x' },
+          owner: 'new-owner',
+        });
       });
 
       test('behavior: a completed record cannot be taken over', async () => {
@@ -592,7 +616,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
 
       test('behavior: listByAccount pages newest first without gaps or overlaps', async () => {
         const a = account();
-        const ps = [1, 2, 3, 3, 4].map((sec, n) => policy(a.id, { createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), id: `svc_policy_${n}${hex(15)}` }));
+        const ps = [1, 2, 3, 3, 4].map((sec, n) =>
+          policy(a.id, { createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), id: `svc_policy_${n}${hex(15)}` }),
+        );
         for (const p of ps) await store.policies.insert(p);
         const seen: string[] = [];
         let after: { createdAt: string; id: string } | undefined;
@@ -607,7 +633,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(seen).toEqual(expected);
       });
 
-      test('behavior: a wallet\'s own policy is set, counted and removed', async () => {
+      test("behavior: a wallet's own policy is set, counted and removed", async () => {
         const a = account();
         const p = policy(a.id);
         const [w1, w2] = [wallet(a.id), wallet(a.id)];

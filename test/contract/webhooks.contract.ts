@@ -15,7 +15,16 @@ const hex = (n: number) => randomBytes(n).toString('hex');
 const at = (ms: number) => new Date(ms).toISOString();
 
 function endpoint(over: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
-  return { id: `svc_webhook_${hex(16)}`, accountId: `acct_${hex(16)}`, url: 'https://example.com/h', events: ['intent.completed'], secretCiphertext: 'c2VhbGVk', secretKeyVersion: 'v1', createdAt: at(Date.UTC(2026, 0, 1)), ...over };
+  return {
+    id: `svc_webhook_${hex(16)}`,
+    accountId: `acct_${hex(16)}`,
+    url: 'https://example.com/h',
+    events: ['intent.completed'],
+    secretCiphertext: 'c2VhbGVk',
+    secretKeyVersion: 'v1',
+    createdAt: at(Date.UTC(2026, 0, 1)),
+    ...over,
+  };
 }
 
 function delivery(e: WebhookEndpoint, over: Partial<WebhookDelivery> = {}): WebhookDelivery {
@@ -115,7 +124,16 @@ export function describeWebhooksContract(name: string, makeStore: () => Promise<
       }
       const holder = (await store.webhooks.getDelivery(lone.id))!.claimedBy!;
       expect(winners.map((w) => w!.claimedBy)).toContain(holder);
-      expect(await store.webhooks.finishAttempt(lone.id, holder, { status: 'delivered', attempts: 1, nextAttemptAt: null, lastStatusCode: 204, lastError: null, deliveredAt: at(t0 - 399_000) })).toBe(true);
+      expect(
+        await store.webhooks.finishAttempt(lone.id, holder, {
+          status: 'delivered',
+          attempts: 1,
+          nextAttemptAt: null,
+          lastStatusCode: 204,
+          lastError: null,
+          deliveredAt: at(t0 - 399_000),
+        }),
+      ).toBe(true);
       // worker_a's lease runs out: another worker takes the delivery, and worker_a can no longer write
       const again = await store.webhooks.claimDue(at(t0 + 30_000), at(t0 + 60_000), 'worker_d');
       expect([early.id, later.id]).toContain(again?.id);
@@ -155,14 +173,32 @@ export function describeWebhooksContract(name: string, makeStore: () => Promise<
       const d = delivery(e, { nextAttemptAt: at(t0 - 1) });
       await store.webhooks.insertDelivery(d);
       expect((await store.webhooks.claimDue(at(t0), at(t0 + 30_000), 'w'))?.id).toBe(d.id);
-      expect(await store.webhooks.finishAttempt(d.id, 'w', { status: 'pending', attempts: 1, nextAttemptAt: at(t0 + 5_000), lastStatusCode: 500, lastError: 'the endpoint answered 500', deliveredAt: null })).toBe(true);
+      expect(
+        await store.webhooks.finishAttempt(d.id, 'w', {
+          status: 'pending',
+          attempts: 1,
+          nextAttemptAt: at(t0 + 5_000),
+          lastStatusCode: 500,
+          lastError: 'the endpoint answered 500',
+          deliveredAt: null,
+        }),
+      ).toBe(true);
       expect(await store.webhooks.claimDue(at(t0 + 4_999), at(t0 + 30_000), 'w')).toBeNull();
       const second = await store.webhooks.claimDue(at(t0 + 5_000), at(t0 + 35_000), 'w2');
       expect(second).toMatchObject({ id: d.id, attempts: 1, lastStatusCode: 500 });
       expect(await store.webhooks.release(d.id, 'w2')).toBe(true);
       expect(await store.webhooks.getDelivery(d.id)).toMatchObject({ attempts: 1, claimedBy: null, claimedUntil: null, status: 'pending' });
       expect((await store.webhooks.claimDue(at(t0 + 5_000), at(t0 + 35_000), 'w3'))?.id).toBe(d.id);
-      expect(await store.webhooks.finishAttempt(d.id, 'w3', { status: 'failed', attempts: 2, nextAttemptAt: null, lastStatusCode: null, lastError: 'no answer', deliveredAt: null })).toBe(true);
+      expect(
+        await store.webhooks.finishAttempt(d.id, 'w3', {
+          status: 'failed',
+          attempts: 2,
+          nextAttemptAt: null,
+          lastStatusCode: null,
+          lastError: 'no answer',
+          deliveredAt: null,
+        }),
+      ).toBe(true);
       expect(await store.webhooks.claimDue(at(t0 + 10 ** 9), at(t0 + 10 ** 9 + 1), 'w4').then((x) => x?.id === d.id)).toBe(false);
       await store.webhooks.deleteEndpoint(e.id);
     });

@@ -45,13 +45,21 @@ if (existsSync(CHROMIUM)) {
     await page.goto(`${srv.url}/docs`);
     await page.locator('.opblock').first().waitFor();
     // Every operation of the document is on the page, by method and path.
-    const shown = await page.locator('.opblock').evaluateAll((blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
+    const shown = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (b) =>
+            `${b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
     expect(shown.sort()).toEqual(operations.map((o) => `${o.method} ${o.path}`).sort());
 
     // Authorize with the API key (the bearer scheme), then try GET /yields.
-    await page.getByRole('button', { name: /Authorize/ }).first().click();
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
     const dialog = page.locator('.modal-ux');
     await dialog.waitFor();
     const bearer = dialog.locator('.auth-container').filter({ has: page.locator('h4 code', { hasText: /^apiKey$/ }) });

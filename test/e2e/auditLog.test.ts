@@ -57,7 +57,10 @@ async function wallet(userId: string, fund?: string): Promise<string> {
   const w = await srv.rest('POST', '/v1/wallets', { key: acct.key, body: { userId } });
   expect(w.status).toBe(201);
   if (fund) {
-    const m = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: fund } });
+    const m = await srv.rest('POST', '/admin/sandbox/mint', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: fund },
+    });
     expect(m.status).toBe(200);
   }
   return w.body.id;
@@ -111,7 +114,12 @@ describe('what is recorded', () => {
     expect(created.find((e: any) => e.subject.keyId === readKey.id).details).toEqual({ prefix: readKey.key.slice(0, 11), name: 'auditor', scopes: ['read'] });
     const revokedEvents = (await events({ type: 'apikey.revoked' })).body.events;
     expect(revokedEvents).toHaveLength(1);
-    expect(revokedEvents[0]).toMatchObject({ type: 'apikey.revoked', actor: { type: 'admin', id: null }, subject: { keyId: revoked.id }, details: { prefix: revoked.key.slice(0, 11), name: 'to revoke' } });
+    expect(revokedEvents[0]).toMatchObject({
+      type: 'apikey.revoked',
+      actor: { type: 'admin', id: null },
+      subject: { keyId: revoked.id },
+      details: { prefix: revoked.key.slice(0, 11), name: 'to revoke' },
+    });
   });
 
   test('behavior: revoking a key again records nothing more', async () => {
@@ -131,7 +139,11 @@ describe('what is recorded', () => {
     expect(typeof failed.details.message).toBe('string');
     const created = (await events({ intentId: failedIntent.intentId, type: 'intent.created' })).body.events;
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ actor: { type: 'apiKey', id: acct.keyId }, subject: failedIntent, details: { action: 'lend', amount: '5', asset: 'USDC', chain: 'base-sepolia' } });
+    expect(created[0]).toMatchObject({
+      actor: { type: 'apiKey', id: acct.keyId },
+      subject: failedIntent,
+      details: { action: 'lend', amount: '5', asset: 'USDC', chain: 'base-sepolia' },
+    });
     // both, newest first, and nothing else about this intent
     const both = (await events({ intentId: failedIntent.intentId })).body.events;
     expect(both.map((e: any) => e.type)).toEqual(['intent.failed', 'intent.created']);
@@ -139,7 +151,11 @@ describe('what is recorded', () => {
 
   test('behavior: a funded lend completes: intent.completed by the system with finalAmount and apy', async () => {
     const completed = await finalEvent(completedIntent.intentId, 'intent.completed');
-    expect(completed).toMatchObject({ actor: { type: 'system', id: null }, subject: completedIntent, details: { action: 'lend', asset: 'USDC', finalAmount: '10' } });
+    expect(completed).toMatchObject({
+      actor: { type: 'system', id: null },
+      subject: completedIntent,
+      details: { action: 'lend', asset: 'USDC', finalAmount: '10' },
+    });
     expect(typeof completed.details.apy).toBe('number');
     expect(completed.details.apy).toBeGreaterThan(0);
   });
@@ -230,7 +246,7 @@ describe('reading the log', () => {
     expect(refused.body.error).toBe('FORBIDDEN');
   });
 
-  test('error: another account sees none of these events, even naming this account\'s wallet or intent', async () => {
+  test("error: another account sees none of these events, even naming this account's wallet or intent", async () => {
     const other = await srv.admin.createAccount({ plan: 'pro' });
     keys.push(other.key);
     const mine = (await events({ limit: 100 })).body.events.map((e: any) => e.id);

@@ -45,7 +45,7 @@ test('behavior: 20 concurrent POST /v1/wallets with one Idempotency-Key → one 
   expect((await srv.admin.usage(pro.accountId)).wallets.count).toBe(1);
 });
 
-test('error: 10 concurrent POST /v1/wallets two below the plan\'s wallet limit → exactly 2 created, 8 WALLET_LIMIT_EXCEEDED; the count is exactly the limit, refused ones made no key and spent no credit', async () => {
+test("error: 10 concurrent POST /v1/wallets two below the plan's wallet limit → exactly 2 created, 8 WALLET_LIMIT_EXCEEDED; the count is exactly the limit, refused ones made no key and spent no credit", async () => {
   const free = await srv.admin.createAccount({ plan: 'free', requestsPerMinute: 1000 });
   const limit = (await srv.admin.usage(free.accountId)).wallets.limit!;
   expect(limit).toBe(100);

@@ -30,7 +30,11 @@ const failed: string[] = [];
 
 if (existsSync(CHROMIUM)) {
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
     srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -86,7 +90,10 @@ if (existsSync(CHROMIUM)) {
     // Use it over REST, then fund the wallet (sandbox admin) and lend through the key while the intents page is open.
     const wallet = await srv.rest('POST', '/v1/wallets', { key, body: { userId: 'grace-1' } });
     expect(wallet.status).toBe(201);
-    const minted = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: wallet.body.address, amount: '20' } });
+    const minted = await srv.rest('POST', '/admin/sandbox/mint', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'base-sepolia', asset: 'USDC', address: wallet.body.address, amount: '20' },
+    });
     expect(minted.status).toBe(200);
 
     await page.getByRole('link', { name: 'Usage' }).click();
@@ -103,7 +110,10 @@ if (existsSync(CHROMIUM)) {
     await row.locator('[data-status="completed"]').waitFor({ timeout: 60_000 });
     expect(page.url()).toBe(url);
     await row.locator('summary').first().click();
-    await row.getByText(/0x[0-9a-f]{4}…[0-9a-f]{4}/).first().waitFor();
+    await row
+      .getByText(/0x[0-9a-f]{4}…[0-9a-f]{4}/)
+      .first()
+      .waitFor();
     mkdirSync(dirname(SHOT), { recursive: true });
     await page.screenshot({ path: SHOT, fullPage: false });
 

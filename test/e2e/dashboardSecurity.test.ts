@@ -38,7 +38,10 @@ const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body
 async function rawGql(headers: Record<string, string>, body: string, method = 'POST', query = '') {
   const res = await fetch(`${srv.url}/graphql${query}`, { method, headers, body: method === 'GET' ? undefined : body });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as { data?: unknown; errors?: { message: string; extensions?: { code?: string; details?: { reason?: string } } }[] } };
+  return {
+    status: res.status,
+    body: JSON.parse(text) as { data?: unknown; errors?: { message: string; extensions?: { code?: string; details?: { reason?: string } } }[] },
+  };
 }
 
 /** A signed-in browser with a key it made, the key's id and its value. */
@@ -161,7 +164,9 @@ describe('webhooks from the dashboard', () => {
 
     const deleted = await dashboardGql(srv.url, jar, 'mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id });
     expect(deleted.body.data.deleteWebhookEndpoint).toBe(true);
-    expect((await srv.gql(LIST_HOOKS, {}, key)).body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([keyMade.body.data.createWebhookEndpoint.endpoint.id]);
+    expect((await srv.gql(LIST_HOOKS, {}, key)).body.data.webhookEndpoints.map((e: { id: string }) => e.id)).toEqual([
+      keyMade.body.data.createWebhookEndpoint.endpoint.id,
+    ]);
   });
 
   test("error: another account's session gets WEBHOOK_NOT_FOUND for an endpoint; webhookEndpoint (by id) stays API-key only", async () => {
@@ -180,7 +185,10 @@ describe('webhooks from the dashboard', () => {
   test('error: a webhook mutation with the session cookie from a foreign Origin, or without X-Requested-With or JSON, is FORBIDDEN and creates nothing', async () => {
     const jar = await signIn(srv.url, freshEmail('hook-csrf'));
     const body = JSON.stringify({ query: CREATE_HOOK, variables: { input: { url: HOOK_URL, events: ['INTENT_COMPLETED'] } } });
-    const foreign = await rawGql({ cookie: jar.header(), 'content-type': 'application/json', 'x-requested-with': 'dashboard', origin: 'https://evil.example' }, body);
+    const foreign = await rawGql(
+      { cookie: jar.header(), 'content-type': 'application/json', 'x-requested-with': 'dashboard', origin: 'https://evil.example' },
+      body,
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body.errors![0]!.extensions!.details!.reason).toBe('origin');
     const plain = await rawGql({ cookie: jar.header(), 'content-type': 'text/plain' }, body);
@@ -211,7 +219,11 @@ describe('keys made in the dashboard', () => {
     expect(created.status).toBe(201);
     await srv.service.deps.keyUse!.flush();
 
-    const after = await dashboardGql(srv.url, jar, '{ viewer { account { keys { id lastUsedAt } usage { credits { used } history(minutes: 5) { minute requests } } wallets { id } } } }');
+    const after = await dashboardGql(
+      srv.url,
+      jar,
+      '{ viewer { account { keys { id lastUsedAt } usage { credits { used } history(minutes: 5) { minute requests } } wallets { id } } } }',
+    );
     const account = after.body.data.viewer.account;
     const lastUsedAt = account.keys.find((k: { id: string }) => k.id === apiKey.id).lastUsedAt;
     expect(lastUsedAt).not.toBeNull();
@@ -278,7 +290,10 @@ describe('cross-site request forgery', () => {
   });
 
   test('error: a form post with the session cookie is FORBIDDEN (no X-Requested-With)', async () => {
-    const a = await rawGql({ cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, `query=${encodeURIComponent('{ viewer { email } }')}`);
+    const a = await rawGql(
+      { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      `query=${encodeURIComponent('{ viewer { email } }')}`,
+    );
     expect(a.status).toBe(403);
     expect(codeOf(a.body)).toBe('FORBIDDEN');
     expect(a.body.errors![0]!.extensions!.details!.reason).toBe('csrf');
@@ -319,7 +334,8 @@ describe('cross-site request forgery', () => {
   test('error: sign-out without X-Requested-With or JSON is 403 and the session lives on; with it, 204 and the old cookie is UNAUTHORIZED', async () => {
     const mine = await signIn(srv.url, freshEmail('logout'));
     const cookie = mine.header();
-    const logout = (headers: Record<string, string>) => fetch(`${srv.url}/dashboard/logout`, { method: 'POST', headers: { cookie, ...headers }, redirect: 'manual' });
+    const logout = (headers: Record<string, string>) =>
+      fetch(`${srv.url}/dashboard/logout`, { method: 'POST', headers: { cookie, ...headers }, redirect: 'manual' });
     expect((await logout({})).status).toBe(403);
     expect((await logout({ 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(403);
     expect((await logout({ 'content-type': 'text/plain' })).status).toBe(403);
@@ -404,7 +420,11 @@ describe('sign-in callback tampering', () => {
     expect(replay.status).toBe(400);
     expect(replay.session).toBeUndefined();
     // the first sign-in's session works
-    const ok = await dashboardGql(srv.url, Object.assign(new CookieJar(), { cookies: new Map([['svc_session', session.slice('svc_session='.length)]]) }), '{ viewer { email } }');
+    const ok = await dashboardGql(
+      srv.url,
+      Object.assign(new CookieJar(), { cookies: new Map([['svc_session', session.slice('svc_session='.length)]]) }),
+      '{ viewer { email } }',
+    );
     expect(ok.body.data.viewer.email).toMatch(/^replay-/);
   });
 
@@ -464,7 +484,8 @@ describe('session WebSockets', () => {
     return { client, closed, connected };
   }
 
-  const within = <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> => Promise.race([p, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms).unref())]);
+  const within = <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> =>
+    Promise.race([p, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms).unref())]);
 
   test('error: a session socket opened from a foreign Origin is closed with 4403; without a session it is refused too', async () => {
     const jar = await signIn(srv.url, freshEmail('wsorigin'));
@@ -495,7 +516,10 @@ describe('session WebSockets', () => {
 
     // a key-only field over the session socket is refused, the socket stays up
     const refused = await new Promise<unknown[]>((resolve) => {
-      client.subscribe({ query: 'subscription { intentUpdated(id: "svc_intent_x") { id } }' }, { next: () => undefined, error: (e) => resolve(Array.isArray(e) ? e : [e]), complete: () => resolve([]) });
+      client.subscribe(
+        { query: 'subscription { intentUpdated(id: "svc_intent_x") { id } }' },
+        { next: () => undefined, error: (e) => resolve(Array.isArray(e) ? e : [e]), complete: () => resolve([]) },
+      );
     });
     expect((refused[0] as { extensions?: { code?: string } }).extensions?.code).toBe('FORBIDDEN');
 
@@ -506,7 +530,11 @@ describe('session WebSockets', () => {
     let onEvent = () => undefined as void;
     client.subscribe(
       { query: 'subscription { viewerIntentUpdated { id walletId status error { code } } }' },
-      { next: (r) => (r.errors ? errors.push(...r.errors) : (seen.push(r.data!.viewerIntentUpdated as never), onEvent())), error: (e) => errors.push(e), complete: () => undefined },
+      {
+        next: (r) => (r.errors ? errors.push(...r.errors) : (seen.push(r.data!.viewerIntentUpdated as never), onEvent())),
+        error: (e) => errors.push(e),
+        complete: () => undefined,
+      },
     );
     // the subscription listens on the bus before anything is created
     for (let i = 0; bus.size() <= listenersBefore; i++) {

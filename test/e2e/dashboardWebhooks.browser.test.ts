@@ -37,7 +37,11 @@ const failed: string[] = [];
 
 if (existsSync(CHROMIUM)) {
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

@@ -19,13 +19,20 @@ const GIVEN_KEY = `svc_sk_${'5e'.repeat(32)}`;
 const shared = () => (process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {});
 
 /** One GET with a Host header of our choosing (fetch does not let a caller set Host). */
-function getWithHost(url: string, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; contentType: string }> {
+function getWithHost(
+  url: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; contentType: string }> {
   const u = new URL(url);
   return new Promise((done, fail) => {
     const req = request({ host: u.hostname, port: u.port, path, method: 'GET', headers: { ...headers, Host: host } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), contentType: String(res.headers['content-type'] ?? '') }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), contentType: String(res.headers['content-type'] ?? '') }),
+      );
     });
     req.on('error', fail);
     req.end();
@@ -47,18 +54,21 @@ async function startLogged(env: Record<string, string>): Promise<{ service: Runn
 }
 
 describe('the development key', () => {
-  test.each([[{ SERVICE_ENV: 'staging' }], [{ NODE_ENV: 'production', DASHBOARD: 'off' }]])('security: %j starts without a development account, and says why in one line', async (env) => {
-    const { service, lines } = await startLogged(env);
-    try {
-      expect(service.devApiKey).toBeUndefined();
-      expect(service.devAccountId).toBeUndefined();
-      const why = lines.filter((l) => String(l.msg).startsWith('no development account'));
-      expect(why).toHaveLength(1);
-      expect(why[0]!.msg).toMatch(/DEV_API_KEY is not set and a key is generated in development only/);
-    } finally {
-      await service.stop();
-    }
-  });
+  test.each([[{ SERVICE_ENV: 'staging' }], [{ NODE_ENV: 'production', DASHBOARD: 'off' }]])(
+    'security: %j starts without a development account, and says why in one line',
+    async (env) => {
+      const { service, lines } = await startLogged(env);
+      try {
+        expect(service.devApiKey).toBeUndefined();
+        expect(service.devAccountId).toBeUndefined();
+        const why = lines.filter((l) => String(l.msg).startsWith('no development account'));
+        expect(why).toHaveLength(1);
+        expect(why[0]!.msg).toMatch(/DEV_API_KEY is not set and a key is generated in development only/);
+      } finally {
+        await service.stop();
+      }
+    },
+  );
 
   test('security: DEV_API_KEY is honoured in staging (it answers) and is never handed out or logged', async () => {
     const { service, lines } = await startLogged({ SERVICE_ENV: 'staging', DEV_API_KEY: GIVEN_KEY });
@@ -109,7 +119,10 @@ describe('the development key', () => {
         child.stderr.on('data', (c: Buffer) => {
           err += c.toString('utf8');
           // a whole line: the text up to its newline
-          ready ??= err.split('\n').slice(0, -1).find((l) => l.startsWith('ready in'));
+          ready ??= err
+            .split('\n')
+            .slice(0, -1)
+            .find((l) => l.startsWith('ready in'));
           if (ready !== undefined) child.kill('SIGTERM');
         });
         child.once('exit', (code) => (ready !== undefined ? done(ready) : fail(new Error(`main exited (${code}) before its ready line: ${err}`))));
@@ -142,17 +155,23 @@ describe('pages to allowed hosts only (DNS rebinding)', () => {
       expect({ host, status: ok.status, holdsKey: ok.text.includes(key) }).toEqual({ host, status: 200, holdsKey: true });
     }
     // an API request (not the page) is not a page: answered as always, whatever the Host
-    const api = await getWithHost(dev.url, '/graphql?query=%7B__typename%7D', 'rebind.attacker.example', { Accept: 'application/json', Authorization: `Bearer ${key}` });
+    const api = await getWithHost(dev.url, '/graphql?query=%7B__typename%7D', 'rebind.attacker.example', {
+      Accept: 'application/json',
+      Authorization: `Bearer ${key}`,
+    });
     expect(api.status).toBe(200);
   });
 
-  test.each(['/dashboard/', '/dashboard/login', '/oidc/.well-known/openid-configuration'])('security: %s for a Host that is not allowed is 403; for 127.0.0.1 it is served', async (path) => {
-    const rebound = await getWithHost(dev.url, path, 'rebind.attacker.example:80');
-    expect(rebound.status).toBe(403);
-    expect(JSON.parse(rebound.text)).toMatchObject({ error: 'FORBIDDEN', details: { reason: 'host' } });
-    const ok = await getWithHost(dev.url, path, new URL(dev.url).host);
-    expect(ok.status).not.toBe(403);
-  });
+  test.each(['/dashboard/', '/dashboard/login', '/oidc/.well-known/openid-configuration'])(
+    'security: %s for a Host that is not allowed is 403; for 127.0.0.1 it is served',
+    async (path) => {
+      const rebound = await getWithHost(dev.url, path, 'rebind.attacker.example:80');
+      expect(rebound.status).toBe(403);
+      expect(JSON.parse(rebound.text)).toMatchObject({ error: 'FORBIDDEN', details: { reason: 'host' } });
+      const ok = await getWithHost(dev.url, path, new URL(dev.url).host);
+      expect(ok.status).not.toBe(403);
+    },
+  );
 
   test('behavior: /docs holds nothing of this server and is served to any Host', async () => {
     expect((await getWithHost(dev.url, '/docs', 'api.example.com')).status).toBe(200);
@@ -188,19 +207,29 @@ describe('the development sign-in', () => {
 });
 
 describe('CORS preflights', () => {
-  test.each([[{}], [{ CORS_ORIGINS: 'https://app.example.com' }]])('behavior: with %j a preflight is 204 on /graphql, /v1 and /admin alike, before any authentication', async (env) => {
-    const srv = await startTestServer({ DASHBOARD: 'off', ...env });
-    try {
-      for (const path of ['/graphql', '/v1/wallets', '/admin/accounts']) {
-        const r = await fetch(srv.url + path, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
-        expect({ path, status: r.status, allowOrigin: r.headers.get('access-control-allow-origin') }).toEqual({
-          path,
-          status: 204,
-          allowOrigin: 'CORS_ORIGINS' in env ? 'https://app.example.com' : null,
-        });
+  test.each([[{}], [{ CORS_ORIGINS: 'https://app.example.com' }]])(
+    'behavior: with %j a preflight is 204 on /graphql, /v1 and /admin alike, before any authentication',
+    async (env) => {
+      const srv = await startTestServer({ DASHBOARD: 'off', ...env });
+      try {
+        for (const path of ['/graphql', '/v1/wallets', '/admin/accounts']) {
+          const r = await fetch(srv.url + path, {
+            method: 'OPTIONS',
+            headers: {
+              Origin: 'https://app.example.com',
+              'Access-Control-Request-Method': 'POST',
+              'Access-Control-Request-Headers': 'authorization,content-type',
+            },
+          });
+          expect({ path, status: r.status, allowOrigin: r.headers.get('access-control-allow-origin') }).toEqual({
+            path,
+            status: 204,
+            allowOrigin: 'CORS_ORIGINS' in env ? 'https://app.example.com' : null,
+          });
+        }
+      } finally {
+        await srv.stop();
       }
-    } finally {
-      await srv.stop();
-    }
-  });
+    },
+  );
 });

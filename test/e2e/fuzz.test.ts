@@ -29,13 +29,39 @@ afterAll(() => srv?.stop());
 const hostile: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom(null, true, false, 0, -0, 1e308, -1e308, 5e-324, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, '', ' ', '0', '-1', '1e999', 'NaN', '__proto__', 'constructor'),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1e308,
+      -1e308,
+      5e-324,
+      2 ** 53 + 1,
+      Number.MAX_SAFE_INTEGER,
+      '',
+      ' ',
+      '0',
+      '-1',
+      '1e999',
+      'NaN',
+      '__proto__',
+      'constructor',
+    ),
     fc.double({ noNaN: true }),
     fc.integer(),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
     fc.string({ minLength: 2000, maxLength: 5000 }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'walletId', 'userId', 'amount', 'action', 'chain', 'asset', 'metadata', 'email'), fc.string({ maxLength: 10 })), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'prototype', 'walletId', 'userId', 'amount', 'action', 'chain', 'asset', 'metadata', 'email'),
+        fc.string({ maxLength: 10 }),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value;
 
@@ -56,13 +82,21 @@ const shapedBody = fc.record(
   { requiredKeys: [] },
 );
 
-const param = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('..', '%00', '%ff', 'a'.repeat(600), '__proto__', 'svc_wallet_00000000000000000000000000000000'));
+const param = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom('..', '%00', '%ff', 'a'.repeat(600), '__proto__', 'svc_wallet_00000000000000000000000000000000'),
+);
 
 function expectErrorShape(status: number, text: string, label: string): void {
   expect({ label, status: status >= 500 ? status : 'not 5xx' }).toEqual({ label, status: 'not 5xx' });
   if (status >= 400) {
     const body = JSON.parse(text);
-    expect({ label, error: typeof body.error, message: typeof body.message, details: typeof body.details }).toEqual({ label, error: 'string', message: 'string', details: 'object' });
+    expect({ label, error: typeof body.error, message: typeof body.message, details: typeof body.details }).toEqual({
+      label,
+      error: 'string',
+      message: 'string',
+      details: 'object',
+    });
   }
 }
 
@@ -70,16 +104,22 @@ test('property: every /v1 route with generated params, queries and bodies answer
   const routes = srv.service.routes.filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json');
   expect(routes.length).toBeGreaterThan(5);
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...routes), param, fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }), fc.oneof(shapedBody, hostile), async (route, p, query, body) => {
-      const path = route.path.replace(/:[A-Za-z]+/g, encodeURIComponent(p));
-      const qs = new URLSearchParams(query).toString();
-      const res = await fetch(`${srv.url}${path}${qs ? `?${qs}` : ''}`, {
-        method: route.method,
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: route.method === 'GET' || route.method === 'DELETE' ? undefined : JSON.stringify(body),
-      });
-      expectErrorShape(res.status, await res.text(), `${route.method} ${path}?${qs}`);
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...routes),
+      param,
+      fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }),
+      fc.oneof(shapedBody, hostile),
+      async (route, p, query, body) => {
+        const path = route.path.replace(/:[A-Za-z]+/g, encodeURIComponent(p));
+        const qs = new URLSearchParams(query).toString();
+        const res = await fetch(`${srv.url}${path}${qs ? `?${qs}` : ''}`, {
+          method: route.method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: route.method === 'GET' || route.method === 'DELETE' ? undefined : JSON.stringify(body),
+        });
+        expectErrorShape(res.status, await res.text(), `${route.method} ${path}?${qs}`);
+      },
+    ),
     { numRuns: RUNS * routes.length, seed: SEED },
   );
 });
@@ -88,7 +128,11 @@ test('property: refused wallet and intent writes change nothing (wallet count an
   await fc.assert(
     fc.asyncProperty(fc.oneof(shapedBody, hostile), fc.constantFrom('/v1/wallets', '/v1/intents', '/v1/demo/fund'), async (body, path) => {
       const before = await srv.admin.usage(accountId);
-      const res = await fetch(srv.url + path, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(srv.url + path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const text = await res.text();
       expectErrorShape(res.status, text, `POST ${path}`);
       if (res.status >= 400) {
@@ -129,7 +173,11 @@ test('property: the admin API with generated bodies never answers 5xx', async ()
     fc.asyncProperty(fc.constantFrom(...admin), fc.oneof(shapedBody, hostile), async (path, body) => {
       // faults would really be injected: only malformed ones are sent (a valid fault would stall or break the shared devnets)
       const payload = path === '/admin/sandbox/faults' ? { ...(typeof body === 'object' && body ? body : {}), kind: 'not-a-kind' } : body;
-      const res = await fetch(srv.url + path, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
+      const res = await fetch(srv.url + path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       expectErrorShape(res.status, await res.text(), `POST ${path}`);
     }),
     { numRuns: RUNS * 2, seed: SEED },
@@ -144,7 +192,11 @@ test('property: raw bytes as a body (invalid UTF-8, truncated JSON, binary) neve
   );
   await fc.assert(
     fc.asyncProperty(fc.constantFrom('/v1/wallets', '/v1/intents', '/v1/demo/fund', '/graphql'), bytes, async (path, body) => {
-      const res = await fetch(srv.url + path, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: Buffer.from(body) });
+      const res = await fetch(srv.url + path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: Buffer.from(body),
+      });
       const text = await res.text();
       expect(res.status).toBeLessThan(500);
       if (path === '/graphql') {

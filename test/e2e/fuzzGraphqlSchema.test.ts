@@ -170,62 +170,82 @@ function serviceShapedValues(): Record<string, fc.Arbitrary<unknown>> {
   return {
     Chain: testnet,
     CreateWalletInput: fc.record(
-      { userId: fc.stringMatching(/^fuzz-[a-z0-9]{6,12}$/), email: fc.constantFrom('ada@example.com', 'fuzz@example.org'), metadata: fc.dictionary(fc.constantFrom('tier', 'plan', 'n'), fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), { maxKeys: 2 }) },
+      {
+        userId: fc.stringMatching(/^fuzz-[a-z0-9]{6,12}$/),
+        email: fc.constantFrom('ada@example.com', 'fuzz@example.org'),
+        metadata: fc.dictionary(fc.constantFrom('tier', 'plan', 'n'), fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), { maxKeys: 2 }),
+      },
       { requiredKeys: ['userId'] },
     ),
     CreateIntentInput: fc.oneof(
-      fc.record({ walletId: wallet, action: fc.constant('LEND'), amount, asset: fc.constant('USDC'), chain: testnet }, { requiredKeys: ['walletId', 'action', 'amount'] }),
+      fc.record(
+        { walletId: wallet, action: fc.constant('LEND'), amount, asset: fc.constant('USDC'), chain: testnet },
+        { requiredKeys: ['walletId', 'action', 'amount'] },
+      ),
       fc.record({ walletId: wallet, action: fc.constant('WITHDRAW'), amount, chain: testnet }),
-      fc.tuple(wallet, amount, fc.shuffledSubarray(['ARBITRUM_SEPOLIA', 'BASE_SEPOLIA', 'ETHEREUM_SEPOLIA'], { minLength: 2, maxLength: 2 })).map(([walletId, amt, [fromChain, toChain]]) => ({ walletId, action: 'BRIDGE', amount: amt, fromChain, toChain })),
+      fc
+        .tuple(wallet, amount, fc.shuffledSubarray(['ARBITRUM_SEPOLIA', 'BASE_SEPOLIA', 'ETHEREUM_SEPOLIA'], { minLength: 2, maxLength: 2 }))
+        .map(([walletId, amt, [fromChain, toChain]]) => ({ walletId, action: 'BRIDGE', amount: amt, fromChain, toChain })),
     ),
   };
 }
 
-test(`property: ${RUNS} generated operations from the schema (queries, mutations, subscriptions; variables of right and wrong types) over POST and GET answer JSON within ${REQUEST_TIMEOUT_MS / 1000} s, never a 5xx, every error with extensions.code, none INTERNAL_ERROR`, async () => {
-  const schema = buildSchema();
-  const sessionOnly = (name: string) => !(ROOT_FIELD_CALLERS[name] ?? ['apiKey']).includes('apiKey');
-  const requests = graphqlRequestArbitrary(schema, pools, { rootFieldWeight: (name) => (sessionOnly(name) ? 1 : 4), hints: serviceShapedValues() });
-  const transport = fc.oneof(
-    { weight: 6, arbitrary: fc.constant<Transport>('POST json') },
-    { weight: 3, arbitrary: fc.constant<Transport>('POST graphql-response+json') },
-    { weight: 2, arbitrary: fc.constant<Transport>('GET') },
-    { weight: 1, arbitrary: fc.constant<Transport>('POST application/graphql') },
-  );
-  const idempotencyKey = fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fuzz-idem-1', 'fuzz-idem-2') });
-  const figures = new Figures();
+test(
+  `property: ${RUNS} generated operations from the schema (queries, mutations, subscriptions; variables of right and wrong types) over POST and GET answer JSON within ${REQUEST_TIMEOUT_MS / 1000} s, never a 5xx, every error with extensions.code, none INTERNAL_ERROR`,
+  async () => {
+    const schema = buildSchema();
+    const sessionOnly = (name: string) => !(ROOT_FIELD_CALLERS[name] ?? ['apiKey']).includes('apiKey');
+    const requests = graphqlRequestArbitrary(schema, pools, { rootFieldWeight: (name) => (sessionOnly(name) ? 1 : 4), hints: serviceShapedValues() });
+    const transport = fc.oneof(
+      { weight: 6, arbitrary: fc.constant<Transport>('POST json') },
+      { weight: 3, arbitrary: fc.constant<Transport>('POST graphql-response+json') },
+      { weight: 2, arbitrary: fc.constant<Transport>('GET') },
+      { weight: 1, arbitrary: fc.constant<Transport>('POST application/graphql') },
+    );
+    const idempotencyKey = fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fuzz-idem-1', 'fuzz-idem-2') });
+    const figures = new Figures();
 
-  await fc.assert(
-    fc.asyncProperty(requests, transport, idempotencyKey, async (r, t, idem) => {
-      const label = `${t} ${JSON.stringify({ query: r.query, variables: r.variables, operationName: r.operationName })}`;
-      let answer: Sent;
-      try {
-        answer = await send(r, t, idem);
-      } catch (e) {
-        throw new Error(`${label}\n→ no answer: ${(e as Error).name} ${(e as Error).message}`, { cause: e });
-      }
-      const { problems, codes } = judge(answer);
-      figures.record(r, answer, codes);
-      if (problems.length) throw new Error(`${label}\n→ HTTP ${answer.status} ${answer.contentType}: ${problems.join('; ')}\n${answer.text.slice(0, 2000)}`);
-    }),
-    { numRuns: RUNS, seed: SEED },
-  );
+    await fc.assert(
+      fc.asyncProperty(requests, transport, idempotencyKey, async (r, t, idem) => {
+        const label = `${t} ${JSON.stringify({ query: r.query, variables: r.variables, operationName: r.operationName })}`;
+        let answer: Sent;
+        try {
+          answer = await send(r, t, idem);
+        } catch (e) {
+          throw new Error(`${label}\n→ no answer: ${(e as Error).name} ${(e as Error).message}`, { cause: e });
+        }
+        const { problems, codes } = judge(answer);
+        figures.record(r, answer, codes);
+        if (problems.length) throw new Error(`${label}\n→ HTTP ${answer.status} ${answer.contentType}: ${problems.join('; ')}\n${answer.text.slice(0, 2000)}`);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
 
-  console.log(figures.print());
-  // And afterwards the service still answers a plain query.
-  const after = await srv.gql('{ yields(asset: USDC) { best { apy } } }', undefined, key);
-  expect({ status: after.status, errors: after.body.errors }).toEqual({ status: 200, errors: undefined });
-  // The run reached the resolvers, not only the validator: some answers carry data, and every API root field was tried.
-  expect(figures.outcomes.get('OK (data, no errors)') ?? 0).toBeGreaterThan(0);
-  if (RUNS >= 150) {
-    const apiFields = [...Object.keys(schema.getQueryType()!.getFields()), ...Object.keys(schema.getMutationType()!.getFields())].filter((f) => !sessionOnly(f));
-    expect(apiFields.filter((f) => !figures.rootFields.has(f))).toEqual([]);
-  }
-}, 60_000 + RUNS * 500);
+    console.log(figures.print());
+    // And afterwards the service still answers a plain query.
+    const after = await srv.gql('{ yields(asset: USDC) { best { apy } } }', undefined, key);
+    expect({ status: after.status, errors: after.body.errors }).toEqual({ status: 200, errors: undefined });
+    // The run reached the resolvers, not only the validator: some answers carry data, and every API root field was tried.
+    expect(figures.outcomes.get('OK (data, no errors)') ?? 0).toBeGreaterThan(0);
+    if (RUNS >= 150) {
+      const apiFields = [...Object.keys(schema.getQueryType()!.getFields()), ...Object.keys(schema.getMutationType()!.getFields())].filter(
+        (f) => !sessionOnly(f),
+      );
+      expect(apiFields.filter((f) => !figures.rootFields.has(f))).toEqual([]);
+    }
+  },
+  60_000 + RUNS * 500,
+);
 
 /** What the fuzzing found, kept as plain examples. */
 describe('found by the fuzzing', () => {
   const post = (body: unknown, accept: string) =>
-    fetch(`${srv.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    fetch(`${srv.url}/graphql`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: accept },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
 
   test('error: a subscription whose root field has @include(if: $var) is a request error on every HTTP path (graphql-js throws it from validation; the fast path answered 500 INTERNAL_ERROR)', async () => {
     const body = { query: 'subscription($b: Boolean!) { intentUpdated(id: "intent_0") @include(if: $b) { id } }', variables: { b: true } };

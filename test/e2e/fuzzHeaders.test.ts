@@ -49,7 +49,9 @@ function send(method: string, path: string, headers: HeaderList, body?: string):
     const req = request(`${srv.url}${path}`, { method, headers: flat, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.setTimeout(HANG_MS, () => req.destroy(new Error(`hang: ${method} ${path} did not answer within ${HANG_MS} ms`)));
@@ -64,17 +66,26 @@ const asBytes = (s: string): string => Buffer.from(s, 'utf8').toString('latin1')
 /** Header values may not hold control characters (the client refuses to send them): those are dropped. */
 const printable = (s: string): string => [...s].filter((ch) => ch === '\t' || (ch >= ' ' && ch !== '\u007f')).join('');
 
-const text = fc.oneof(
-  fc.string({ maxLength: 60 }),
-  fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('', ' ', '\t', '  x  ', 'null', 'undefined', '{}', '[]', '__proto__', '%00', '%ff', '\u00ff\u00fe', '😀', 'é', '\u202e'),
-).map((s) => asBytes(printable(s)));
+const text = fc
+  .oneof(
+    fc.string({ maxLength: 60 }),
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+    fc.constantFrom('', ' ', '\t', '  x  ', 'null', 'undefined', '{}', '[]', '__proto__', '%00', '%ff', '\u00ff\u00fe', '😀', 'é', '\u202e'),
+  )
+  .map((s) => asBytes(printable(s)));
 
 const garbageProof = fc.oneof(
   text,
   fc.base64String({ maxLength: 200 }),
   fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null').toString('base64')),
-  fc.record({ x402Version: fc.oneof(fc.constantFrom(1, 2), fc.integer()), scheme: fc.oneof(fc.constant('exact'), fc.string({ maxLength: 8 })), network: fc.constantFrom('base-sepolia', 'eip155:84532', 'x'), payload: fc.jsonValue({ maxDepth: 2 }) }).map((v) => Buffer.from(JSON.stringify(v)).toString('base64')),
+  fc
+    .record({
+      x402Version: fc.oneof(fc.constantFrom(1, 2), fc.integer()),
+      scheme: fc.oneof(fc.constant('exact'), fc.string({ maxLength: 8 })),
+      network: fc.constantFrom('base-sepolia', 'eip155:84532', 'x'),
+      payload: fc.jsonValue({ maxDepth: 2 }),
+    })
+    .map((v) => Buffer.from(JSON.stringify(v)).toString('base64')),
 );
 
 const authorization = fc.oneof(
@@ -133,7 +144,19 @@ const accept = fc.oneof(
   text,
 );
 
-const HEADER_NAMES = ['Authorization', 'Content-Type', 'Accept', 'Idempotency-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Payment-Proof', 'X-Account-Id', 'X-Request-Id', 'Cookie', 'Origin'] as const;
+const HEADER_NAMES = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'Idempotency-Key',
+  'PAYMENT-SIGNATURE',
+  'X-PAYMENT',
+  'X-Payment-Proof',
+  'X-Account-Id',
+  'X-Request-Id',
+  'Cookie',
+  'Origin',
+] as const;
 
 /** Which headers a request carries, each possibly twice, and at most one of them huge. */
 const headerSet = fc
@@ -148,10 +171,20 @@ const headerSet = fc
       xPaymentProof: fc.option(garbageProof, { nil: undefined }),
       xAccountId: fc.option(fc.oneof(text, fc.constant('svc_account_00000000000000000000000000000000')), { nil: undefined }),
       xRequestId: fc.option(text, { nil: undefined }),
-      cookie: fc.option(fc.oneof(text, text.map((t) => `session=${t}`), text.map((t) => `a=1; session=${t}; session=${t}`)), { nil: undefined }),
+      cookie: fc.option(
+        fc.oneof(
+          text,
+          text.map((t) => `session=${t}`),
+          text.map((t) => `a=1; session=${t}; session=${t}`),
+        ),
+        { nil: undefined },
+      ),
       origin: fc.option(fc.oneof(text, fc.constantFrom('null', 'http://evil.example', 'https://example.com:99999')), { nil: undefined }),
       repeated: fc.option(fc.constantFrom(...HEADER_NAMES), { nil: undefined }),
-      huge: fc.option(fc.record({ name: fc.constantFrom(...HEADER_NAMES), size: fc.integer({ min: 1_000, max: 12_000 }), fill: fc.constantFrom('A', ' ', '\u00e9', 'x,') }), { nil: undefined }),
+      huge: fc.option(
+        fc.record({ name: fc.constantFrom(...HEADER_NAMES), size: fc.integer({ min: 1_000, max: 12_000 }), fill: fc.constantFrom('A', ' ', '\u00e9', 'x,') }),
+        { nil: undefined },
+      ),
     },
     { requiredKeys: [] },
   )
@@ -206,7 +239,12 @@ function expectRestAnswer(a: Answer, label: string): void {
   if (a.status < 400) return;
   expect({ label, contentType: a.contentType.includes('json') }).toEqual({ label, contentType: true });
   const body = JSON.parse(a.text);
-  expect({ label, error: typeof body.error, message: typeof body.message, details: typeof body.details }).toEqual({ label, error: 'string', message: 'string', details: 'object' });
+  expect({ label, error: typeof body.error, message: typeof body.message, details: typeof body.details }).toEqual({
+    label,
+    error: 'string',
+    message: 'string',
+    details: 'object',
+  });
 }
 
 /** The GraphQL results an answer carries: one JSON document, the `data:` lines of an event stream, or the JSON parts of a multipart answer. */
@@ -268,7 +306,10 @@ test('property: /graphql (POST and GET) with generated headers never answers 5xx
   await fc.assert(
     fc.asyncProperty(fc.constantFrom('POST query', 'POST mutation', 'GET query'), headerSet, async (kind, headers) => {
       const body = kind === 'POST query' ? { query } : { query: mutation, variables: { i: { userId: `fuzz-hq-${n++}` } } };
-      const a = kind === 'GET query' ? await send('GET', `/graphql?query=${encodeURIComponent(query)}`, headers) : await send('POST', '/graphql', headers, JSON.stringify(body));
+      const a =
+        kind === 'GET query'
+          ? await send('GET', `/graphql?query=${encodeURIComponent(query)}`, headers)
+          : await send('POST', '/graphql', headers, JSON.stringify(body));
       expectGraphQLAnswer(a, `${kind} ${describeHeaders(headers)} → ${a.status} ${a.contentType} ${a.text.slice(0, 200)}`, kind === 'GET query');
     }),
     { numRuns: RUNS * 6, seed: SEED },

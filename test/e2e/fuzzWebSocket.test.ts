@@ -48,17 +48,45 @@ function bounded<T>(p: Promise<T>, what: string): Promise<T> {
 const hostile: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom(null, true, false, 0, -0, 1e308, -1e308, 5e-324, 2 ** 53 + 1, '', ' ', '0', 'NaN', '__proto__', 'constructor', 'svc_wallet_00000000000000000000000000000000'),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1e308,
+      -1e308,
+      5e-324,
+      2 ** 53 + 1,
+      '',
+      ' ',
+      '0',
+      'NaN',
+      '__proto__',
+      'constructor',
+      'svc_wallet_00000000000000000000000000000000',
+    ),
     fc.double({ noNaN: true }),
     fc.integer(),
     fc.string({ unit: 'grapheme', maxLength: 30 }),
     fc.string({ minLength: 1000, maxLength: 3000 }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'userId', 'walletId', 'amount', 'authorization', 'query', 'input'), fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'id', 'userId', 'walletId', 'amount', 'authorization', 'query', 'input'),
+        fc.string({ maxLength: 8 }),
+      ),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
-const hostileObject = fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'i', 'u', 'w', 'input', 'authorization'), fc.string({ maxLength: 8 })), hostile, { maxKeys: 4 });
+const hostileObject = fc.dictionary(
+  fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'i', 'u', 'w', 'input', 'authorization'), fc.string({ maxLength: 8 })),
+  hostile,
+  { maxKeys: 4 },
+);
 
 /** Real operations, subscriptions included, with the variable names the generated variables use. */
 const OPERATIONS = [
@@ -79,10 +107,22 @@ const OPERATIONS = [
 /** A query document: a real one, a real one with bytes spliced in, deep nesting, many aliases, or noise. */
 const queryText = fc.oneof(
   fc.constantFrom(...OPERATIONS),
-  fc.tuple(fc.constantFrom(...OPERATIONS), fc.nat(), fc.string({ unit: 'grapheme', maxLength: 6 })).map(([q, at, junk]) => q.slice(0, at % q.length) + junk + q.slice(at % q.length)),
+  fc
+    .tuple(fc.constantFrom(...OPERATIONS), fc.nat(), fc.string({ unit: 'grapheme', maxLength: 6 }))
+    .map(([q, at, junk]) => q.slice(0, at % q.length) + junk + q.slice(at % q.length)),
   fc.integer({ min: 1, max: 400 }).map((n) => `{ ${'yields { best { '.repeat(n)}apy${' } }'.repeat(n)} }`),
   fc.integer({ min: 1, max: 300 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: yields { best { apy } }`).join(' ')} }`),
-  fc.constantFrom('', ' ', '{', '}', 'subscription', 'query { __typename }', '{ __schema { types { name } } }', 'fragment F on Query { yields { best { apy } } } { ...F ...F }', '{ ...F } fragment F on Query { ...F }'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '{',
+    '}',
+    'subscription',
+    'query { __typename }',
+    '{ __schema { types { name } } }',
+    'fragment F on Query { yields { best { apy } } } { ...F ...F }',
+    '{ ...F } fragment F on Query { ...F }',
+  ),
   fc.string({ maxLength: 200 }),
 );
 
@@ -120,7 +160,10 @@ interface ClientOutcome {
 }
 
 /** One operation through the real graphql-ws client; resolves once it completes, errors, or the socket closes. */
-function viaClient(params: (() => Record<string, unknown>) | undefined, payload: { query: string; variables?: Record<string, unknown>; operationName?: string; extensions?: Record<string, unknown> }): Promise<ClientOutcome> {
+function viaClient(
+  params: (() => Record<string, unknown>) | undefined,
+  payload: { query: string; variables?: Record<string, unknown>; operationName?: string; extensions?: Record<string, unknown> },
+): Promise<ClientOutcome> {
   const outcome: ClientOutcome = { results: [], errors: [], completed: false };
   let client: Client | undefined;
   const done = new Promise<void>((resolve) => {
@@ -193,7 +236,8 @@ test('property: generated connectionParams with the real graphql-ws client: admi
       expectClientOutcome(o, label);
       // the key as documented is admitted and answered; a broken or foreign credential never reads anything
       const auth = params?.().authorization;
-      if (auth === `Bearer ${key}`) expect({ label, completed: o.completed, data: o.results.some((r) => r.data != null) }).toEqual({ label, completed: true, data: true });
+      if (auth === `Bearer ${key}`)
+        expect({ label, completed: o.completed, data: o.results.some((r) => r.data != null) }).toEqual({ label, completed: true, data: true });
       const broken = typeof auth !== 'string' || !auth.includes(key) || auth.includes(key.slice(0, -1) + ' ') || auth.endsWith(key.slice(0, -1));
       if (broken) expect({ label, data: o.results.some((r) => r.data != null) }).toEqual({ label, data: false });
     }),
@@ -225,10 +269,17 @@ const subscribeMessage = (id: unknown, payload: unknown) => JSON.stringify({ id,
 const frame: fc.Arbitrary<Frame> = fc.oneof(
   fc.constant<Frame>({ text: JSON.stringify({ type: 'connection_init', payload: { authorization: 'KEY' } }) }),
   hostile.map((p): Frame => ({ text: JSON.stringify({ type: 'connection_init', payload: p }) })),
-  fc.tuple(fc.oneof(fc.constantFrom('1', 'a', ''), hostile), queryText, variableValues).map(([id, query, variables]): Frame => ({ text: subscribeMessage(id, { query, variables }) })),
+  fc
+    .tuple(fc.oneof(fc.constantFrom('1', 'a', ''), hostile), queryText, variableValues)
+    .map(([id, query, variables]): Frame => ({ text: subscribeMessage(id, { query, variables }) })),
   fc.tuple(fc.constantFrom('1', '2'), hostile).map(([id, payload]): Frame => ({ text: subscribeMessage(id, payload) })),
   fc.constantFrom('1', '2', 'x').map((id): Frame => ({ text: subscribeMessage(id, { query: '{ yields(asset: USDC) { best { apy } } }' }) })),
-  fc.tuple(fc.oneof(fc.constantFrom('1', '2'), hostile), fc.constantFrom('complete', 'ping', 'pong', 'next', 'error', 'connection_ack', 'subscribe', 'unknown', 'CONNECTION_INIT', '')).map(([id, type]): Frame => ({ text: JSON.stringify({ id, type }) })),
+  fc
+    .tuple(
+      fc.oneof(fc.constantFrom('1', '2'), hostile),
+      fc.constantFrom('complete', 'ping', 'pong', 'next', 'error', 'connection_ack', 'subscribe', 'unknown', 'CONNECTION_INIT', ''),
+    )
+    .map(([id, type]): Frame => ({ text: JSON.stringify({ id, type }) })),
   fc.tuple(fc.constantFrom('ping', 'pong'), hostile).map(([type, payload]): Frame => ({ text: JSON.stringify({ type, payload }) })),
   hostile.map((v): Frame => ({ text: JSON.stringify(v) ?? 'null' })),
   fc.string({ maxLength: 100 }).map((s): Frame => ({ text: s })),
@@ -287,16 +338,28 @@ function viaRaw(protocols: string[], headers: Record<string, string>, frames: Fr
 const MESSAGE_TYPES = new Set(['connection_ack', 'next', 'error', 'complete', 'ping', 'pong']);
 
 test('property: raw graphql-ws frames (malformed, out of order, binary, invalid UTF-8, oversize; other subprotocols; hostile upgrade headers): only well-formed messages back, closes are 44xx (1009/1007 for an oversize or non-UTF-8 frame), never 4500, 1011, 1006 or a hang', async () => {
-  const protocols: fc.Arbitrary<string[]> = fc.oneof(fc.constant<string[]>([PROTOCOL]), fc.constantFrom<string[]>([], ['graphql-ws'], ['GRAPHQL-TRANSPORT-WS'], [PROTOCOL, 'graphql-ws'], ['x']));
+  const protocols: fc.Arbitrary<string[]> = fc.oneof(
+    fc.constant<string[]>([PROTOCOL]),
+    fc.constantFrom<string[]>([], ['graphql-ws'], ['GRAPHQL-TRANSPORT-WS'], [PROTOCOL, 'graphql-ws'], ['x']),
+  );
   const headerValue = fc.string({ maxLength: 60 }).map((s) => [...s].filter((ch) => ch >= ' ' && ch <= '~').join(''));
   const upgradeHeaders = fc.record(
-    { Origin: fc.oneof(headerValue, fc.constantFrom('null', 'http://evil.example')), Cookie: fc.oneof(headerValue, headerValue.map((v) => `session=${v}`)), Authorization: fc.oneof(headerValue, fc.constant('Bearer KEY')) },
+    {
+      Origin: fc.oneof(headerValue, fc.constantFrom('null', 'http://evil.example')),
+      Cookie: fc.oneof(
+        headerValue,
+        headerValue.map((v) => `session=${v}`),
+      ),
+      Authorization: fc.oneof(headerValue, fc.constant('Bearer KEY')),
+    },
     { requiredKeys: [] },
   );
   // half the sequences start with a good connection_init, so what follows meets an admitted socket
   const sequences = fc
     .tuple(fc.boolean(), fc.array(frame, { minLength: 1, maxLength: 6 }))
-    .map(([initFirst, rest]): Frame[] => (initFirst ? [{ text: JSON.stringify({ type: 'connection_init', payload: { authorization: 'KEY' } }) }, ...rest] : rest));
+    .map(([initFirst, rest]): Frame[] =>
+      initFirst ? [{ text: JSON.stringify({ type: 'connection_init', payload: { authorization: 'KEY' } }) }, ...rest] : rest,
+    );
   await fc.assert(
     fc.asyncProperty(protocols, upgradeHeaders, sequences, async (protocol, headers, frames) => {
       const hdrs = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('KEY', key)]));

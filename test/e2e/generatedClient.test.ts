@@ -123,7 +123,10 @@ test('behavior: openapi-typescript types from /v1/openapi.json make a strictly t
   expect(res.status).toBe(200);
   writeFileSync(join(dir, 'openapi.json'), await res.text());
 
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', GENERATE, join(dir, 'openapi.json'), join(dir, 'api.ts')], { cwd: ROOT, timeout: 30_000 });
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', GENERATE, join(dir, 'openapi.json'), join(dir, 'api.ts')], {
+    cwd: ROOT,
+    timeout: 30_000,
+  });
   const generated = readFileSync(join(dir, 'api.ts'), 'utf8');
   expect(generated).toMatch(/export interface paths/);
   writeFileSync(join(dir, 'client.ts'), CLIENT);
@@ -132,7 +135,9 @@ test('behavior: openapi-typescript types from /v1/openapi.json make a strictly t
   // blocks the event loop for seconds, past the service's 5 s keep-alive: a request after it could
   // meet a pooled socket the server has closed meanwhile.)
   const acct = await srv.admin.createAccount({ plan: 'free', requestsPerMinute: 1000 });
-  const js = ts.transpileModule(CLIENT, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+  const js = ts.transpileModule(CLIENT, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText;
   const mod: { exports: { run?: (baseUrl: string, key: string, userId: string) => Promise<any> } } = { exports: {} };
   new Function('require', 'module', 'exports', js)(require, mod, mod.exports);
   const out = await mod.exports.run!(`${srv.url}/v1`, acct.key, 'typed-client');

@@ -105,7 +105,7 @@ if (existsSync(CHROMIUM)) {
     });
   });
 } else {
-  console.log('skipped: GraphiQL browser test (install Debian\'s chromium)');
+  console.log("skipped: GraphiQL browser test (install Debian's chromium)");
   describe('GraphiQL in headless Chromium', () => {
     test.skip(`runs only where ${CHROMIUM} exists`, () => undefined);
   });

@@ -116,7 +116,13 @@ const post = (label: string, payload: unknown, accept?: string, contentType = JS
   body: typeof payload === 'string' ? payload : JSON.stringify(payload),
   want,
 });
-const get = (label: string, params: Record<string, string>, accept?: string, want?: Want): Shape => ({ label, method: 'GET', search: new URLSearchParams(params).toString(), accept, want });
+const get = (label: string, params: Record<string, string>, accept?: string, want?: Want): Shape => ({
+  label,
+  method: 'GET',
+  search: new URLSearchParams(params).toString(),
+  accept,
+  want,
+});
 
 const ok: Want = { status: 200 };
 /** Not a well-formed GraphQL request: 400 whatever the answer type. */
@@ -147,19 +153,61 @@ function handShapes(): Shape[] {
       post(`POST validation error, Accept ${a}`, { query: '{ noSuchField }' }, accept, JSON_TYPE, requestError(strict, 'GRAPHQL_VALIDATION_FAILED')),
       post(`POST missing variable, Accept ${a}`, { query: wallet }, accept, JSON_TYPE, requestError(strict, 'INVALID_REQUEST')),
       post(`POST variable of the wrong type, Accept ${a}`, { query: wallet, variables: { u: 42 } }, accept, JSON_TYPE, requestError(strict, 'INVALID_REQUEST')),
-      post(`POST variable used where another type is expected, Accept ${a}`, { query: 'query($n: String) { intents(walletId: "svc_wallet_x", first: $n) { pageInfo { hasNextPage } } }' }, accept, JSON_TYPE, requestError(strict, 'GRAPHQL_VALIDATION_FAILED')),
-      post(`POST unused variable, Accept ${a}`, { query: 'query($unused: Int) { __typename }' }, accept, JSON_TYPE, requestError(strict, 'GRAPHQL_VALIDATION_FAILED')),
-      post(`POST pagination rule broken in a resolver (data present), Accept ${a}`, { query: '{ intents(walletId: "svc_wallet_x", first: 500) { pageInfo { hasNextPage } } }' }, accept, JSON_TYPE, { status: 200, code: 'INVALID_REQUEST' }),
+      post(
+        `POST variable used where another type is expected, Accept ${a}`,
+        { query: 'query($n: String) { intents(walletId: "svc_wallet_x", first: $n) { pageInfo { hasNextPage } } }' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'GRAPHQL_VALIDATION_FAILED'),
+      ),
+      post(
+        `POST unused variable, Accept ${a}`,
+        { query: 'query($unused: Int) { __typename }' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'GRAPHQL_VALIDATION_FAILED'),
+      ),
+      post(
+        `POST pagination rule broken in a resolver (data present), Accept ${a}`,
+        { query: '{ intents(walletId: "svc_wallet_x", first: 500) { pageInfo { hasNextPage } } }' },
+        accept,
+        JSON_TYPE,
+        { status: 200, code: 'INVALID_REQUEST' },
+      ),
       post(`POST variables not an object, Accept ${a}`, { query: wallet, variables: '["u"]' }, accept, JSON_TYPE, malformed()),
       post(`POST extensions not an object, Accept ${a}`, { query: wallet, extensions: 3 }, accept, JSON_TYPE, malformed()),
       post(`POST operationName not a string, Accept ${a}`, { query: wallet, operationName: 1 }, accept, JSON_TYPE, malformed()),
       post(`POST unknown parameter, Accept ${a}`, { query: '{ __typename }', foo: 1 }, accept, JSON_TYPE, malformed()),
-      post(`POST variables nested too deep, Accept ${a}`, { query: 'query($m: JSON) { __typename }', variables: { m: nested(40) } }, accept, JSON_TYPE, malformed('INVALID_REQUEST')),
+      post(
+        `POST variables nested too deep, Accept ${a}`,
+        { query: 'query($m: JSON) { __typename }', variables: { m: nested(40) } },
+        accept,
+        JSON_TYPE,
+        malformed('INVALID_REQUEST'),
+      ),
       post(`POST no query, Accept ${a}`, { variables: {} }, accept, JSON_TYPE, malformed()),
       post(`POST query not a string, Accept ${a}`, { query: 7 }, accept, JSON_TYPE, malformed()),
-      post(`POST two operations without operationName, Accept ${a}`, { query: 'query A { __typename } query B { __typename }' }, accept, JSON_TYPE, requestError(strict, 'OPERATION_RESOLUTION_FAILURE')),
-      post(`POST operationName naming none, Accept ${a}`, { query: 'query A { __typename }', operationName: 'Z' }, accept, JSON_TYPE, requestError(strict, 'OPERATION_RESOLUTION_FAILURE')),
-      post(`POST only fragments, Accept ${a}`, { query: 'fragment F on Query { __typename }' }, accept, JSON_TYPE, requestError(strict, 'OPERATION_RESOLUTION_FAILURE')),
+      post(
+        `POST two operations without operationName, Accept ${a}`,
+        { query: 'query A { __typename } query B { __typename }' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'OPERATION_RESOLUTION_FAILURE'),
+      ),
+      post(
+        `POST operationName naming none, Accept ${a}`,
+        { query: 'query A { __typename }', operationName: 'Z' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'OPERATION_RESOLUTION_FAILURE'),
+      ),
+      post(
+        `POST only fragments, Accept ${a}`,
+        { query: 'fragment F on Query { __typename }' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'OPERATION_RESOLUTION_FAILURE'),
+      ),
       post(`POST malformed JSON, Accept ${a}`, '{"query": ', accept, JSON_TYPE, malformed()),
       post(`POST array body, Accept ${a}`, '[]', accept, JSON_TYPE, malformed()),
       post(`POST string body, Accept ${a}`, '"{ __typename }"', accept, JSON_TYPE, malformed()),
@@ -167,14 +215,29 @@ function handShapes(): Shape[] {
       post(`POST subscription, Accept ${a}`, { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, accept, JSON_TYPE, malformed()),
       post(`POST refused before it runs (too complex), Accept ${a}`, { query: tooComplex }, accept, JSON_TYPE, requestError(strict, 'QUERY_TOO_COMPLEX')),
       // operationCost's refusals carry no extensions.status: 400, the default of a request error.
-      post(`POST refused before it runs (a field the caller may not read), Accept ${a}`, { query: '{ viewer { __typename } }' }, accept, JSON_TYPE, requestError(strict, 'FORBIDDEN')),
+      post(
+        `POST refused before it runs (a field the caller may not read), Accept ${a}`,
+        { query: '{ viewer { __typename } }' },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'FORBIDDEN'),
+      ),
       get(`GET query, Accept ${a}`, { query: wallet, variables: '{"u":"diff-u1"}' }, accept, ok),
       get(`GET parse error, Accept ${a}`, { query: '{ wallet(' }, accept, requestError(strict, 'GRAPHQL_PARSE_FAILED')),
-      get(`GET mutation, Accept ${a}`, { query: 'mutation { createWallet(input: {userId: "diff-over-get"}) { id } }' }, accept, { status: 405, code: 'BAD_REQUEST', allow: 'POST' }),
+      get(`GET mutation, Accept ${a}`, { query: 'mutation { createWallet(input: {userId: "diff-over-get"}) { id } }' }, accept, {
+        status: 405,
+        code: 'BAD_REQUEST',
+        allow: 'POST',
+      }),
       get(`GET bad variables JSON, Accept ${a}`, { query: wallet, variables: '{u:' }, accept, malformed()),
       get(`GET bad extensions JSON, Accept ${a}`, { query: wallet, extensions: '[' }, accept, malformed()),
       get(`GET variables not an object, Accept ${a}`, { query: wallet, variables: '"u"' }, accept, malformed()),
-      get(`GET two operations without operationName, Accept ${a}`, { query: 'query A { __typename } query B { __typename }' }, accept, requestError(strict, 'OPERATION_RESOLUTION_FAILURE')),
+      get(
+        `GET two operations without operationName, Accept ${a}`,
+        { query: 'query A { __typename } query B { __typename }' },
+        accept,
+        requestError(strict, 'OPERATION_RESOLUTION_FAILURE'),
+      ),
       get(`GET no query, Accept ${a}`, {}, accept, malformed()),
     );
   }
@@ -183,12 +246,35 @@ function handShapes(): Shape[] {
     post('POST JSON with charset parameter', { query: '{ __typename }' }, JSON_TYPE, 'application/json; charset=utf-8', ok),
     post('POST upper-case media type', { query: '{ __typename }' }, JSON_TYPE, 'Application/JSON', ok),
     post('POST form body', `query=${encodeURIComponent('{ __typename }')}`, JSON_TYPE, 'application/x-www-form-urlencoded', ok),
-    post('POST form body with bad variables JSON', `query=${encodeURIComponent(wallet)}&variables=%7Bu%3A`, STRICT, 'application/x-www-form-urlencoded', malformed()),
-    post('POST subscription, Accept application/json, text/event-stream (streams, with yoga)', { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, `${JSON_TYPE}, text/event-stream`),
+    post(
+      'POST form body with bad variables JSON',
+      `query=${encodeURIComponent(wallet)}&variables=%7Bu%3A`,
+      STRICT,
+      'application/x-www-form-urlencoded',
+      malformed(),
+    ),
+    post(
+      'POST subscription, Accept application/json, text/event-stream (streams, with yoga)',
+      { query: 'subscription { intentUpdated(id: "intent_0") { id } }' },
+      `${JSON_TYPE}, text/event-stream`,
+    ),
     post('POST createWallet mutation', { query: 'mutation { createWallet(input: {userId: "diff-created"}) { userId chains } }' }, JSON_TYPE, JSON_TYPE, ok),
     post('POST createWallet again (conflict)', { query: 'mutation { createWallet(input: {userId: "diff-created"}) { userId } }' }, STRICT),
-    post('POST mutation with a validation error', { query: 'mutation { createWallet(input: {nope: 1}) { id } }' }, STRICT, JSON_TYPE, requestError(true, 'GRAPHQL_VALIDATION_FAILED')),
-    { label: 'PUT', method: 'PUT' as Shape['method'], contentType: JSON_TYPE, accept: JSON_TYPE, body: JSON.stringify({ query: '{ __typename }' }), want: { status: 405, code: 'BAD_REQUEST', allow: 'GET, POST' } },
+    post(
+      'POST mutation with a validation error',
+      { query: 'mutation { createWallet(input: {nope: 1}) { id } }' },
+      STRICT,
+      JSON_TYPE,
+      requestError(true, 'GRAPHQL_VALIDATION_FAILED'),
+    ),
+    {
+      label: 'PUT',
+      method: 'PUT' as Shape['method'],
+      contentType: JSON_TYPE,
+      accept: JSON_TYPE,
+      body: JSON.stringify({ query: '{ __typename }' }),
+      want: { status: 405, code: 'BAD_REQUEST', allow: 'GET, POST' },
+    },
   );
   return shapes;
 }
@@ -202,7 +288,11 @@ function generatedShape(r: GeneratedRequest, i: number): Shape {
     case 1:
       return post(`generated #${i} POST graphql-response+json`, payload, STRICT);
     case 2:
-      return get(`generated #${i} GET`, { query: r.query, variables: JSON.stringify(r.variables), ...(r.operationName ? { operationName: r.operationName } : {}) }, STRICT);
+      return get(
+        `generated #${i} GET`,
+        { query: r.query, variables: JSON.stringify(r.variables), ...(r.operationName ? { operationName: r.operationName } : {}) },
+        STRICT,
+      );
     default:
       return post(`generated #${i} POST no Accept`, payload);
   }
@@ -222,12 +312,16 @@ test(`differential: the fast path answers every request of the corpus as yoga ${
   for (const shape of corpus) {
     const [a, b] = [await send(fast, shape), await send(bare, shape)];
     if (a.status !== b.status || a.type !== b.type || a.allow !== b.allow || a.body !== b.body) {
-      differences.push(`${shape.label}\n  fast path: ${a.status} ${a.type} allow=${a.allow} ${a.body.slice(0, 300)}\n  yoga:      ${b.status} ${b.type} allow=${b.allow} ${b.body.slice(0, 300)}`);
+      differences.push(
+        `${shape.label}\n  fast path: ${a.status} ${a.type} allow=${a.allow} ${a.body.slice(0, 300)}\n  yoga:      ${b.status} ${b.type} allow=${b.allow} ${b.body.slice(0, 300)}`,
+      );
     }
     const problems = shape.want ? unlike(a, shape.want) : [];
     if (problems.length > 0) undecided.push(`${shape.label}: ${problems.join('; ')}\n  ${a.body.slice(0, 300)}`);
   }
-  console.log(`graphql fast path vs yoga ${YOGA_VERSION}: ${corpus.length} requests (${generated.length} generated), ${differences.length} differences, ${undecided.length} answers other than decided`);
+  console.log(
+    `graphql fast path vs yoga ${YOGA_VERSION}: ${corpus.length} requests (${generated.length} generated), ${differences.length} differences, ${undecided.length} answers other than decided`,
+  );
   expect(differences).toEqual([]);
   expect(undecided).toEqual([]);
 }, 240_000);

@@ -25,8 +25,17 @@ const STRICT = 'application/graphql-response+json';
 const get = (query: string, accept: string, extra: Record<string, string> = {}) =>
   fetch(`${srv.url}/graphql?${new URLSearchParams({ query, ...extra })}`, { headers: { Authorization: `Bearer ${key}`, Accept: accept } });
 const post = (body: unknown, accept: string) =>
-  fetch(`${srv.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify(body) });
-const answer = async (res: Response) => ({ status: res.status, type: res.headers.get('content-type'), allow: res.headers.get('allow'), body: (await res.json()) as any });
+  fetch(`${srv.url}/graphql`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: accept },
+    body: JSON.stringify(body),
+  });
+const answer = async (res: Response) => ({
+  status: res.status,
+  type: res.headers.get('content-type'),
+  allow: res.headers.get('allow'),
+  body: (await res.json()) as any,
+});
 
 test('behavior: a query over GET and over a graphql-response+json POST answers 200 with data, in the asked type, and is charged once', async () => {
   const q = 'query W($u: String!) { wallet(userId: $u) { userId } }';
@@ -73,7 +82,10 @@ test('error: an operation that cannot be determined is 400 OPERATION_RESOLUTION_
   const op = await answer(await get('query A { __typename } query B { __typename }', STRICT));
   expect(op).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] } });
   const vars = await answer(await post({ query: 'query($v: ID!) { intent(id: $v) { id } }', variables: { v: [] } }, STRICT));
-  expect(vars).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'INVALID_REQUEST', details: { issues: [{ path: ['variables', 'v'], expected: 'ID!' }] } } }] } });
+  expect(vars).toMatchObject({
+    status: 400,
+    body: { errors: [{ extensions: { code: 'INVALID_REQUEST', details: { issues: [{ path: ['variables', 'v'], expected: 'ID!' }] } } }] },
+  });
 });
 
 test('error: GET variables that are not JSON are a 400 BAD_REQUEST (yoga answered INTERNAL_ERROR)', async () => {

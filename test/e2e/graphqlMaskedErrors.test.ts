@@ -37,7 +37,11 @@ test('error: a masked GraphQL 500 is logged with the requestId the client sees (
   };
   caches.rates.clear();
   try {
-    const post = await fetch(service.url + '/graphql', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ yields { best { apy } } }' }) });
+    const post = await fetch(service.url + '/graphql', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ yields { best { apy } } }' }),
+    });
     const get = await fetch(service.url + '/graphql?query=' + encodeURIComponent('{ yields { best { apy } } }'), { headers });
     // And an error before any resolver (a corrupt account record makes admission throw).
     const corrupt = await fetch(service.url + '/graphql?query=' + encodeURIComponent('{ __typename }'), {
@@ -60,7 +64,11 @@ test('error: a masked GraphQL 500 is logged with the requestId the client sees (
 });
 
 async function newKey(): Promise<string> {
-  const a = await fetch(service.url + '/admin/accounts', { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: '{"plan":"pro"}' });
+  const a = await fetch(service.url + '/admin/accounts', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    body: '{"plan":"pro"}',
+  });
   return ((await a.json()).apiKey as { key: string }).key;
 }
 
@@ -70,7 +78,8 @@ test('error: a chunked POST body over the limit to yoga (SSE) is 413, not read t
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(c) {
-      if (sent++ < 40) c.enqueue(chunk); // 2.5 MiB, no Content-Length
+      if (sent++ < 40)
+        c.enqueue(chunk); // 2.5 MiB, no Content-Length
       else c.close();
     },
   });

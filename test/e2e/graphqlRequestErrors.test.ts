@@ -27,15 +27,59 @@ async function post(body: unknown, accept: string) {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { errors?: { extensions: { code: string; details?: { issues?: { path: string[]; expected: string }[] } } }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { errors?: { extensions: { code: string; details?: { issues?: { path: string[]; expected: string }[] } } }[] },
+  };
 }
 
 /** Operations whose variables have one declared type each, and values of every other JSON type. */
 const OPERATIONS: { query: string; name: string; type: string; wrong: fc.Arbitrary<unknown> }[] = [
-  { query: 'query($v: ID!) { intent(id: $v) { id } }', name: 'v', type: 'ID!', wrong: fc.oneof(fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }), fc.boolean(), fc.double({ noInteger: true, noNaN: true })) },
-  { query: 'query($v: Int) { intents(walletId: "svc_wallet_x", first: $v) { pageInfo { hasNextPage } } }', name: 'v', type: 'Int', wrong: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !/^-?\d+$/.test(s)), fc.double({ noInteger: true, noNaN: true }), fc.boolean(), fc.constant(2 ** 40), fc.array(fc.integer(), { maxLength: 2 })) },
-  { query: 'query($v: TokenAsset) { yields(asset: $v) { best { apy } } }', name: 'v', type: 'TokenAsset', wrong: fc.oneof(fc.string({ maxLength: 8 }).filter((s) => !['USDC', 'USDT', 'DAI', 'WETH'].includes(s)), fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean(), { maxKeys: 2 })) },
-  { query: 'mutation($v: CreateWalletInput!) { createWallet(input: $v) { id } }', name: 'v', type: 'CreateWalletInput!', wrong: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.array(fc.string(), { maxLength: 2 }), fc.record({ userId: fc.oneof(fc.integer(), fc.boolean(), fc.constant([])) })) },
+  {
+    query: 'query($v: ID!) { intent(id: $v) { id } }',
+    name: 'v',
+    type: 'ID!',
+    wrong: fc.oneof(
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+      fc.boolean(),
+      fc.double({ noInteger: true, noNaN: true }),
+    ),
+  },
+  {
+    query: 'query($v: Int) { intents(walletId: "svc_wallet_x", first: $v) { pageInfo { hasNextPage } } }',
+    name: 'v',
+    type: 'Int',
+    wrong: fc.oneof(
+      fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !/^-?\d+$/.test(s)),
+      fc.double({ noInteger: true, noNaN: true }),
+      fc.boolean(),
+      fc.constant(2 ** 40),
+      fc.array(fc.integer(), { maxLength: 2 }),
+    ),
+  },
+  {
+    query: 'query($v: TokenAsset) { yields(asset: $v) { best { apy } } }',
+    name: 'v',
+    type: 'TokenAsset',
+    wrong: fc.oneof(
+      fc.string({ maxLength: 8 }).filter((s) => !['USDC', 'USDT', 'DAI', 'WETH'].includes(s)),
+      fc.integer(),
+      fc.boolean(),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean(), { maxKeys: 2 }),
+    ),
+  },
+  {
+    query: 'mutation($v: CreateWalletInput!) { createWallet(input: $v) { id } }',
+    name: 'v',
+    type: 'CreateWalletInput!',
+    wrong: fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer(),
+      fc.array(fc.string(), { maxLength: 2 }),
+      fc.record({ userId: fc.oneof(fc.integer(), fc.boolean(), fc.constant([])) }),
+    ),
+  },
 ];
 
 for (const accept of ['application/json', 'application/graphql-response+json']) {
@@ -57,14 +101,20 @@ for (const accept of ['application/json', 'application/graphql-response+json']) 
 
 test('error: a GET through yoga with a wrong-typed variable is INVALID_REQUEST too', async () => {
   const q = encodeURIComponent('query($v: ID!) { intent(id: $v) { id } }');
-  const res = await fetch(`${srv.url}/graphql?query=${q}&variables=${encodeURIComponent('{"v":[]}')}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' } });
+  const res = await fetch(`${srv.url}/graphql?query=${q}&variables=${encodeURIComponent('{"v":[]}')}`, {
+    headers: { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' },
+  });
   expect(res.status).toBe(400);
   expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('INVALID_REQUEST');
 });
 
 test('error: a body type /graphql does not read is 415 with the error object', async () => {
   for (const type of ['text/plain', 'application/xml', 'image/png']) {
-    const res = await fetch(`${srv.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: '{"query":"{ __typename }"}' });
+    const res = await fetch(`${srv.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': type },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(res.status).toBe(415);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await res.json()) as { errors: { extensions: { code: string; details: { contentType: string } } }[] };

@@ -24,17 +24,20 @@ const gql = (acct: TestAccount, query: string, variables?: Record<string, unknow
 const codes = (a: HttpAnswer): string[] => (a.body.errors ?? []).map((e: Json) => e.extensions.code);
 
 describe('nullable by design: a missing resource nulls only its own field', () => {
-  test.each(Object.entries(ACCEPTS))('behavior: the sibling null test (%s): wallet(userId: "nobody") is null with WALLET_NOT_FOUND, yields still answers', async (_name, accept) => {
-    const acct = await srv.admin.createAccount({ plan: 'pro' });
-    const a = await gql(acct, '{ wallet(userId: "nobody") { id } yields { best { apy } } }', undefined, accept);
-    expect(a.status).toBe(200);
-    expect(a.body.data.wallet).toBeNull();
-    expect(typeof a.body.data.yields.best.apy).toBe('number');
-    expect(a.body.errors).toHaveLength(1);
-    expect(a.body.errors[0]).toMatchObject({ path: ['wallet'], extensions: { code: 'WALLET_NOT_FOUND', status: 404, details: { userId: 'nobody' } } });
-    // Credits are spent on successes only: the yields read, not the missing wallet.
-    expect((await srv.admin.usage(acct.accountId)).credits.used).toBe(1);
-  });
+  test.each(Object.entries(ACCEPTS))(
+    'behavior: the sibling null test (%s): wallet(userId: "nobody") is null with WALLET_NOT_FOUND, yields still answers',
+    async (_name, accept) => {
+      const acct = await srv.admin.createAccount({ plan: 'pro' });
+      const a = await gql(acct, '{ wallet(userId: "nobody") { id } yields { best { apy } } }', undefined, accept);
+      expect(a.status).toBe(200);
+      expect(a.body.data.wallet).toBeNull();
+      expect(typeof a.body.data.yields.best.apy).toBe('number');
+      expect(a.body.errors).toHaveLength(1);
+      expect(a.body.errors[0]).toMatchObject({ path: ['wallet'], extensions: { code: 'WALLET_NOT_FOUND', status: 404, details: { userId: 'nobody' } } });
+      // Credits are spent on successes only: the yields read, not the missing wallet.
+      expect((await srv.admin.usage(acct.accountId)).credits.used).toBe(1);
+    },
+  );
 
   test('behavior: each missing resource nulls its own field with its own error, the found ones answer', async () => {
     const acct = await srv.admin.createAccount({ plan: 'pro' });
@@ -73,29 +76,32 @@ describe('nullable by design: a missing resource nulls only its own field', () =
 });
 
 describe('Node and node(id:)', () => {
-  test.each(Object.entries(ACCEPTS))('behavior: node(id:) answers a Wallet, an Intent and a Policy by their global ids (the service ids) (%s)', async (_name, accept) => {
-    const acct = await srv.admin.createAccount({ plan: 'pro' });
-    const wallet = (await gql(acct, 'mutation { createWallet(input: { userId: "node-w" }) { id userId } }')).body.data.createWallet;
-    const policy = (await srv.rest('POST', '/v1/policies', { key: acct.key, body: { name: 'node-p', rules: { maxUsdPerIntent: '10' } } })).body;
-    const intent = await srv.rest('POST', '/v1/intents', { key: acct.key, body: { walletId: wallet.id, action: 'lend', amount: '1' } });
-    expect(intent.status).toBe(201);
-    const a = await gql(
-      acct,
-      `query($w: ID!, $i: ID!, $p: ID!) {
+  test.each(Object.entries(ACCEPTS))(
+    'behavior: node(id:) answers a Wallet, an Intent and a Policy by their global ids (the service ids) (%s)',
+    async (_name, accept) => {
+      const acct = await srv.admin.createAccount({ plan: 'pro' });
+      const wallet = (await gql(acct, 'mutation { createWallet(input: { userId: "node-w" }) { id userId } }')).body.data.createWallet;
+      const policy = (await srv.rest('POST', '/v1/policies', { key: acct.key, body: { name: 'node-p', rules: { maxUsdPerIntent: '10' } } })).body;
+      const intent = await srv.rest('POST', '/v1/intents', { key: acct.key, body: { walletId: wallet.id, action: 'lend', amount: '1' } });
+      expect(intent.status).toBe(201);
+      const a = await gql(
+        acct,
+        `query($w: ID!, $i: ID!, $p: ID!) {
         w: node(id: $w) { __typename id ... on Wallet { userId } }
         i: node(id: $i) { __typename id ... on Intent { walletId action } }
         p: node(id: $p) { __typename id ... on Policy { name version } }
       }`,
-      { w: wallet.id, i: intent.body.id, p: policy.id },
-      accept,
-    );
-    expect(a.body.errors).toBeUndefined();
-    expect(a.body.data).toEqual({
-      w: { __typename: 'Wallet', id: wallet.id, userId: 'node-w' },
-      i: { __typename: 'Intent', id: intent.body.id, walletId: wallet.id, action: 'LEND' },
-      p: { __typename: 'Policy', id: policy.id, name: 'node-p', version: 1 },
-    });
-  });
+        { w: wallet.id, i: intent.body.id, p: policy.id },
+        accept,
+      );
+      expect(a.body.errors).toBeUndefined();
+      expect(a.body.data).toEqual({
+        w: { __typename: 'Wallet', id: wallet.id, userId: 'node-w' },
+        i: { __typename: 'Intent', id: intent.body.id, walletId: wallet.id, action: 'LEND' },
+        p: { __typename: 'Policy', id: policy.id, name: 'node-p', version: 1 },
+      });
+    },
+  );
 
   test("error: another account's object, or an id that names no type, is null with the typed field's error; siblings answer; only found nodes cost", async () => {
     const mine = await srv.admin.createAccount({ plan: 'pro' });
@@ -114,7 +120,11 @@ describe('Node and node(id:)', () => {
       { their: their.id, own: own.id },
     );
     expect(a.body.data).toEqual({ their: null, nothing: null, bogus: null, own: { id: own.id } });
-    expect(Object.fromEntries(a.body.errors.map((e: Json) => [e.path[0], e.extensions.code]))).toEqual({ their: 'WALLET_NOT_FOUND', nothing: 'POLICY_NOT_FOUND', bogus: 'NOT_FOUND' });
+    expect(Object.fromEntries(a.body.errors.map((e: Json) => [e.path[0], e.extensions.code]))).toEqual({
+      their: 'WALLET_NOT_FOUND',
+      nothing: 'POLICY_NOT_FOUND',
+      bogus: 'NOT_FOUND',
+    });
     expect((await srv.admin.usage(mine.accountId)).credits.used - before).toBe(1);
   });
 });
@@ -154,8 +164,14 @@ describe('Relay connections both ways', () => {
 
     // The audit log recorded each creation: its connection pages backward too, over the same order.
     const events = async (args: string) =>
-      (await gql(acct, `{ auditEvents(${args}, type: POLICY_CREATED) { edges { node { subject { policyId } } } pageInfo { hasPreviousPage hasNextPage } } }`, undefined, accept)).body.data
-        .auditEvents;
+      (
+        await gql(
+          acct,
+          `{ auditEvents(${args}, type: POLICY_CREATED) { edges { node { subject { policyId } } } pageInfo { hasPreviousPage hasNextPage } } }`,
+          undefined,
+          accept,
+        )
+      ).body.data.auditEvents;
     const log = (await events('first: 100')).edges.map((e: Json) => e.node.subject.policyId);
     expect([...log].sort()).toEqual([...made].sort());
     const oldest = await events('last: 2');
@@ -172,7 +188,9 @@ describe('Relay connections both ways', () => {
       expect(r.status).toBe(201);
       ids.push(r.body.id);
     }
-    const newestFirst = (await gql(acct, `query($w: ID!) { intents(walletId: $w, first: 10) { ${PAGE} } }`, { w: w.id })).body.data.intents.edges.map((e: Json) => e.node.id);
+    const newestFirst = (await gql(acct, `query($w: ID!) { intents(walletId: $w, first: 10) { ${PAGE} } }`, { w: w.id })).body.data.intents.edges.map(
+      (e: Json) => e.node.id,
+    );
     expect([...newestFirst].sort()).toEqual([...ids].sort());
     const last = await gql(acct, `query($w: ID!) { intents(walletId: $w, last: 1) { ${PAGE} } }`, { w: w.id });
     expect(last.body.data.intents.edges.map((e: Json) => e.node.id)).toEqual([newestFirst[2]]);

@@ -21,7 +21,11 @@ describe('security headers', () => {
     ['POST', '/graphql'],
     ['GET', '/nowhere'],
   ])('security: %s %s carries nosniff, no-referrer, a CSP with no inline script and frame-ancestors none', async (method, path) => {
-    const r = await fetch(plain.url + path, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{"query":"{__typename}"}' : undefined });
+    const r = await fetch(plain.url + path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: method === 'POST' ? '{"query":"{__typename}"}' : undefined,
+    });
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('referrer-policy')).toBe('no-referrer');
     const csp = r.headers.get('content-security-policy') ?? '';
@@ -51,7 +55,10 @@ describe('CORS', () => {
 
   test('behavior: with CORS_ORIGINS, a preflight from a listed origin is 204 before any authentication, echoing that origin only', async () => {
     for (const path of ['/graphql', '/v1/wallets']) {
-      const r = await fetch(withCors.url + path, { method: 'OPTIONS', headers: { Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+      const r = await fetch(withCors.url + path, {
+        method: 'OPTIONS',
+        headers: { Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      });
       expect(r.status).toBe(204);
       expect(r.headers.get('access-control-allow-origin')).toBe(APP);
       expect((r.headers.get('access-control-allow-headers') ?? '').toLowerCase()).toContain('authorization');

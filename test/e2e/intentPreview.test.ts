@@ -60,7 +60,14 @@ describe('POST /v1/intents/preview', () => {
     expect(await used()).toBe(before + 1);
     expect((await srv.rest('GET', `/v1/intents?walletId=${w.id}`, { key })).body.intents).toEqual([]);
     const pv = p.body;
-    expect(pv).toMatchObject({ strategy: 'single-bridge', choice: 'bestApy', apy: 5.1, requestedAmount: '10', amount: '9.995', totals: { routeFees: '0.005', routeFeesUnits: '5000' } });
+    expect(pv).toMatchObject({
+      strategy: 'single-bridge',
+      choice: 'bestApy',
+      apy: 5.1,
+      requestedAmount: '10',
+      amount: '9.995',
+      totals: { routeFees: '0.005', routeFeesUnits: '5000' },
+    });
     expect(pv.steps.map((s: Json) => [s.type, s.chain, s.routeFee, s.arrives])).toEqual([
       ['bridge', 'arbitrum-sepolia', '0.005', '9.995'],
       ['deposit', 'base-sepolia', '0', '9.995'],
@@ -103,7 +110,9 @@ describe('POST /v1/intents/preview', () => {
       expect(Math.abs(stepGas - Number(step.gas.units)) / stepGas).toBeLessThanOrEqual(0.25);
     });
     const total = Number(done.results.totalGasUsed);
-    console.log(`preview gas vs executed (actual, previewed): ${JSON.stringify(measured)}; total ${total} vs ${pv.totals.gasUnits}; usd ${done.results.totalGasCostUsd} vs ${pv.totals.gasUsd}`);
+    console.log(
+      `preview gas vs executed (actual, previewed): ${JSON.stringify(measured)}; total ${total} vs ${pv.totals.gasUnits}; usd ${done.results.totalGasCostUsd} vs ${pv.totals.gasUsd}`,
+    );
     expect(Math.abs(total - Number(pv.totals.gasUnits)) / total).toBeLessThanOrEqual(0.25);
     expect(Math.abs(done.results.totalGasCostUsd - pv.totals.gasUsd) / done.results.totalGasCostUsd).toBeLessThanOrEqual(0.25);
   }, 90_000);
@@ -128,7 +137,10 @@ describe('POST /v1/intents/preview', () => {
     const before = await used();
     const p = await preview({ walletId: w.id, action: 'lend', amount: '5' });
     expect(p.status).toBe(422);
-    expect(p.body).toMatchObject({ error: 'INSUFFICIENT_FUNDS', details: { required: '5', available: '1', perChain: { 'arbitrum-sepolia': '1' }, strategy: 'insufficient' } });
+    expect(p.body).toMatchObject({
+      error: 'INSUFFICIENT_FUNDS',
+      details: { required: '5', available: '1', perChain: { 'arbitrum-sepolia': '1' }, strategy: 'insufficient' },
+    });
     expect(await used()).toBe(before);
     // the same body as an intent fails with the same error
     const failed = await api.run({ walletId: w.id, action: 'lend', amount: '5' });
@@ -165,7 +177,9 @@ describe('optimize: netReturn', () => {
     const ys = await srv.rest('GET', `/v1/yields?asset=USDC&amount=5&horizonDays=30&walletId=${small.id}&optimize=netReturn`, { key });
     expect(ys.status).toBe(200);
     expect(ys.body.best).toMatchObject({ chain: 'arbitrum-sepolia', protocol: 'aave-v3', apy: 5 });
-    expect(ys.body.best.reasoning).toMatch(/^Best net return over 30 days: arbitrum-sepolia\/aave-v3 nets .*; runner-up \S+ nets .*the highest APY alone would be base-sepolia\/aave-v3 at 5\.10%/);
+    expect(ys.body.best.reasoning).toMatch(
+      /^Best net return over 30 days: arbitrum-sepolia\/aave-v3 nets .*; runner-up \S+ nets .*the highest APY alone would be base-sepolia\/aave-v3 at 5\.10%/,
+    );
     expect(ys.body.netReturn.ranking[0]).toMatchObject({ chain: 'arbitrum-sepolia', bridges: 0, routeFeesUsd: 0 });
     const runnerUp = ys.body.netReturn.ranking.find((r: Json) => r.chain === 'base-sepolia' && r.protocol === 'aave-v3');
     expect(runnerUp).toMatchObject({ bridges: 1, routeFeesUsd: 0.0025 });

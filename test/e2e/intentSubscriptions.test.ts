@@ -44,7 +44,10 @@ function collect(c: Client, id: string): Promise<{ data: any[]; errors: any[] }>
 async function fundedWallet(userId: string, amount: string): Promise<string> {
   const w = await srv.rest('POST', '/v1/wallets', { key, body: { userId } });
   expect(w.status).toBe(201);
-  const m = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount } });
+  const m = await srv.rest('POST', '/admin/sandbox/mint', {
+    key: ADMIN_TOKEN,
+    body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount },
+  });
   expect(m.status).toBe(200);
   return w.body.id;
 }
@@ -147,7 +150,10 @@ it('behavior: a disconnect releases the subscription (no listener left on the bu
   const client = wsClient(`Bearer ${acct.key}`);
   const got: any[] = [];
   await new Promise<void>((resolve) => {
-    client.subscribe({ query: SUBSCRIPTION, variables: { id: 'intent_release_probe' } }, { next: (r) => (got.push(r), resolve()), error: () => resolve(), complete: () => resolve() });
+    client.subscribe(
+      { query: SUBSCRIPTION, variables: { id: 'intent_release_probe' } },
+      { next: (r) => (got.push(r), resolve()), error: () => resolve(), complete: () => resolve() },
+    );
   });
   expect(got).toHaveLength(1);
   expect(deps.engine.bus.size()).toBe(before + 1);

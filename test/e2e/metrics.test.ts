@@ -97,7 +97,10 @@ beforeAll(async () => {
   expect(w.status).toBe(201);
   charge('createWallet');
   walletId = w.body.id;
-  const m = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: '20' } });
+  const m = await srv.rest('POST', '/admin/sandbox/mint', {
+    key: ADMIN_TOKEN,
+    body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: '20' },
+  });
   expect(m.status).toBe(200);
 }, 60_000);
 
@@ -121,7 +124,10 @@ test('behavior: a completed and a failed lend show in intent_transitions_total, 
   }
   // creation to final state: one observation per outcome, as long as the intent's own timestamps say
   const took = (i: Json) => (Date.parse(i.completedAt ?? i.updatedAt) - Date.parse(i.createdAt)) / 1000;
-  for (const [outcome, intent] of [['completed', completed], ['failed', failed]] as const) {
+  for (const [outcome, intent] of [
+    ['completed', completed],
+    ['failed', failed],
+  ] as const) {
     expect(value(samples, 'intent_duration_seconds_count', { action: 'lend', outcome })).toBe(1);
     expect(value(samples, 'intent_duration_seconds_sum', { action: 'lend', outcome })).toBeCloseTo(took(intent), 2);
     expect(value(samples, 'intent_duration_seconds_bucket', { action: 'lend', outcome, le: '+Inf' })).toBe(1);
@@ -160,14 +166,25 @@ test('behavior: graphql_subscriptions_open counts streams while they are open, o
   });
   const open = async () => {
     const { samples } = await scrape();
-    return { websocket: value(samples, 'graphql_subscriptions_open', { transport: 'websocket' }), sse: value(samples, 'graphql_subscriptions_open', { transport: 'sse' }) };
+    return {
+      websocket: value(samples, 'graphql_subscriptions_open', { transport: 'websocket' }),
+      sse: value(samples, 'graphql_subscriptions_open', { transport: 'sse' }),
+    };
   };
   expect(await open()).toEqual({ websocket: 0, sse: 0 });
 
-  const client = createClient({ url: `${srv.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  const client = createClient({
+    url: `${srv.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
   clients.push(client);
   const first = new Promise<void>((resolve, reject) => {
-    client.subscribe({ query: SUBSCRIPTION, variables: { id: 'intent_metrics_probe' } }, { next: () => resolve(), error: reject, complete: () => reject(new Error('completed early')) });
+    client.subscribe(
+      { query: SUBSCRIPTION, variables: { id: 'intent_metrics_probe' } },
+      { next: () => resolve(), error: reject, complete: () => reject(new Error('completed early')) },
+    );
   });
   await first;
   charge('watchIntent');
@@ -194,7 +211,10 @@ test('behavior: graphql_subscriptions_open counts streams while they are open, o
 
 test('behavior: x402_payments_total counts a settled paid read and a refused proof (with its reason)', async () => {
   const payer = privateKeyToAccount(generatePrivateKey());
-  const m = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: payer.address, amount: '1' } });
+  const m = await srv.rest('POST', '/admin/sandbox/mint', {
+    key: ADMIN_TOKEN,
+    body: { chain: 'base-sepolia', asset: 'USDC', address: payer.address, amount: '1' },
+  });
   expect(m.status).toBe(200);
   const offered = await fetch(`${srv.url}/v1/yields`);
   expect(offered.status).toBe(402);

@@ -123,7 +123,9 @@ async function call(proxy: Proxy, path: string, c: Call = {}): Promise<Answer> {
   try {
     res = await fetch(proxy.url + path, { method: c.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: AbortSignal.timeout(15_000) });
   } catch (e) {
-    throw new Error(`${c.method ?? (body === undefined ? 'GET' : 'POST')} ${proxy.url}${path}: ${(e as Error).message}\n${proxy.log.slice(-20).join('\n')}`, { cause: e });
+    throw new Error(`${c.method ?? (body === undefined ? 'GET' : 'POST')} ${proxy.url}${path}: ${(e as Error).message}\n${proxy.log.slice(-20).join('\n')}`, {
+      cause: e,
+    });
   }
   const text = await res.text();
   let parsed: any = text;
@@ -133,19 +135,24 @@ async function call(proxy: Proxy, path: string, c: Call = {}): Promise<Answer> {
     // not JSON: kept as text
   }
   const violations: Violation[] = JSON.parse(res.headers.get('sl-violations') ?? '[]');
-  const prismType = typeof parsed?.type === 'string' && parsed.type.startsWith('https://stoplight.io/prism/errors#') ? (parsed.type as string).split('#')[1] : undefined;
+  const prismType =
+    typeof parsed?.type === 'string' && parsed.type.startsWith('https://stoplight.io/prism/errors#') ? (parsed.type as string).split('#')[1] : undefined;
   // Prism's own answer lists what it found, located relative to the request (body, query, …) or not at all
   if (prismType && Array.isArray(parsed.validation)) {
     for (const v of parsed.validation as Violation[]) {
       const location = v.location ?? [];
-      violations.push({ ...v, location: location[0] === 'request' || location[0] === 'response' ? location : [prismType === 'VIOLATIONS' ? 'response' : 'request', ...location] });
+      violations.push({
+        ...v,
+        location: location[0] === 'request' || location[0] === 'response' ? location : [prismType === 'VIOLATIONS' ? 'response' : 'request', ...location],
+      });
     }
   }
   if (prismType === 'UNAUTHORIZED') violations.push({ location: ['request'], severity: 'Error', message: parsed.title });
   return { status: res.status, headers: res.headers, body: parsed, violations, byPrism: prismType };
 }
 
-const describeAnswer = (a: Answer) => `${a.status}${a.byPrism ? ` (Prism ${a.byPrism})` : ''} ${JSON.stringify(a.body)?.slice(0, 300)} violations ${JSON.stringify(a.violations)}`;
+const describeAnswer = (a: Answer) =>
+  `${a.status}${a.byPrism ? ` (Prism ${a.byPrism})` : ''} ${JSON.stringify(a.body)?.slice(0, 300)} violations ${JSON.stringify(a.violations)}`;
 
 function note(label: string, a: Answer): void {
   if (a.byPrism) return;
@@ -189,7 +196,8 @@ async function invalid(label: string, path: string, c: Call, status: number, err
   if (documentRefuses && request.length === 0) problems.push('the document does not refuse this request');
   if (!documentRefuses && request.length > 0) problems.push('the document refuses this request');
   const s = await call(strict, path, c);
-  const refusedByPrism = s.byPrism !== undefined && s.byPrism !== 'VIOLATIONS' && s.violations.length > 0 && s.violations.every((v) => v.location[0] === 'request');
+  const refusedByPrism =
+    s.byPrism !== undefined && s.byPrism !== 'VIOLATIONS' && s.violations.length > 0 && s.violations.every((v) => v.location[0] === 'request');
   if (documentRefuses ? !refusedByPrism : s.byPrism !== undefined || s.violations.length > 0) {
     problems.push(`strict proxy: ${describeAnswer(s)}`);
   }
@@ -275,7 +283,10 @@ test('behavior: the document lists exactly the /v1 routes the service serves, ea
     .map((r) => `${r.method} ${r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')}`);
   const documented = Object.entries(doc.paths).flatMap(([p, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
   // a route missing here needs its entry in OPERATIONS (src/rest/openapi/document.ts) and its answer's schema in src/rest/openapi/schemas.ts
-  expect({ undocumented: served.filter((r) => !documented.includes(r)), notServed: documented.filter((r) => !served.includes(r)) }).toEqual({ undocumented: [], notServed: [] });
+  expect({ undocumented: served.filter((r) => !documented.includes(r)), notServed: documented.filter((r) => !served.includes(r)) }).toEqual({
+    undocumented: [],
+    notServed: [],
+  });
   for (const r of srv.service.routes.filter((x) => x.name && x.path.startsWith('/v1/'))) {
     const op = doc.paths[r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')][r.method.toLowerCase()];
     expect(op.operationId).toBe(r.name);
@@ -289,7 +300,7 @@ test('behavior: the canary — an answer breaking the document is reported by Pr
   expect(ok.status).toBe(200);
   // GET /wallets/{userId} answers Wallet or PaidWallet (anyOf): the owner's answer, failing Wallet, fails PaidWallet too (it has metadata), and so the anyOf
   const messages = ok.violations.map((v) => `${v.location.join('.')}: ${v.message}`);
-  expect(messages).toContain('response.body: Response body must have required property \'canary\'');
+  expect(messages).toContain("response.body: Response body must have required property 'canary'");
   expect(messages.filter((m) => !/required property 'canary'|found 'metadata'|match a schema in anyOf/.test(m))).toEqual([]);
   const missing = await call(canary, '/wallets/nobody', { key: acct.key });
   expect(missing.status).toBe(404);
@@ -298,7 +309,8 @@ test('behavior: the canary — an answer breaking the document is reported by Pr
   expect(policy.status).toBe(201);
   const updated = await call(canary, `/policies/${policy.body?.id}`, { key: acct.key, method: 'PUT', body: { name: 'canary', rules: { maxUsdPerDay: 5 } } });
   expect(updated.status).toBe(200);
-  for (const a of [policy, updated]) expect(a.violations.map((v) => `${v.location.join('.')}: ${v.message}`)).toEqual(['response.body: Response body must have required property \'canary\'']);
+  for (const a of [policy, updated])
+    expect(a.violations.map((v) => `${v.location.join('.')}: ${v.message}`)).toEqual(["response.body: Response body must have required property 'canary'"]);
 });
 
 test('conformance: valid and invalid requests for every route, through Prism: 0 violations', async () => {
@@ -308,24 +320,66 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   const key = pro.key;
 
   // ---- wallets ----
-  const created = await valid('POST /wallets', '/wallets', { key, body: { userId: 'alice', email: 'alice@example.com', metadata: { tier: 'gold', tags: ['a'] } } }, 201);
+  const created = await valid(
+    'POST /wallets',
+    '/wallets',
+    { key, body: { userId: 'alice', email: 'alice@example.com', metadata: { tier: 'gold', tags: ['a'] } } },
+    201,
+  );
   const walletId: string = created.body?.id;
   await valid('POST /wallets tron', '/wallets', { key, body: { userId: 'tron-user', chainType: 'tron' } }, 201);
   const replayBody = { userId: 'bob' };
   await valid('POST /wallets idempotent', '/wallets', { key, body: replayBody, headers: { 'Idempotency-Key': 'k-bob' } }, 201);
   const replay = await valid('POST /wallets replay', '/wallets', { key, body: replayBody, headers: { 'Idempotency-Key': 'k-bob' } }, 201);
   check('POST /wallets replay: Idempotent-Replayed', replay.headers.get('idempotent-replayed'), 'true');
-  await invalid('POST /wallets idempotency conflict', '/wallets', { key, body: { userId: 'carol' }, headers: { 'Idempotency-Key': 'k-bob' } }, 409, 'IDEMPOTENCY_CONFLICT', false);
-  await invalid('POST /wallets bad idempotency key', '/wallets', { key, body: { userId: 'dave' }, headers: { 'Idempotency-Key': 'x'.repeat(256) } }, 400, 'INVALID_REQUEST', true);
+  await invalid(
+    'POST /wallets idempotency conflict',
+    '/wallets',
+    { key, body: { userId: 'carol' }, headers: { 'Idempotency-Key': 'k-bob' } },
+    409,
+    'IDEMPOTENCY_CONFLICT',
+    false,
+  );
+  await invalid(
+    'POST /wallets bad idempotency key',
+    '/wallets',
+    { key, body: { userId: 'dave' }, headers: { 'Idempotency-Key': 'x'.repeat(256) } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
   await invalid('POST /wallets exists', '/wallets', { key, body: { userId: 'alice' } }, 409, 'WALLET_ALREADY_EXISTS', false);
   await invalid('POST /wallets missing userId', '/wallets', { key, body: {} }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /wallets bad userId', '/wallets', { key, body: { userId: 'no spaces' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /wallets unknown field', '/wallets', { key, body: { userId: 'erin', color: 'red' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /wallets metadata key', '/wallets', { key, body: { userId: 'erin', metadata: { $where: 1 } } }, 400, 'INVALID_REQUEST', true);
   // Prism 5 never answers a request whose JSON body does not parse (stoplightio/prism#2664): checked directly
-  await direct('POST /wallets malformed JSON', 'POST', '/wallets', ['/wallets', 'post'], { key, raw: '{"userId":', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
-  await direct('POST /intents malformed JSON', 'POST', '/intents', ['/intents', 'post'], { key, raw: '[1,', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
-  await invalid('POST /wallets text/plain', '/wallets', { key, raw: '{"userId":"frank"}', headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await direct(
+    'POST /wallets malformed JSON',
+    'POST',
+    '/wallets',
+    ['/wallets', 'post'],
+    { key, raw: '{"userId":', headers: { 'Content-Type': 'application/json' } },
+    400,
+    'INVALID_REQUEST',
+  );
+  await direct(
+    'POST /intents malformed JSON',
+    'POST',
+    '/intents',
+    ['/intents', 'post'],
+    { key, raw: '[1,', headers: { 'Content-Type': 'application/json' } },
+    400,
+    'INVALID_REQUEST',
+  );
+  await invalid(
+    'POST /wallets text/plain',
+    '/wallets',
+    { key, raw: '{"userId":"frank"}', headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
   await invalid('POST /wallets oversized', '/wallets', { key, body: { userId: 'gina', metadata: { pad: 'x'.repeat(5000) } } }, 413, 'PAYLOAD_TOO_LARGE', false);
   await invalid('POST /wallets no key', '/wallets', { body: { userId: 'hank' } }, 401, 'UNAUTHORIZED', true);
   await invalid('POST /wallets wrong key', '/wallets', { key: `svc_sk_${'0'.repeat(64)}`, body: { userId: 'hank' } }, 401, 'UNAUTHORIZED', false);
@@ -338,8 +392,22 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('GET /wallets/{userId} unknown', '/wallets/nobody', { key }, 404, 'WALLET_NOT_FOUND', false);
   await invalid('GET /wallets/{userId} bad userId', '/wallets/bad%20id', { key }, 400, 'INVALID_REQUEST', true);
   await invalid('GET /wallets/{userId} no credentials', '/wallets/alice', {}, 402, 'PAYMENT_REQUIRED', true);
-  await invalid('GET /wallets/{userId} proof without X-Account-Id', '/wallets/alice', { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=' } }, 400, 'INVALID_REQUEST', false);
-  await invalid('GET /wallets/{userId} bad proof', '/wallets/alice', { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=', 'X-Account-Id': pro.accountId } }, 402, 'PAYMENT_INVALID', false);
+  await invalid(
+    'GET /wallets/{userId} proof without X-Account-Id',
+    '/wallets/alice',
+    { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=' } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'GET /wallets/{userId} bad proof',
+    '/wallets/alice',
+    { headers: { 'PAYMENT-SIGNATURE': 'bm90LWEtcHJvb2Y=', 'X-Account-Id': pro.accountId } },
+    402,
+    'PAYMENT_INVALID',
+    false,
+  );
 
   // ---- demo funding, balances, yields ----
   await valid('POST /demo/fund', '/demo/fund', { key, body: { walletId } }, 202);
@@ -350,7 +418,14 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('POST /demo/fund missing walletId', '/demo/fund', { key, body: {} }, 400, 'INVALID_REQUEST', true);
   const spare = await srv.rest('POST', '/v1/wallets', { key, body: { userId: 'spare' } });
   for (let i = 0; i < 10; i++) await srv.rest('POST', '/v1/demo/fund', { key, body: { walletId: spare.body.id } });
-  const limited = await invalid('POST /demo/fund funding limit', '/demo/fund', { key, body: { walletId: spare.body.id } }, 429, 'FUNDING_LIMIT_EXCEEDED', false);
+  const limited = await invalid(
+    'POST /demo/fund funding limit',
+    '/demo/fund',
+    { key, body: { walletId: spare.body.id } },
+    429,
+    'FUNDING_LIMIT_EXCEEDED',
+    false,
+  );
   check('POST /demo/fund funding limit: Retry-After > 0', Number(limited.headers.get('retry-after')) > 0, true);
 
   await valid('GET /balances/{walletId}', `/balances/${walletId}`, { key }, 200);
@@ -363,23 +438,68 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await valid('GET /yields optimize=netReturn', `/yields?asset=USDC&optimize=netReturn&walletId=${walletId}&amount=0.5&horizonDays=30`, { key }, 200);
   await invalid('GET /yields optimize without amount', `/yields?optimize=netReturn&walletId=${walletId}`, { key }, 400, 'INVALID_REQUEST', false);
   await invalid('GET /yields walletId without optimize', `/yields?walletId=${walletId}`, { key }, 400, 'INVALID_REQUEST', false);
-  await invalid('GET /yields horizonDays out of range', `/yields?optimize=netReturn&walletId=${walletId}&amount=1&horizonDays=0`, { key }, 400, 'INVALID_REQUEST', true);
+  await invalid(
+    'GET /yields horizonDays out of range',
+    `/yields?optimize=netReturn&walletId=${walletId}&amount=1&horizonDays=0`,
+    { key },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
   await invalid('GET /yields optimize unknown wallet', '/yields?optimize=netReturn&walletId=svc_wallet_nope&amount=1', { key }, 404, 'WALLET_NOT_FOUND', false);
 
   // ---- intent previews (before the intents below commit the wallet's funds) ----
   await valid('POST /intents/preview', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '0.5' } }, 200);
-  await valid('POST /intents/preview netReturn', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '0.5', optimize: 'netReturn', horizonDays: 30 } }, 200);
-  await invalid('POST /intents/preview insufficient funds', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '1000' } }, 422, 'INSUFFICIENT_FUNDS', false);
-  await invalid('POST /intents/preview horizonDays without optimize', '/intents/preview', { key, body: { walletId, action: 'lend', amount: '1', horizonDays: 30 } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents/preview optimize on a withdraw', '/intents/preview', { key, body: { walletId, action: 'withdraw', amount: '1', chain: 'base-sepolia', optimize: 'netReturn' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents/preview unknown wallet', '/intents/preview', { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } }, 404, 'WALLET_NOT_FOUND', false);
+  await valid(
+    'POST /intents/preview netReturn',
+    '/intents/preview',
+    { key, body: { walletId, action: 'lend', amount: '0.5', optimize: 'netReturn', horizonDays: 30 } },
+    200,
+  );
+  await invalid(
+    'POST /intents/preview insufficient funds',
+    '/intents/preview',
+    { key, body: { walletId, action: 'lend', amount: '1000' } },
+    422,
+    'INSUFFICIENT_FUNDS',
+    false,
+  );
+  await invalid(
+    'POST /intents/preview horizonDays without optimize',
+    '/intents/preview',
+    { key, body: { walletId, action: 'lend', amount: '1', horizonDays: 30 } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /intents/preview optimize on a withdraw',
+    '/intents/preview',
+    { key, body: { walletId, action: 'withdraw', amount: '1', chain: 'base-sepolia', optimize: 'netReturn' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /intents/preview unknown wallet',
+    '/intents/preview',
+    { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
   await invalid('GET /yields unknown query parameter', '/yields?sort=apy', { key }, 400, 'INVALID_REQUEST', false);
   await invalid('GET /yields unknown asset', '/yields?asset=DOGE', { key }, 400, 'INVALID_REQUEST', true);
   await invalid('GET /yields upcoming chain (pro)', '/yields?chain=ethereum', { key }, 400, 'INVALID_CHAIN', false);
   await invalid('GET /yields upcoming chain (free)', '/yields?chain=ethereum', { key: free.key }, 403, 'PLAN_RESTRICTED', false);
   await invalid('GET /yields no credentials', '/yields', {}, 402, 'PAYMENT_REQUIRED', true);
   await valid('GET /yields/history', '/yields/history', { key }, 200);
-  await valid('GET /yields/history filtered', '/yields/history?chain=base-sepolia&protocol=aave-v3&asset=USDC&from=2026-01-30&to=2026-01-31T00:00:00Z&bucket=1h', { key }, 200);
+  await valid(
+    'GET /yields/history filtered',
+    '/yields/history?chain=base-sepolia&protocol=aave-v3&asset=USDC&from=2026-01-30&to=2026-01-31T00:00:00Z&bucket=1h',
+    { key },
+    200,
+  );
   await invalid('GET /yields/history unknown query parameter', '/yields/history?sort=asc', { key }, 400, 'INVALID_REQUEST', false);
   await invalid('GET /yields/history bad bucket', '/yields/history?bucket=2m', { key }, 400, 'INVALID_REQUEST', true);
   await invalid('GET /yields/history bad protocol', '/yields/history?protocol=maker', { key }, 400, 'INVALID_REQUEST', true);
@@ -391,32 +511,112 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   const lend = await valid('POST /intents lend', '/intents', { key, body: { walletId, action: 'lend', amount: '0.5', chain: 'arbitrum-sepolia' } }, 201);
   check('POST /intents: Retry-After', lend.headers.get('retry-after'), '5');
   await valid('POST /intents lend number', '/intents', { key, body: { walletId, action: 'lend', amount: 0.25 } }, 201);
-  await valid('POST /intents withdraw', '/intents', { key, body: { walletId, action: 'withdraw', amount: '0.1', asset: 'USDC', chain: 'arbitrum-sepolia' } }, 201);
-  await valid('POST /intents bridge', '/intents', { key, body: { walletId, action: 'bridge', amount: '0.2', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } }, 201);
+  await valid(
+    'POST /intents withdraw',
+    '/intents',
+    { key, body: { walletId, action: 'withdraw', amount: '0.1', asset: 'USDC', chain: 'arbitrum-sepolia' } },
+    201,
+  );
+  await valid(
+    'POST /intents bridge',
+    '/intents',
+    { key, body: { walletId, action: 'bridge', amount: '0.2', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } },
+    201,
+  );
   const intentBody = { walletId, action: 'lend', amount: '0.3' };
   await valid('POST /intents idempotent', '/intents', { key, body: intentBody, headers: { 'Idempotency-Key': 'intent-1' } }, 201);
   const replayed = await valid('POST /intents replay', '/intents', { key, body: intentBody, headers: { 'Idempotency-Key': 'intent-1' } }, 201);
   check('POST /intents replay: Idempotent-Replayed', replayed.headers.get('idempotent-replayed'), 'true');
   await invalid('POST /intents withdraw without chain', '/intents', { key, body: { walletId, action: 'withdraw', amount: '1' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents bridge without toChain', '/intents', { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents bridge to the same chain', '/intents', { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia', toChain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
+  await invalid(
+    'POST /intents bridge without toChain',
+    '/intents',
+    { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /intents bridge to the same chain',
+    '/intents',
+    { key, body: { walletId, action: 'bridge', amount: '1', fromChain: 'base-sepolia', toChain: 'base-sepolia' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
   await invalid('POST /intents too many decimals', '/intents', { key, body: { walletId, action: 'lend', amount: '1.1234567' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /intents negative amount', '/intents', { key, body: { walletId, action: 'lend', amount: '-1' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /intents exponent', '/intents', { key, body: { walletId, action: 'lend', amount: '1e3' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /intents missing amount', '/intents', { key, body: { walletId, action: 'lend' } }, 400, 'INVALID_REQUEST', true);
   await invalid('POST /intents unknown action', '/intents', { key, body: { walletId, action: 'stake', amount: '1' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents DAI on base', '/intents', { key, body: { walletId, action: 'lend', amount: '1', asset: 'DAI', chain: 'base-sepolia' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /intents unknown chain', '/intents', { key, body: { walletId, action: 'lend', amount: '1', chain: 'polygon' } }, 400, 'INVALID_CHAIN', true);
-  await invalid('POST /intents main network (free)', '/intents', { key: free.key, body: { walletId, action: 'lend', amount: '1', chain: 'ethereum' } }, 403, 'PLAN_RESTRICTED', false);
-  await invalid('POST /intents unknown wallet', '/intents', { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid(
+    'POST /intents DAI on base',
+    '/intents',
+    { key, body: { walletId, action: 'lend', amount: '1', asset: 'DAI', chain: 'base-sepolia' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /intents unknown chain',
+    '/intents',
+    { key, body: { walletId, action: 'lend', amount: '1', chain: 'polygon' } },
+    400,
+    'INVALID_CHAIN',
+    true,
+  );
+  await invalid(
+    'POST /intents main network (free)',
+    '/intents',
+    { key: free.key, body: { walletId, action: 'lend', amount: '1', chain: 'ethereum' } },
+    403,
+    'PLAN_RESTRICTED',
+    false,
+  );
+  await invalid(
+    'POST /intents unknown wallet',
+    '/intents',
+    { key, body: { walletId: 'svc_wallet_nope', action: 'lend', amount: '1' } },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
   await invalid('POST /intents tron wallet', '/intents', { key, body: { walletId: tron.body.id, action: 'lend', amount: '1' } }, 400, 'INVALID_CHAIN', false);
-  await invalid('POST /intents oversized', '/intents', { key, body: { walletId, action: 'lend', amount: '1', pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
-  await invalid('POST /intents text/plain', '/intents', { key, raw: JSON.stringify(intentBody), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
-  await invalid('POST /intents idempotency conflict', '/intents', { key, body: { ...intentBody, amount: '0.4' }, headers: { 'Idempotency-Key': 'intent-1' } }, 409, 'IDEMPOTENCY_CONFLICT', false);
+  await invalid(
+    'POST /intents oversized',
+    '/intents',
+    { key, body: { walletId, action: 'lend', amount: '1', pad: 'x'.repeat(5000) } },
+    413,
+    'PAYLOAD_TOO_LARGE',
+    true,
+  );
+  await invalid(
+    'POST /intents text/plain',
+    '/intents',
+    { key, raw: JSON.stringify(intentBody), headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
+  await invalid(
+    'POST /intents idempotency conflict',
+    '/intents',
+    { key, body: { ...intentBody, amount: '0.4' }, headers: { 'Idempotency-Key': 'intent-1' } },
+    409,
+    'IDEMPOTENCY_CONFLICT',
+    false,
+  );
   const spender = await srv.admin.createAccount({ plan: 'pro' });
   const spenderWallet = await srv.rest('POST', '/v1/wallets', { key: spender.key, body: { userId: 'spender' } });
   await recordGasSpent(srv.service.deps.store.usage, spender.accountId, 10n ** 24n, new Date());
-  const gas = await invalid('POST /intents gas budget spent', '/intents', { key: spender.key, body: { walletId: spenderWallet.body.id, action: 'lend', amount: '1' } }, 429, 'GAS_BUDGET_EXCEEDED', false);
+  const gas = await invalid(
+    'POST /intents gas budget spent',
+    '/intents',
+    { key: spender.key, body: { walletId: spenderWallet.body.id, action: 'lend', amount: '1' } },
+    429,
+    'GAS_BUDGET_EXCEEDED',
+    false,
+  );
   check('POST /intents gas budget: Retry-After > 0', Number(gas.headers.get('retry-after')) > 0, true);
 
   const intentId: string = lend.body?.id;
@@ -431,7 +631,14 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   check('POST /intents/{intentId}/cancel: cancel recorded', typeof cancelled.body?.cancelRequestedAt, 'string');
   await valid('POST /intents/{intentId}/cancel again', `/intents/${toCancel.body.id}/cancel`, { key, method: 'POST' }, 200);
   await invalid('POST /intents/{intentId}/cancel unknown', '/intents/intent_nope/cancel', { key, method: 'POST' }, 404, 'INTENT_NOT_FOUND', false);
-  await invalid('POST /intents/{intentId}/cancel read-only key', `/intents/${toCancel.body.id}/cancel`, { key: readOnly.key, method: 'POST' }, 403, 'FORBIDDEN', false);
+  await invalid(
+    'POST /intents/{intentId}/cancel read-only key',
+    `/intents/${toCancel.body.id}/cancel`,
+    { key: readOnly.key, method: 'POST' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
   await invalid('POST /intents/{intentId}/cancel no key', `/intents/${toCancel.body.id}/cancel`, { method: 'POST' }, 401, 'UNAUTHORIZED', true);
 
   const page = await valid('GET /intents', `/intents?walletId=${walletId}&first=2`, { key }, 200);
@@ -485,18 +692,40 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   const ownerReader = await srv.admin.issueKey(owner.accountId, { scopes: ['read'] });
   const governed: string = (await srv.rest('POST', '/v1/wallets', { key: ok, body: { userId: 'governed' } })).body?.id;
   await srv.rest('POST', '/v1/wallets', { key: ok, body: { userId: 'ungoverned' } });
-  const rules = { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '1', maxUsdPerDay: 25.5 };
+  const rules = {
+    actions: ['lend', 'withdraw'],
+    chains: ['arbitrum-sepolia', 'base-sepolia'],
+    protocols: ['aave-v3'],
+    maxUsdPerIntent: '1',
+    maxUsdPerDay: 25.5,
+  };
   const small = await valid('POST /policies', '/policies', { key: ok, body: { name: '  Small lends ', rules } }, 201);
   const policyId: string = small.body?.id;
-  check('POST /policies: trimmed, wallet scope by default, version 1, amounts as decimal strings', [small.body?.name, small.body?.scope, small.body?.version, small.body?.rules], [
-    'Small lends',
-    'wallet',
-    1,
-    { ...rules, maxUsdPerDay: '25.5' },
-  ]);
-  const unused = await valid('POST /policies one rule', '/policies', { key: ok, body: { name: 'x'.repeat(64), scope: 'wallet', rules: { maxUsdPerDay: '0.01' } } }, 201);
-  const accountPolicy = await valid('POST /policies account scope', '/policies', { key: ok, body: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } } }, 201);
-  await invalid('POST /policies second account policy', '/policies', { key: ok, body: { name: 'Another', scope: 'account', rules: { actions: ['lend'] } } }, 409, 'POLICY_CONFLICT', false);
+  check(
+    'POST /policies: trimmed, wallet scope by default, version 1, amounts as decimal strings',
+    [small.body?.name, small.body?.scope, small.body?.version, small.body?.rules],
+    ['Small lends', 'wallet', 1, { ...rules, maxUsdPerDay: '25.5' }],
+  );
+  const unused = await valid(
+    'POST /policies one rule',
+    '/policies',
+    { key: ok, body: { name: 'x'.repeat(64), scope: 'wallet', rules: { maxUsdPerDay: '0.01' } } },
+    201,
+  );
+  const accountPolicy = await valid(
+    'POST /policies account scope',
+    '/policies',
+    { key: ok, body: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } } },
+    201,
+  );
+  await invalid(
+    'POST /policies second account policy',
+    '/policies',
+    { key: ok, body: { name: 'Another', scope: 'account', rules: { actions: ['lend'] } } },
+    409,
+    'POLICY_CONFLICT',
+    false,
+  );
   for (const [what, body] of [
     ['missing name', { rules }],
     ['blank name', { name: '   ', rules }],
@@ -518,15 +747,41 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     await invalid(`POST /policies ${what}`, '/policies', { key: ok, body }, 400, 'INVALID_REQUEST', true);
   }
   // the decimals of a JSON number are the one rule the document says in words only
-  await invalid('POST /policies number with three decimals', '/policies', { key: ok, body: { name: 'n', rules: { maxUsdPerIntent: 1.234 } } }, 400, 'INVALID_REQUEST', false);
-  await direct('POST /policies malformed JSON', 'POST', '/policies', ['/policies', 'post'], { key: ok, raw: '{"name":', headers: { 'Content-Type': 'application/json' } }, 400, 'INVALID_REQUEST');
-  await invalid('POST /policies text/plain', '/policies', { key: ok, raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
+  await invalid(
+    'POST /policies number with three decimals',
+    '/policies',
+    { key: ok, body: { name: 'n', rules: { maxUsdPerIntent: 1.234 } } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await direct(
+    'POST /policies malformed JSON',
+    'POST',
+    '/policies',
+    ['/policies', 'post'],
+    { key: ok, raw: '{"name":', headers: { 'Content-Type': 'application/json' } },
+    400,
+    'INVALID_REQUEST',
+  );
+  await invalid(
+    'POST /policies text/plain',
+    '/policies',
+    { key: ok, raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
   await invalid('POST /policies oversized', '/policies', { key: ok, body: { name: 'n', rules, pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
   await invalid('POST /policies read-only key', '/policies', { key: ownerReader.key, body: { name: 'n', rules } }, 403, 'FORBIDDEN', false);
   await invalid('POST /policies no key', '/policies', { body: { name: 'n', rules } }, 401, 'UNAUTHORIZED', true);
 
   const policies = await valid('GET /policies', '/policies', { key: ok }, 200);
-  check('GET /policies: newest first', policies.body?.policies?.map((p: { id: string }) => p.id), [accountPolicy.body?.id, unused.body?.id, policyId]);
+  check(
+    'GET /policies: newest first',
+    policies.body?.policies?.map((p: { id: string }) => p.id),
+    [accountPolicy.body?.id, unused.body?.id, policyId],
+  );
   const onePolicy = await valid('GET /policies first=1', '/policies?first=1', { key: ok }, 200);
   check('GET /policies first=1: hasNextPage', onePolicy.body?.pageInfo?.hasNextPage, true);
   await valid('GET /policies next page', `/policies?first=1&after=${onePolicy.body?.pageInfo?.endCursor}`, { key: ok }, 200);
@@ -549,20 +804,97 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
 
   const set = await valid('PUT /wallets/{walletId}/policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId } }, 200);
   check('PUT /wallets/{walletId}/policy: the wallet shows it', set.body?.policyId, policyId);
-  await invalid('PUT /wallets/{walletId}/policy account-scope policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: accountPolicy.body?.id } }, 400, 'INVALID_REQUEST', false);
-  await invalid('PUT /wallets/{walletId}/policy missing policyId', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: {} }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /wallets/{walletId}/policy empty policyId', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: '' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /wallets/{walletId}/policy unknown field', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId, force: true } }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /wallets/{walletId}/policy unknown policy', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', body: { policyId: 'svc_policy_nope' } }, 404, 'POLICY_NOT_FOUND', false);
-  await invalid('PUT /wallets/{walletId}/policy unknown wallet', '/wallets/svc_wallet_nope/policy', { key: ok, method: 'PUT', body: { policyId } }, 404, 'WALLET_NOT_FOUND', false);
-  await invalid('PUT /wallets/{walletId}/policy other account\'s wallet', `/wallets/${walletId}/policy`, { key: ok, method: 'PUT', body: { policyId } }, 404, 'WALLET_NOT_FOUND', false);
-  await invalid('PUT /wallets/{walletId}/policy text/plain', `/wallets/${governed}/policy`, { key: ok, method: 'PUT', raw: JSON.stringify({ policyId }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
-  await invalid('PUT /wallets/{walletId}/policy read-only key', `/wallets/${governed}/policy`, { key: ownerReader.key, method: 'PUT', body: { policyId } }, 403, 'FORBIDDEN', false);
+  await invalid(
+    'PUT /wallets/{walletId}/policy account-scope policy',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', body: { policyId: accountPolicy.body?.id } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy missing policyId',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', body: {} },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy empty policyId',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', body: { policyId: '' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy unknown field',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', body: { policyId, force: true } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy unknown policy',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', body: { policyId: 'svc_policy_nope' } },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy unknown wallet',
+    '/wallets/svc_wallet_nope/policy',
+    { key: ok, method: 'PUT', body: { policyId } },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    "PUT /wallets/{walletId}/policy other account's wallet",
+    `/wallets/${walletId}/policy`,
+    { key: ok, method: 'PUT', body: { policyId } },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy text/plain',
+    `/wallets/${governed}/policy`,
+    { key: ok, method: 'PUT', raw: JSON.stringify({ policyId }), headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
+  await invalid(
+    'PUT /wallets/{walletId}/policy read-only key',
+    `/wallets/${governed}/policy`,
+    { key: ownerReader.key, method: 'PUT', body: { policyId } },
+    403,
+    'FORBIDDEN',
+    false,
+  );
   await valid('GET /wallets/{userId} with a policy', '/wallets/governed', { key: ok }, 200);
   const born = await valid('POST /wallets with a policy', '/wallets', { key: ok, body: { userId: 'born-governed', policyId } }, 201);
   check('POST /wallets with a policy: policyId', born.body?.policyId, policyId);
-  await invalid('POST /wallets account-scope policy', '/wallets', { key: ok, body: { userId: 'nope-1', policyId: accountPolicy.body?.id } }, 400, 'INVALID_REQUEST', false);
-  await invalid('POST /wallets unknown policy', '/wallets', { key: ok, body: { userId: 'nope-2', policyId: 'svc_policy_nope' } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid(
+    'POST /wallets account-scope policy',
+    '/wallets',
+    { key: ok, body: { userId: 'nope-1', policyId: accountPolicy.body?.id } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'POST /wallets unknown policy',
+    '/wallets',
+    { key: ok, body: { userId: 'nope-2', policyId: 'svc_policy_nope' } },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
   await invalid('POST /wallets empty policyId', '/wallets', { key: ok, body: { userId: 'nope-3', policyId: '' } }, 400, 'INVALID_REQUEST', true);
   await valid('DELETE /wallets/{walletId}/policy born governed', `/wallets/${born.body?.id}/policy`, { key: ok, method: 'DELETE' }, 204);
 
@@ -570,40 +902,178 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   const underPolicy = await valid('POST /intents under a policy', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.5' } }, 201);
   check('POST /intents under a policy: policy recorded', underPolicy.body?.policy, { id: policyId, version: 1 });
   await valid('GET /intents/{intentId} under a policy', `/intents/${underPolicy.body?.id}`, { key: ok }, 200);
-  const refused = await invalid('POST /intents policy violation', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } }, 403, 'POLICY_VIOLATION', false);
-  check('POST /intents policy violation: details', [refused.body?.details?.policyId, refused.body?.details?.version, refused.body?.details?.rule, refused.body?.details?.limit, typeof refused.body?.details?.requested], [policyId, 1, 'maxUsdPerIntent', '1', 'string']);
-  await invalid('POST /intents policy violation (action)', '/intents', { key: ok, body: { walletId: governed, action: 'bridge', amount: '0.1', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } }, 403, 'POLICY_VIOLATION', false);
+  const refused = await invalid(
+    'POST /intents policy violation',
+    '/intents',
+    { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } },
+    403,
+    'POLICY_VIOLATION',
+    false,
+  );
+  check(
+    'POST /intents policy violation: details',
+    [
+      refused.body?.details?.policyId,
+      refused.body?.details?.version,
+      refused.body?.details?.rule,
+      refused.body?.details?.limit,
+      typeof refused.body?.details?.requested,
+    ],
+    [policyId, 1, 'maxUsdPerIntent', '1', 'string'],
+  );
+  await invalid(
+    'POST /intents policy violation (action)',
+    '/intents',
+    { key: ok, body: { walletId: governed, action: 'bridge', amount: '0.1', fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } },
+    403,
+    'POLICY_VIOLATION',
+    false,
+  );
 
-  const updated = await valid('PUT /policies/{policyId}', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'Lends only', rules: { actions: ['lend'], maxUsdPerIntent: 1 } } }, 200);
-  check('PUT /policies/{policyId}: version + 1, rules replaced', [updated.body?.version, updated.body?.rules], [2, { actions: ['lend'], maxUsdPerIntent: '1' }]);
-  const refusedAgain = await invalid('POST /intents policy violation (version 2)', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } }, 403, 'POLICY_VIOLATION', false);
+  const updated = await valid(
+    'PUT /policies/{policyId}',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', body: { name: 'Lends only', rules: { actions: ['lend'], maxUsdPerIntent: 1 } } },
+    200,
+  );
+  check(
+    'PUT /policies/{policyId}: version + 1, rules replaced',
+    [updated.body?.version, updated.body?.rules],
+    [2, { actions: ['lend'], maxUsdPerIntent: '1' }],
+  );
+  const refusedAgain = await invalid(
+    'POST /intents policy violation (version 2)',
+    '/intents',
+    { key: ok, body: { walletId: governed, action: 'lend', amount: '2' } },
+    403,
+    'POLICY_VIOLATION',
+    false,
+  );
   check('POST /intents policy violation (version 2): details.version', refusedAgain.body?.details?.version, 2);
-  await invalid('PUT /policies/{policyId} scope', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', scope: 'account', rules } }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /policies/{policyId} missing rules', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /policies/{policyId} no rule', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules: {} } }, 400, 'INVALID_REQUEST', true);
-  await invalid('PUT /policies/{policyId} unknown', '/policies/svc_policy_nope', { key: ok, method: 'PUT', body: { name: 'n', rules } }, 404, 'POLICY_NOT_FOUND', false);
-  await invalid('PUT /policies/{policyId} other account', `/policies/${policyId}`, { key: free.key, method: 'PUT', body: { name: 'n', rules } }, 404, 'POLICY_NOT_FOUND', false);
-  await invalid('PUT /policies/{policyId} text/plain', `/policies/${policyId}`, { key: ok, method: 'PUT', raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
-  await invalid('PUT /policies/{policyId} oversized', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules, pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
-  await invalid('PUT /policies/{policyId} read-only key', `/policies/${policyId}`, { key: ownerReader.key, method: 'PUT', body: { name: 'n', rules } }, 403, 'FORBIDDEN', false);
+  await invalid(
+    'PUT /policies/{policyId} scope',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', body: { name: 'n', scope: 'account', rules } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /policies/{policyId} missing rules',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', body: { name: 'n' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /policies/{policyId} no rule',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', body: { name: 'n', rules: {} } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'PUT /policies/{policyId} unknown',
+    '/policies/svc_policy_nope',
+    { key: ok, method: 'PUT', body: { name: 'n', rules } },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    'PUT /policies/{policyId} other account',
+    `/policies/${policyId}`,
+    { key: free.key, method: 'PUT', body: { name: 'n', rules } },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    'PUT /policies/{policyId} text/plain',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', raw: JSON.stringify({ name: 'n', rules }), headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
+  await invalid(
+    'PUT /policies/{policyId} oversized',
+    `/policies/${policyId}`,
+    { key: ok, method: 'PUT', body: { name: 'n', rules, pad: 'x'.repeat(5000) } },
+    413,
+    'PAYLOAD_TOO_LARGE',
+    true,
+  );
+  await invalid(
+    'PUT /policies/{policyId} read-only key',
+    `/policies/${policyId}`,
+    { key: ownerReader.key, method: 'PUT', body: { name: 'n', rules } },
+    403,
+    'FORBIDDEN',
+    false,
+  );
   // concurrent updates that keep winning (the store's compare-and-set fails every try)
   const lost = jest.spyOn(srv.service.deps.store.policies, 'update').mockResolvedValue(false);
   try {
-    await invalid('PUT /policies/{policyId} concurrent updates', `/policies/${policyId}`, { key: ok, method: 'PUT', body: { name: 'n', rules } }, 409, 'VERSION_CONFLICT', false);
+    await invalid(
+      'PUT /policies/{policyId} concurrent updates',
+      `/policies/${policyId}`,
+      { key: ok, method: 'PUT', body: { name: 'n', rules } },
+      409,
+      'VERSION_CONFLICT',
+      false,
+    );
   } finally {
     lost.mockRestore();
   }
 
   await invalid('DELETE /policies/{policyId} in use', `/policies/${policyId}`, { key: ok, method: 'DELETE' }, 409, 'POLICY_IN_USE', false);
-  await invalid('DELETE /policies/{policyId} account policy in use', `/policies/${accountPolicy.body?.id}`, { key: ok, method: 'DELETE' }, 409, 'POLICY_IN_USE', false);
-  await invalid('DELETE /policies/{policyId} read-only key', `/policies/${unused.body?.id}`, { key: ownerReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
-  await invalid('DELETE /policies/{policyId} other account', `/policies/${unused.body?.id}`, { key: free.key, method: 'DELETE' }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid(
+    'DELETE /policies/{policyId} account policy in use',
+    `/policies/${accountPolicy.body?.id}`,
+    { key: ok, method: 'DELETE' },
+    409,
+    'POLICY_IN_USE',
+    false,
+  );
+  await invalid(
+    'DELETE /policies/{policyId} read-only key',
+    `/policies/${unused.body?.id}`,
+    { key: ownerReader.key, method: 'DELETE' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await invalid(
+    'DELETE /policies/{policyId} other account',
+    `/policies/${unused.body?.id}`,
+    { key: free.key, method: 'DELETE' },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
   await valid('DELETE /policies/{policyId}', `/policies/${unused.body?.id}`, { key: ok, method: 'DELETE' }, 204);
   await invalid('DELETE /policies/{policyId} deleted', `/policies/${unused.body?.id}`, { key: ok, method: 'DELETE' }, 404, 'POLICY_NOT_FOUND', false);
   await invalid('DELETE /policies/{policyId} no key', `/policies/${policyId}`, { method: 'DELETE' }, 401, 'UNAUTHORIZED', true);
 
-  await invalid('DELETE /wallets/{walletId}/policy read-only key', `/wallets/${governed}/policy`, { key: ownerReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
-  await invalid('DELETE /wallets/{walletId}/policy unknown wallet', '/wallets/svc_wallet_nope/policy', { key: ok, method: 'DELETE' }, 404, 'WALLET_NOT_FOUND', false);
+  await invalid(
+    'DELETE /wallets/{walletId}/policy read-only key',
+    `/wallets/${governed}/policy`,
+    { key: ownerReader.key, method: 'DELETE' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await invalid(
+    'DELETE /wallets/{walletId}/policy unknown wallet',
+    '/wallets/svc_wallet_nope/policy',
+    { key: ok, method: 'DELETE' },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
   await valid('DELETE /wallets/{walletId}/policy', `/wallets/${governed}/policy`, { key: ok, method: 'DELETE' }, 204);
   await valid('DELETE /wallets/{walletId}/policy none set', `/wallets/${governed}/policy`, { key: ok, method: 'DELETE' }, 204);
   const released = await valid('GET /wallets/{userId} policy removed', '/wallets/governed', { key: ok }, 200);
@@ -611,28 +1081,107 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await valid('DELETE /policies/{policyId} no longer in use', `/policies/${policyId}`, { key: ok, method: 'DELETE' }, 204);
   // a wallet whose own policy is gone (only the store can get there) fails closed
   await srv.service.deps.store.wallets.setPolicy(governed, 'svc_policy_gone');
-  await invalid('POST /intents own policy gone', '/intents', { key: ok, body: { walletId: governed, action: 'lend', amount: '0.1' } }, 404, 'POLICY_NOT_FOUND', false);
+  await invalid(
+    'POST /intents own policy gone',
+    '/intents',
+    { key: ok, body: { walletId: governed, action: 'lend', amount: '0.1' } },
+    404,
+    'POLICY_NOT_FOUND',
+    false,
+  );
   await srv.service.deps.store.wallets.setPolicy(governed, null);
 
   // ---- webhooks (an account of their own; loopback URLs are allowed in a sandbox) ----
   const hooks = await srv.admin.createAccount({ plan: 'pro' });
   const hooksReader = await srv.admin.issueKey(hooks.accountId, { scopes: ['read'] });
-  const hook = await valid('POST /webhooks', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.completed', 'intent.failed'], description: 'orders' } }, 201);
+  const hook = await valid(
+    'POST /webhooks',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.completed', 'intent.failed'], description: 'orders' } },
+    201,
+  );
   const webhookId: string = hook.body?.id;
   check('POST /webhooks: the secret once', typeof hook.body?.secret === 'string' && hook.body.secret.startsWith('whsec_'), true);
   await valid('POST /webhooks no description', '/webhooks', { key: hooks.key, body: { url: 'https://127.0.0.1:9/other', events: ['intent.updated'] } }, 201);
-  await invalid('POST /webhooks private address', '/webhooks', { key: hooks.key, body: { url: 'http://10.0.0.1/hooks', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', false);
-  await invalid('POST /webhooks link-local address', '/webhooks', { key: hooks.key, body: { url: 'http://169.254.169.254/latest', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', false);
-  await invalid('POST /webhooks not a URL', '/webhooks', { key: hooks.key, body: { url: 'hooks', events: ['intent.completed'] } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /webhooks no events', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: [] } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /webhooks unknown event', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['wallet.created'] } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /webhooks unknown field', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], secret: 'mine' } }, 400, 'INVALID_REQUEST', true);
-  await invalid('POST /webhooks text/plain', '/webhooks', { key: hooks.key, raw: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] }), headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', true);
-  await invalid('POST /webhooks oversized', '/webhooks', { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], pad: 'x'.repeat(5000) } }, 413, 'PAYLOAD_TOO_LARGE', true);
-  await invalid('POST /webhooks read-only key', '/webhooks', { key: hooksReader.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] } }, 403, 'FORBIDDEN', false);
+  await invalid(
+    'POST /webhooks private address',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://10.0.0.1/hooks', events: ['intent.completed'] } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'POST /webhooks link-local address',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://169.254.169.254/latest', events: ['intent.completed'] } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'POST /webhooks not a URL',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'hooks', events: ['intent.completed'] } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /webhooks no events',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: [] } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /webhooks unknown event',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['wallet.created'] } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /webhooks unknown field',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], secret: 'mine' } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /webhooks text/plain',
+    '/webhooks',
+    { key: hooks.key, raw: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] }), headers: { 'Content-Type': 'text/plain' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    true,
+  );
+  await invalid(
+    'POST /webhooks oversized',
+    '/webhooks',
+    { key: hooks.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'], pad: 'x'.repeat(5000) } },
+    413,
+    'PAYLOAD_TOO_LARGE',
+    true,
+  );
+  await invalid(
+    'POST /webhooks read-only key',
+    '/webhooks',
+    { key: hooksReader.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] } },
+    403,
+    'FORBIDDEN',
+    false,
+  );
   await invalid('POST /webhooks no key', '/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', events: ['intent.failed'] } }, 401, 'UNAUTHORIZED', true);
   const hookList = await valid('GET /webhooks', '/webhooks', { key: hooks.key }, 200);
-  check('GET /webhooks: newest first, no secret', [hookList.body?.webhooks?.length, hookList.body?.webhooks?.[1]?.id, hookList.body?.webhooks?.[1]?.secret], [2, webhookId, undefined]);
+  check(
+    'GET /webhooks: newest first, no secret',
+    [hookList.body?.webhooks?.length, hookList.body?.webhooks?.[1]?.id, hookList.body?.webhooks?.[1]?.secret],
+    [2, webhookId, undefined],
+  );
   await valid('GET /webhooks none', '/webhooks', { key: free.key }, 200);
   await invalid('GET /webhooks no key', '/webhooks', {}, 401, 'UNAUTHORIZED', true);
   await valid('GET /webhooks/{webhookId}', `/webhooks/${webhookId}`, { key: hooks.key }, 200);
@@ -640,16 +1189,38 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('GET /webhooks/{webhookId} unknown', '/webhooks/svc_webhook_nope', { key: hooks.key }, 404, 'WEBHOOK_NOT_FOUND', false);
   await invalid('GET /webhooks/{webhookId} other account', `/webhooks/${webhookId}`, { key: free.key }, 404, 'WEBHOOK_NOT_FOUND', false);
   const sent = await valid('POST /webhooks/{webhookId}/test', `/webhooks/${webhookId}/test`, { key: hooks.key, method: 'POST' }, 202);
-  check('POST /webhooks/{webhookId}/test: pending webhook.test', [sent.body?.eventType, sent.body?.status, sent.body?.attempts], ['webhook.test', 'pending', 0]);
-  await invalid('POST /webhooks/{webhookId}/test read-only key', `/webhooks/${webhookId}/test`, { key: hooksReader.key, method: 'POST' }, 403, 'FORBIDDEN', false);
-  await invalid('POST /webhooks/{webhookId}/test unknown', '/webhooks/svc_webhook_nope/test', { key: hooks.key, method: 'POST' }, 404, 'WEBHOOK_NOT_FOUND', false);
+  check(
+    'POST /webhooks/{webhookId}/test: pending webhook.test',
+    [sent.body?.eventType, sent.body?.status, sent.body?.attempts],
+    ['webhook.test', 'pending', 0],
+  );
+  await invalid(
+    'POST /webhooks/{webhookId}/test read-only key',
+    `/webhooks/${webhookId}/test`,
+    { key: hooksReader.key, method: 'POST' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await invalid(
+    'POST /webhooks/{webhookId}/test unknown',
+    '/webhooks/svc_webhook_nope/test',
+    { key: hooks.key, method: 'POST' },
+    404,
+    'WEBHOOK_NOT_FOUND',
+    false,
+  );
   // a delivery with its intent as data (a real one of the first account, recorded as the engine would)
   await srv.service.deps.store.webhooks.insertDelivery({
     id: `msg_${'ab'.repeat(16)}`,
     endpointId: webhookId,
     accountId: hooks.accountId,
     eventType: 'intent.completed',
-    body: JSON.stringify({ type: 'intent.completed', timestamp: new Date().toISOString(), data: (await srv.rest('GET', `/v1/intents/${intentId}`, { key })).body }),
+    body: JSON.stringify({
+      type: 'intent.completed',
+      timestamp: new Date().toISOString(),
+      data: (await srv.rest('GET', `/v1/intents/${intentId}`, { key })).body,
+    }),
     status: 'failed',
     attempts: 9,
     nextAttemptAt: null,
@@ -661,12 +1232,35 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     claimedBy: null,
   });
   const deliveries = await valid('GET /webhooks/{webhookId}/deliveries', `/webhooks/${webhookId}/deliveries`, { key: hooks.key }, 200);
-  check('GET /webhooks/{webhookId}/deliveries: newest first', deliveries.body?.deliveries?.map((d: { eventType: string }) => d.eventType), ['webhook.test', 'intent.completed']);
+  check(
+    'GET /webhooks/{webhookId}/deliveries: newest first',
+    deliveries.body?.deliveries?.map((d: { eventType: string }) => d.eventType),
+    ['webhook.test', 'intent.completed'],
+  );
   const firstDelivery = await valid('GET /webhooks/{webhookId}/deliveries first=1', `/webhooks/${webhookId}/deliveries?first=1`, { key: hooks.key }, 200);
-  await valid('GET /webhooks/{webhookId}/deliveries next page', `/webhooks/${webhookId}/deliveries?first=1&after=${firstDelivery.body?.pageInfo?.endCursor}`, { key: hooks.key }, 200);
+  await valid(
+    'GET /webhooks/{webhookId}/deliveries next page',
+    `/webhooks/${webhookId}/deliveries?first=1&after=${firstDelivery.body?.pageInfo?.endCursor}`,
+    { key: hooks.key },
+    200,
+  );
   await invalid('GET /webhooks/{webhookId}/deliveries first 0', `/webhooks/${webhookId}/deliveries?first=0`, { key: hooks.key }, 400, 'INVALID_REQUEST', true);
-  await invalid('GET /webhooks/{webhookId}/deliveries bad cursor', `/webhooks/${webhookId}/deliveries?after=zzz`, { key: hooks.key }, 400, 'INVALID_REQUEST', false);
-  await invalid('GET /webhooks/{webhookId}/deliveries unknown query parameter', `/webhooks/${webhookId}/deliveries?status=failed`, { key: hooks.key }, 400, 'INVALID_REQUEST', false);
+  await invalid(
+    'GET /webhooks/{webhookId}/deliveries bad cursor',
+    `/webhooks/${webhookId}/deliveries?after=zzz`,
+    { key: hooks.key },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'GET /webhooks/{webhookId}/deliveries unknown query parameter',
+    `/webhooks/${webhookId}/deliveries?status=failed`,
+    { key: hooks.key },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
   await invalid('GET /webhooks/{webhookId}/deliveries unknown', '/webhooks/svc_webhook_nope/deliveries', { key: hooks.key }, 404, 'WEBHOOK_NOT_FOUND', false);
   await invalid('DELETE /webhooks/{webhookId} read-only key', `/webhooks/${webhookId}`, { key: hooksReader.key, method: 'DELETE' }, 403, 'FORBIDDEN', false);
   await invalid('DELETE /webhooks/{webhookId} other account', `/webhooks/${webhookId}`, { key: free.key, method: 'DELETE' }, 404, 'WEBHOOK_NOT_FOUND', false);
@@ -675,11 +1269,19 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
 
   // ---- usage (free), and X-Credits-Remaining against the body ----
   const usage = await valid('GET /usage', '/usage', { key }, 200);
-  check('GET /usage: X-Credits-Remaining is limit - used', usage.headers.get('x-credits-remaining'), String(usage.body?.credits?.limit - usage.body?.credits?.used));
+  check(
+    'GET /usage: X-Credits-Remaining is limit - used',
+    usage.headers.get('x-credits-remaining'),
+    String(usage.body?.credits?.limit - usage.body?.credits?.used),
+  );
   await valid('GET /usage query ignored', '/usage?verbose=1', { key }, 200);
   await valid('GET /usage read-only key', '/usage', { key: readOnly.key }, 200);
   const unlimited = await valid('GET /usage unlimited plan', '/usage', { key: (await srv.admin.createAccount({ plan: 'enterprise' })).key }, 200);
-  check('GET /usage unlimited plan: limits null, X-Credits-Remaining unlimited', [unlimited.body?.credits?.limit, unlimited.body?.wallets?.limit, unlimited.headers.get('x-credits-remaining')], [null, null, 'unlimited']);
+  check(
+    'GET /usage unlimited plan: limits null, X-Credits-Remaining unlimited',
+    [unlimited.body?.credits?.limit, unlimited.body?.wallets?.limit, unlimited.headers.get('x-credits-remaining')],
+    [null, null, 'unlimited'],
+  );
   await invalid('GET /usage no key', '/usage', {}, 401, 'UNAUTHORIZED', true);
   await invalid('GET /usage malformed key', '/usage', { key: 'nope' }, 401, 'UNAUTHORIZED', false);
 
@@ -748,7 +1350,13 @@ test('conformance: methods a path does not take, and unknown paths, answer the d
     expect({ path, prism: viaPrism.byPrism }).toEqual({ path, prism: 'NO_METHOD_MATCHED_ERROR' });
     await direct(`${method} ${path}`, method, path, null, { key }, 405, 'METHOD_NOT_ALLOWED');
     const a = await srv.rest(method, `/v1${path}`, { key });
-    expect({ path, allow: a.headers.get('allow')?.split(/,\s*/).sort(), requestId: !!a.headers.get('x-request-id'), rate: !!a.headers.get('x-ratelimit-limit'), credits: a.headers.get('x-credits-remaining') }).toEqual({
+    expect({
+      path,
+      allow: a.headers.get('allow')?.split(/,\s*/).sort(),
+      requestId: !!a.headers.get('x-request-id'),
+      rate: !!a.headers.get('x-ratelimit-limit'),
+      credits: a.headers.get('x-credits-remaining'),
+    }).toEqual({
       path,
       allow: allow.split(', ').sort(),
       requestId: true,

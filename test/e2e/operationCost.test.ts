@@ -13,11 +13,19 @@ const aliases = (n: number, field = 'yields { best { apy } }') => `{ ${Array.fro
 const used = async (accountId: string) => (await srv.admin.usage(accountId)).credits.used;
 
 async function overWebSocket(key: string, query: string): Promise<Json> {
-  const ws = createClient({ url: srv.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  const ws = createClient({
+    url: srv.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
   try {
     return await new Promise((resolve, reject) => {
       let result: Json;
-      ws.subscribe({ query }, { next: (r) => (result = r), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => resolve(result) });
+      ws.subscribe(
+        { query },
+        { next: (r) => (result = r), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => resolve(result) },
+      );
     });
   } finally {
     await ws.dispose();
@@ -30,7 +38,9 @@ describe('operation cost', () => {
     const free = await srv.admin.createAccount({ plan: 'free' });
     const query = aliases(200);
     const post = await srv.gql(query, {}, free.key);
-    const get = await fetch(`${srv.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { Authorization: `Bearer ${free.key}`, Accept: 'application/json' } });
+    const get = await fetch(`${srv.url}/graphql?query=${encodeURIComponent(query)}`, {
+      headers: { Authorization: `Bearer ${free.key}`, Accept: 'application/json' },
+    });
     const ws = await overWebSocket(free.key, query);
     for (const body of [post.body, (await get.json()) as Json, ws]) {
       expect(body.data ?? null).toBeNull();
@@ -48,14 +58,18 @@ describe('operation cost', () => {
     expect(r.text.length).toBeLessThan(1000);
   });
 
-  test('behavior: the free plan\'s cap is 10 credits an operation: 10 aliases run and cost 10; 11 are refused and cost nothing; root fragments count', async () => {
+  test("behavior: the free plan's cap is 10 credits an operation: 10 aliases run and cost 10; 11 are refused and cost nothing; root fragments count", async () => {
     const free = await srv.admin.createAccount({ plan: 'free' });
     const ten = await srv.gql(aliases(10), {}, free.key);
     expect(ten.body.errors).toBeUndefined();
     expect(await used(free.accountId)).toBe(10);
     const eleven = await srv.gql(aliases(11), {}, free.key);
     expect(eleven.body.errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 11, maxCost: 10 });
-    const viaFragment = await srv.gql(`query { ...Six ...Five } fragment Six on Query { ${Array.from({ length: 6 }, (_, i) => `s${i}: yields { best { apy } }`).join(' ')} } fragment Five on Query { ${Array.from({ length: 5 }, (_, i) => `f${i}: yields { best { apy } }`).join(' ')} }`, {}, free.key);
+    const viaFragment = await srv.gql(
+      `query { ...Six ...Five } fragment Six on Query { ${Array.from({ length: 6 }, (_, i) => `s${i}: yields { best { apy } }`).join(' ')} } fragment Five on Query { ${Array.from({ length: 5 }, (_, i) => `f${i}: yields { best { apy } }`).join(' ')} }`,
+      {},
+      free.key,
+    );
     expect(viaFragment.body.errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 11 });
     expect(await used(free.accountId)).toBe(10);
   });
@@ -103,7 +117,7 @@ describe('operation cost', () => {
     }
   });
 
-  test('behavior: one account\'s heaviest operations on a cold cache never hurt another account: its GET /v1/yields answers 200, and the heavy ones never answer INTERNAL_ERROR', async () => {
+  test("behavior: one account's heaviest operations on a cold cache never hurt another account: its GET /v1/yields answers 200, and the heavy ones never answer INTERNAL_ERROR", async () => {
     const heavy = await srv.admin.createAccount({ plan: 'enterprise' });
     const other = await srv.admin.createAccount({ plan: 'free' });
     srv.service.deps.caches.rates.clear();

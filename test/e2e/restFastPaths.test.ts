@@ -22,7 +22,10 @@ beforeAll(async () => {
     },
   });
   const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
-  service = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, CORS_ORIGINS: 'https://app.example', ...shared }), createLogger('info', sink));
+  service = await startService(
+    loadConfig({ PORT: '0', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, CORS_ORIGINS: 'https://app.example', ...shared }),
+    createLogger('info', sink),
+  );
 });
 afterAll(async () => {
   await service?.stop();
@@ -47,7 +50,9 @@ test('behavior: GET /healthz before Koa answers exactly as the Koa route: status
   expect(koa.status).toBe(200);
   expect(await fast.text()).toBe(await koa.text());
   expect(stable(fast.headers)).toEqual(stable(koa.headers));
-  expect(Object.keys(stable(fast.headers))).toEqual(expect.arrayContaining(['content-security-policy', 'x-content-type-options', 'access-control-allow-origin', 'content-type', 'content-length']));
+  expect(Object.keys(stable(fast.headers))).toEqual(
+    expect.arrayContaining(['content-security-policy', 'x-content-type-options', 'access-control-allow-origin', 'content-type', 'content-length']),
+  );
   expect(fast.headers.get('x-request-id')).toBe('probe-fast-1');
 
   // an unsafe id is replaced, as Koa's requestId() does
@@ -103,8 +108,14 @@ async function get(path: string, authorization: string | undefined, requestId: s
   const handled = jest.spyOn(Koa.prototype, 'createContext');
   try {
     const base = new URL(service.url);
-    const headers: Record<string, string> = { Origin: 'https://app.example', 'X-Request-Id': requestId, ...(authorization !== undefined && { Authorization: authorization }) };
-    const res = await new Promise<IncomingMessage>((resolve, reject) => request({ host: base.hostname, port: base.port, path, method, headers }, resolve).on('error', reject).end());
+    const headers: Record<string, string> = {
+      Origin: 'https://app.example',
+      'X-Request-Id': requestId,
+      ...(authorization !== undefined && { Authorization: authorization }),
+    };
+    const res = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ host: base.hostname, port: base.port, path, method, headers }, resolve).on('error', reject).end(),
+    );
     let text = '';
     for await (const chunk of res) text += String(chunk);
     const h = new Headers();
@@ -132,7 +143,10 @@ async function expectSameAnswer(authorization: string | undefined, tag: string, 
   expect(fast.text.replace(`${tag}-fast`, '')).toBe(koa.text.replace(`${tag}-koa`, ''));
   expect(comparable(fast.headers)).toEqual(comparable(koa.headers));
   expect(fast.headers.get('x-request-id')).toBe(`${tag}-fast`);
-  for (const [header, moved] of [['x-ratelimit-remaining', moves.rate], ['x-credits-remaining', moves.credits]] as const) {
+  for (const [header, moved] of [
+    ['x-ratelimit-remaining', moves.rate],
+    ['x-credits-remaining', moves.credits],
+  ] as const) {
     const [f, k] = [fast.headers.get(header), koa.headers.get(header)];
     if (moved && f !== null && f !== 'unlimited' && Number(f) > 0) expect(Number(k)).toBe(Number(f) - 1);
     else expect(k).toBe(f);
@@ -148,13 +162,23 @@ describe('GET /v1/yields with a key, before Koa', () => {
   beforeAll(() => fitInRateWindow(20_000));
 
   test('behavior: a success answers exactly as the Koa route: status, headers (security, CORS, rate, credits), body, access line; one credit and one request each', async () => {
-    const charged = async () => Number(/credits_charged_total\{operation="getYields"\} (\d+)/.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1] ?? 0);
+    const charged = async () =>
+      Number(/credits_charged_total\{operation="getYields"\} (\d+)/.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1] ?? 0);
     const chargedBefore = await charged();
     const acct = await newAccount({ plan: 'free', requestsPerMinute: 1000 });
     const { fast, koa } = await expectSameAnswer(`Bearer ${acct.key}`, 'yields-ok', { rate: true, credits: true });
     expect(fast.status).toBe(200);
     expect(JSON.parse(fast.text)).toMatchObject({ rates: expect.any(Array) });
-    expect(Object.keys(stable(fast.headers))).toEqual(expect.arrayContaining(['content-security-policy', 'access-control-allow-origin', 'x-ratelimit-limit', 'x-ratelimit-reset', 'content-type', 'content-length']));
+    expect(Object.keys(stable(fast.headers))).toEqual(
+      expect.arrayContaining([
+        'content-security-policy',
+        'access-control-allow-origin',
+        'x-ratelimit-limit',
+        'x-ratelimit-reset',
+        'content-type',
+        'content-length',
+      ]),
+    );
     expect([fast.headers.get('x-ratelimit-remaining'), koa.headers.get('x-ratelimit-remaining')]).toEqual(['999', '998']);
     expect([fast.headers.get('x-credits-remaining'), koa.headers.get('x-credits-remaining')]).toEqual(['99', '98']);
     const usage = await (await fetch(`${service.url}/admin/accounts/${acct.accountId}/usage`, { headers: ADMIN_HEADERS })).json();
@@ -178,7 +202,7 @@ describe('GET /v1/yields with a key, before Koa', () => {
     expect(r.fast.headers.get('x-ratelimit-limit')).toBe('1000');
   });
 
-  test('error: the request past the rate limit is 429 with Retry-After, and past the month\'s credits 403 CREDITS_EXHAUSTED, as from the Koa route', async () => {
+  test("error: the request past the rate limit is 429 with Retry-After, and past the month's credits 403 CREDITS_EXHAUSTED, as from the Koa route", async () => {
     const limited = await newAccount({ plan: 'free', requestsPerMinute: 2 });
     for (let i = 0; i < 2; i++) expect((await get('/v1/yields', `Bearer ${limited.key}`, `yields-fill-${i}`)).status).toBe(200);
     const r = await expectSameAnswer(`Bearer ${limited.key}`, 'yields-429', { rate: false, credits: false });

@@ -57,7 +57,10 @@ test('error: a graphql-ws subscription opened with key B is closed with 4403 wit
   });
   clients.push(client);
   const first = deferred<string>();
-  client.subscribe({ query: SUBSCRIPTION, variables: { id: intentId } }, { next: (r) => first.resolve((r.data as any).intentUpdated.status), error: () => {}, complete: () => {} });
+  client.subscribe(
+    { query: SUBSCRIPTION, variables: { id: intentId } },
+    { next: (r) => first.resolve((r.data as any).intentUpdated.status), error: () => {}, complete: () => {} },
+  );
   expect(['PENDING', 'PLANNING', 'EXECUTING']).toContain(await first.promise);
 
   await revokeApiKey(s.deps, keyId);

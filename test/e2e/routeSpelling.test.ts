@@ -16,7 +16,15 @@ let validKey: string;
 let validKeyProd: string;
 
 /** The routes anyone may read: health, metrics and the API documents. Any other unguarded route fails the walk. */
-const PUBLIC = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /docs', 'GET /docs/assets/init.js', ...API_REFERENCE_ASSETS.map((a) => `GET /docs/assets/${a}`), 'GET /v1/openapi.json']);
+const PUBLIC = new Set([
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'GET /docs',
+  'GET /docs/assets/init.js',
+  ...API_REFERENCE_ASSETS.map((a) => `GET /docs/assets/${a}`),
+  'GET /v1/openapi.json',
+]);
 
 /**
  * The dashboard's routes are public too (sign-in, sign-out, the app's pages),
@@ -84,7 +92,15 @@ async function call(srv: TestServer, method: string, path: string, headers: Reco
 test('behavior: the routers list the API routes, and every route outside the public set is guarded', () => {
   const routes = dev.service.routes;
   const names = routes.map((r) => `${r.method} ${r.path}`);
-  for (const r of ['POST /v1/wallets', 'GET /v1/wallets/:userId', 'GET /v1/balances/:walletId', 'GET /v1/yields', 'POST /v1/intents', 'POST /admin/accounts', 'DELETE /admin/keys/:keyId']) {
+  for (const r of [
+    'POST /v1/wallets',
+    'GET /v1/wallets/:userId',
+    'GET /v1/balances/:walletId',
+    'GET /v1/yields',
+    'POST /v1/intents',
+    'POST /admin/accounts',
+    'DELETE /admin/keys/:keyId',
+  ]) {
     expect(names).toContain(r);
   }
   const unguarded = routes.filter((r) => !r.guarded).map((r) => `${r.method} ${r.path}`);
@@ -119,7 +135,10 @@ test('error: public routes answer, and their other spellings reach no handler (4
   for (const route of dev.service.routes.filter((r) => !r.guarded)) {
     const name = `${route.method} ${route.path}`;
     const status = (await call(dev, route.method, concrete(route.path), {})).status;
-    expect({ name, status: dashboardAnswers(name).includes(status) ? 'as expected' : status }).toEqual({ name, status: PUBLIC.has(name) ? 200 : 'as expected' });
+    expect({ name, status: dashboardAnswers(name).includes(status) ? 'as expected' : status }).toEqual({
+      name,
+      status: PUBLIC.has(name) ? 200 : 'as expected',
+    });
     // `/dashboard` + '/' is a route of its own, not another spelling of one.
     for (const v of spellings(route.path).filter((v) => !registered.has(`${route.method} ${v.path}`))) {
       const a = await call(dev, route.method, v.path, {});
@@ -129,7 +148,16 @@ test('error: public routes answer, and their other spellings reach no handler (4
 });
 
 describe('/graphql walk', () => {
-  const ACCEPTS = [undefined, 'application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed', 'text/html', 'text/html, application/json', '*/*'];
+  const ACCEPTS = [
+    undefined,
+    'application/json',
+    'application/graphql-response+json',
+    'text/event-stream',
+    'multipart/mixed',
+    'text/html',
+    'text/html, application/json',
+    '*/*',
+  ];
   const QUERY_PARAMS = ['query', '%71uery', 'q%75ery', 'QUERY', 'query%00'];
   const DOC = encodeURIComponent('{ __typename yields { best { apy } } }');
 

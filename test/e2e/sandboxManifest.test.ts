@@ -8,7 +8,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => srv?.stop());
 
-test('behavior: the admin gets the deployment (every chain, its tokens, markets and CCTP contracts) and the attestation service\'s base URL', async () => {
+test("behavior: the admin gets the deployment (every chain, its tokens, markets and CCTP contracts) and the attestation service's base URL", async () => {
   const r = await srv.rest('GET', '/admin/sandbox/manifest', { key: ADMIN_TOKEN });
   expect(r.status).toBe(200);
   const deployed = JSON.parse(readFileSync(process.env.SANDBOX_MANIFEST!, 'utf8'));

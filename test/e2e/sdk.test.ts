@@ -3,16 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { baseSepolia } from 'viem/chains';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
 import { sandboxTokenAbi } from '../../src/chain/sandbox/abis';
-import {
-  IntentDocument,
-  ServiceApiError,
-  createClient,
-  responseOf,
-  settlementOf,
-  wasReplayed,
-  type ServiceClient,
-  type WatchedIntent,
-} from '../../sdk/src';
+import { IntentDocument, ServiceApiError, createClient, responseOf, settlementOf, wasReplayed, type ServiceClient, type WatchedIntent } from '../../sdk/src';
 
 /**
  * The SDK (sdk/) against the real service: HTTP server, devnets, graphql-ws.
@@ -210,7 +201,8 @@ describe('keyless reads paid over x402', () => {
   test('behavior: createClient({ payer }) with a viem account pays 0.001 USDC for GET /v1/yields and a wallet read; the payer loses 1000 units per read on chain', async () => {
     const base = srv.service.chains.manifest.chains['base-sepolia']!;
     const chain = createPublicClient({ chain: { ...baseSepolia, rpcUrls: { default: { http: [base.rpcUrl] } } }, transport: http(base.rpcUrl) });
-    const usdcOf = (address: Address) => chain.readContract({ address: base.tokens.USDC as Address, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [address] });
+    const usdcOf = (address: Address) =>
+      chain.readContract({ address: base.tokens.USDC as Address, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [address] });
     const account = privateKeyToAccount(generatePrivateKey());
     await mint('base-sepolia', account.address, '1');
     const before = await usdcOf(account.address);

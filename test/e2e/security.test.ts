@@ -162,13 +162,12 @@ describe('bounded parsing', () => {
     expect(post.body.errors[0].extensions.code).toBe('QUERY_TOO_LARGE');
     // Within the token limit, 40 levels are refused by the nesting bound, naming it.
     const forty = '{ ' + 'a { '.repeat(40) + 'b' + ' }'.repeat(40) + ' }';
-    for (const a of [
-      await dev.gql(forty, undefined, acct.key),
-      await dev.gql(forty, undefined, acct.key, { Accept: 'application/graphql-response+json' }),
-    ]) {
+    for (const a of [await dev.gql(forty, undefined, acct.key), await dev.gql(forty, undefined, acct.key, { Accept: 'application/graphql-response+json' })]) {
       expect(a.body.errors[0]).toMatchObject({ message: 'The document nests deeper than 32 levels', extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     }
-    const get = await fetch(dev.url + '/graphql?query=' + encodeURIComponent(forty), { headers: { Authorization: `Bearer ${acct.key}`, Accept: 'application/json' } });
+    const get = await fetch(dev.url + '/graphql?query=' + encodeURIComponent(forty), {
+      headers: { Authorization: `Bearer ${acct.key}`, Accept: 'application/json' },
+    });
     expect(await get.text()).toMatch(/nests deeper than 32 levels/);
     const { client } = wsClient(dev, acct.key);
     expect(JSON.stringify((await run(client, forty)).errors)).toMatch(/nests deeper than 32 levels/);
@@ -297,7 +296,9 @@ describe('shared resources have per-account budgets', () => {
     // Five mutations of 18 (an operation selects at most 20 root fields): f0..f89.
     const errors: any[] = [];
     for (let batch = 0; batch < 5; batch++) {
-      const funds = Array.from({ length: 18 }, (_, j) => batch * 18 + j).map((i) => `f${i}: fundDemoWallet(walletId: "${ids[i % 10]}") { txHash }`).join('\n');
+      const funds = Array.from({ length: 18 }, (_, j) => batch * 18 + j)
+        .map((i) => `f${i}: fundDemoWallet(walletId: "${ids[i % 10]}") { txHash }`)
+        .join('\n');
       const funded = await dev.gql(`mutation { ${funds} }`, undefined, pro.key);
       errors.push(...((funded.body.errors as any[] | undefined) ?? []));
     }

@@ -11,7 +11,21 @@ import { TEST_CHAINS } from '../../src/domain/chains';
  * database of its own.
  */
 /** Every collection the Mongo adapter writes (a refused start has made its indexes already). */
-const SERVICE_COLLECTIONS = ['accounts', 'apiKeys', 'counters', 'idempotency', 'intentEvents', 'intents', 'paymentNonces', 'serviceMeta', 'sessions', 'usage', 'users', 'walletKeys', 'wallets'];
+const SERVICE_COLLECTIONS = [
+  'accounts',
+  'apiKeys',
+  'counters',
+  'idempotency',
+  'intentEvents',
+  'intents',
+  'paymentNonces',
+  'serviceMeta',
+  'sessions',
+  'usage',
+  'users',
+  'walletKeys',
+  'wallets',
+];
 
 let staging: TestServer;
 let dev: TestServer;
@@ -101,7 +115,11 @@ describe('the database belongs to one environment', () => {
         const db = client.db(name);
         // Some MongoDB-compatible servers (the jest lane's) lack dropDatabase: then every collection the service writes is emptied.
         await db.dropDatabase().catch(async () => {
-          for (const c of SERVICE_COLLECTIONS) await db.collection(c).deleteMany({}).catch(() => undefined);
+          for (const c of SERVICE_COLLECTIONS)
+            await db
+              .collection(c)
+              .deleteMany({})
+              .catch(() => undefined);
         });
       }
     } finally {
@@ -137,7 +155,12 @@ describe('the database belongs to one environment', () => {
     const [base, query] = uri.split('?') as [string, string | undefined];
     const slash = base.indexOf('/', 'mongodb://'.length);
     const onDb = `${slash < 0 ? base : base.slice(0, slash)}/${dbNames[0]}${query ? `?${query}` : ''}`;
-    const env = { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, MONGODB_URI: onDb, KEY_VAULT_MASTER_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex') };
+    const env = {
+      SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!,
+      MONGODB_URI: onDb,
+      KEY_VAULT_MASTER_KEY: randomBytes(32).toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+    };
     await expect(startTestServer({ ...env, SERVICE_ENV: 'staging' })).rejects.toBeInstanceOf(EnvironmentMismatchError);
   });
 });

@@ -50,7 +50,10 @@ test('error: a free account holds at most 50 live subscriptions; the 51st gets R
   await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '1' } });
   // the bridge's mint side keeps failing on this server: the intent stays executing, its subscriptions stay live
   await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 } });
-  const intent = await srv.rest('POST', '/v1/intents', { key: free.key, body: { walletId: w.body.id, action: 'bridge', amount: 1, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+  const intent = await srv.rest('POST', '/v1/intents', {
+    key: free.key,
+    body: { walletId: w.body.id, action: 'bridge', amount: 1, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' },
+  });
   const c = client(free.key);
   await connected(c);
   const query = `subscription { intentUpdated(id: "${intent.body.id}") { status } }`;
@@ -63,7 +66,9 @@ test('error: a free account holds at most 50 live subscriptions; the 51st gets R
     }
   });
   await first;
-  const over = await new Promise<Json>((resolve) => c.subscribe({ query }, { next: () => resolve({ ok: true }), error: (e) => resolve(e), complete: () => undefined }));
+  const over = await new Promise<Json>((resolve) =>
+    c.subscribe({ query }, { next: () => resolve({ ok: true }), error: (e) => resolve(e), complete: () => undefined }),
+  );
   expect((over as Json[])[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: MAX_SUBSCRIPTIONS.free });
   unsubscribeFirst();
   await new Promise((r) => setTimeout(r, 100));
@@ -109,7 +114,10 @@ test('error: SSE subscriptions take the same 50 slots of a free account: the 51s
   await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '1' } });
   // the bridge's mint side keeps failing on this server: the intent stays executing, its subscriptions stay live
   await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 } });
-  const intent = await srv.rest('POST', '/v1/intents', { key: free.key, body: { walletId: w.body.id, action: 'bridge', amount: 1, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+  const intent = await srv.rest('POST', '/v1/intents', {
+    key: free.key,
+    body: { walletId: w.body.id, action: 'bridge', amount: 1, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' },
+  });
   const query = `subscription { intentUpdated(id: "${intent.body.id}") { status } }`;
   const streams: { first: string; close(): void }[] = [];
   try {
@@ -123,7 +131,9 @@ test('error: SSE subscriptions take the same 50 slots of a free account: the 51s
     // the WebSocket counts the same slots
     const c = client(free.key);
     await connected(c);
-    const viaSocket = await new Promise<Json>((resolve) => c.subscribe({ query }, { next: (r) => resolve(r), error: (e) => resolve(e), complete: () => undefined }));
+    const viaSocket = await new Promise<Json>((resolve) =>
+      c.subscribe({ query }, { next: (r) => resolve(r), error: (e) => resolve(e), complete: () => undefined }),
+    );
     expect((viaSocket as Json[])[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', maxSubscriptions: MAX_SUBSCRIPTIONS.free });
 
     // one stream closed: once the server has seen it end, its slot is free again

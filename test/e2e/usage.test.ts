@@ -44,7 +44,12 @@ describe('GET /v1/usage', () => {
     });
     // the rate window is the one the X-RateLimit-* headers of the same answer show (this request counted)
     const rate = rateHeadersOf(u.headers);
-    expect(u.body.rateWindow).toEqual({ limit: rate.limit, used: rate.limit - rate.remaining, remaining: rate.remaining, resetsAt: new Date(rate.reset * 1000).toISOString() });
+    expect(u.body.rateWindow).toEqual({
+      limit: rate.limit,
+      used: rate.limit - rate.remaining,
+      remaining: rate.remaining,
+      resetsAt: new Date(rate.reset * 1000).toISOString(),
+    });
     expect(creditsLeft(u)).toBe('97');
 
     // asked again: nothing charged, one more request in the window

@@ -1,5 +1,14 @@
 import { getAddress } from 'viem';
-import { LEAK, expectRateHeaders, seedCorruptAccountKey, startTestServer, type HttpAnswer, type Json, type TestAccount, type TestServer } from '../helpers/server';
+import {
+  LEAK,
+  expectRateHeaders,
+  seedCorruptAccountKey,
+  startTestServer,
+  type HttpAnswer,
+  type Json,
+  type TestAccount,
+  type TestServer,
+} from '../helpers/server';
 
 let srv: TestServer;
 
@@ -15,8 +24,7 @@ const WALLET_FIELDS = 'id userId address chainType chains email metadata created
 const CREATE = `mutation Create($input: CreateWalletInput!) { createWallet(input: $input) { ${WALLET_FIELDS} } }`;
 const GET = `query Get($userId: String!) { wallet(userId: $userId) { ${WALLET_FIELDS} } }`;
 
-const createWallet = (acct: TestAccount, input: Record<string, unknown>, headers?: Record<string, string>) =>
-  srv.gql(CREATE, { input }, acct.key, headers);
+const createWallet = (acct: TestAccount, input: Record<string, unknown>, headers?: Record<string, string>) => srv.gql(CREATE, { input }, acct.key, headers);
 const getWallet = (acct: TestAccount, userId: string) => srv.gql(GET, { userId }, acct.key);
 
 /** The single error of a GraphQL answer, asserting its code (the REST `error` code). */
@@ -140,7 +148,12 @@ describe('GraphQL wallets', () => {
 
   test('behavior: every GraphQL answer of a known account carries the X-RateLimit-* headers and X-Request-Id', async () => {
     const acct = await srv.admin.createAccount();
-    const answers = [await createWallet(acct, { userId: 'gql-hdr' }), await getWallet(acct, 'gql-hdr'), await getWallet(acct, 'none'), await createWallet(acct, { userId: '' })];
+    const answers = [
+      await createWallet(acct, { userId: 'gql-hdr' }),
+      await getWallet(acct, 'gql-hdr'),
+      await getWallet(acct, 'none'),
+      await createWallet(acct, { userId: '' }),
+    ];
     for (const a of answers) {
       expectRateHeaders(a.headers, 100);
       expect(a.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
@@ -170,7 +183,7 @@ describe('GraphQL wallets', () => {
     expect(await used()).toBe(4);
   });
 
-  test('error: CREDITS_EXHAUSTED over GraphQL once the month\'s 100 credits are used', async () => {
+  test("error: CREDITS_EXHAUSTED over GraphQL once the month's 100 credits are used", async () => {
     const acct = await srv.admin.createAccount({ requestsPerMinute: 1000 });
     await createWallet(acct, { userId: 'gql-spender' });
     // 99 reads in operations of 10 and 9 (the free plan's largest operation costs 10 credits)

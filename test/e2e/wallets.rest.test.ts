@@ -39,8 +39,7 @@ function expectError(a: HttpAnswer, status: number, code: string): void {
 /** The dotted paths named in an INVALID_REQUEST answer. */
 const issuePaths = (a: HttpAnswer): string[] => (a.body.details.issues as { path: string }[]).map((i) => i.path);
 
-const createWallet = (acct: TestAccount, body: unknown, headers?: Record<string, string>) =>
-  srv.rest('POST', '/v1/wallets', { key: acct.key, body, headers });
+const createWallet = (acct: TestAccount, body: unknown, headers?: Record<string, string>) => srv.rest('POST', '/v1/wallets', { key: acct.key, body, headers });
 
 describe('POST /v1/wallets and GET /v1/wallets/:userId', () => {
   test('behavior: creates an ethereum wallet (201) and reads it back by userId (200, same body)', async () => {
@@ -68,7 +67,7 @@ describe('POST /v1/wallets and GET /v1/wallets/:userId', () => {
     expect(read.body).toEqual(w);
   });
 
-  test('behavior: a pro account\'s wallet lists all six chains; metadata defaults to {}', async () => {
+  test("behavior: a pro account's wallet lists all six chains; metadata defaults to {}", async () => {
     const acct = await srv.admin.createAccount({ plan: 'pro' });
     const created = await createWallet(acct, { userId: 'pro-user' });
     expect(created.status).toBe(201);
@@ -100,7 +99,7 @@ describe('POST /v1/wallets and GET /v1/wallets/:userId', () => {
     expect((await srv.rest('GET', '/v1/wallets/same-user', { key: b.key })).body.id).toBe(wb.body.id);
   });
 
-  test('error: an unknown userId is 404 WALLET_NOT_FOUND, also for another account\'s user', async () => {
+  test("error: an unknown userId is 404 WALLET_NOT_FOUND, also for another account's user", async () => {
     const owner = await srv.admin.createAccount();
     const other = await srv.admin.createAccount();
     await createWallet(owner, { userId: 'owned' });
@@ -306,7 +305,7 @@ describe('routing and common headers', () => {
 });
 
 describe('rate limit', () => {
-  test('error: a free account\'s 101st request in a minute is 429 RATE_LIMIT_EXCEEDED with Retry-After and the rate headers', async () => {
+  test("error: a free account's 101st request in a minute is 429 RATE_LIMIT_EXCEEDED with Retry-After and the rate headers", async () => {
     await fitInRateWindow(10_000);
     const acct = await srv.admin.createAccount();
     const seen: number[] = [];
@@ -354,7 +353,10 @@ describe('rate limit', () => {
     await srv.admin.revokeKey(spare.id);
     answers.push(['401 revoked', await srv.rest('GET', '/v1/wallets/hdr', { key: spare.key })]);
     for (const [label, a] of answers) {
-      expect({ label, present: a.headers.has('x-ratelimit-limit') && a.headers.has('x-ratelimit-remaining') && a.headers.has('x-ratelimit-reset') }).toEqual({ label, present: true });
+      expect({ label, present: a.headers.has('x-ratelimit-limit') && a.headers.has('x-ratelimit-remaining') && a.headers.has('x-ratelimit-reset') }).toEqual({
+        label,
+        present: true,
+      });
       expectRateHeaders(a.headers, 100);
     }
     expect(answers.map(([, a]) => a.status)).toEqual([201, 200, 404, 404, 405, 409, 400, 401]);
@@ -416,8 +418,16 @@ describe('credits and plan limits', () => {
       const id = newId('wallet');
       const address = getAddress(`0x${id.slice(-32).padStart(40, '0')}`);
       const w: Wallet = {
-        id, accountId: acct.accountId, userId: `seeded-${i}`, address, evmAddress: address, chainType: 'ethereum',
-        chains: [...TEST_CHAINS], email: null, metadata: {}, createdAt: new Date().toISOString(),
+        id,
+        accountId: acct.accountId,
+        userId: `seeded-${i}`,
+        address,
+        evmAddress: address,
+        chainType: 'ethereum',
+        chains: [...TEST_CHAINS],
+        email: null,
+        metadata: {},
+        createdAt: new Date().toISOString(),
       };
       await store.wallets.insert(w);
     }

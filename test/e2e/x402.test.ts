@@ -43,7 +43,10 @@ const usdcOf = (address: Address) => publicClient().readContract({ address: usdc
 async function payer(amount = '1'): Promise<PrivateKeyAccount> {
   const account = privateKeyToAccount(generatePrivateKey());
   if (amount !== '0') {
-    const r = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: account.address, amount } });
+    const r = await srv.rest('POST', '/admin/sandbox/mint', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'base-sepolia', asset: 'USDC', address: account.address, amount },
+    });
     expect(r.status).toBe(200);
   }
   return account;
@@ -57,7 +60,12 @@ async function offerOf(path: string): Promise<{ accepts: Json[]; resource: Json 
 }
 
 /** A v2 proof for `path`'s offer, signed by hand so every field can be made wrong on purpose. */
-async function proof(account: PrivateKeyAccount, path: string, change: Partial<Authorization> = {}, o: { accepted?: Partial<Json>; signWith?: PrivateKeyAccount } = {}): Promise<string> {
+async function proof(
+  account: PrivateKeyAccount,
+  path: string,
+  change: Partial<Authorization> = {},
+  o: { accepted?: Partial<Json>; signWith?: PrivateKeyAccount } = {},
+): Promise<string> {
   return signProof(account, await offerOf(path), change, o);
 }
 
@@ -118,7 +126,7 @@ describe('paying per read with the real x402 clients', () => {
     expect(await usdcOf(SANDBOX_ADDRESSES.treasury)).toBe(treasuryBefore + 1000n);
   });
 
-  test('behavior: x402-fetch (v1) pays and reads a wallet\'s balances: 200 with X-PAYMENT-RESPONSE', async () => {
+  test("behavior: x402-fetch (v1) pays and reads a wallet's balances: 200 with X-PAYMENT-RESPONSE", async () => {
     const account = await payer();
     const before = await usdcOf(account.address);
     const wallet = createWalletClient({ account, chain: { ...baseSepolia, rpcUrls: { default: { http: [base().rpcUrl] } } }, transport: http(base().rpcUrl) });
@@ -131,9 +139,11 @@ describe('paying per read with the real x402 clients', () => {
     expect(await usdcOf(account.address)).toBe(before - 1000n);
   });
 
-  test('behavior: the same proof in X-Payment-Proof (the API\'s header) reads an intent-free route too; a paid wallet read needs X-Account-Id and has no email or metadata field at all', async () => {
+  test("behavior: the same proof in X-Payment-Proof (the API's header) reads an intent-free route too; a paid wallet read needs X-Account-Id and has no email or metadata field at all", async () => {
     const account = await payer();
-    const r = await fetch(`${srv.url}/v1/wallets/x402-reader`, { headers: { 'X-Payment-Proof': await proof(account, '/v1/wallets/x402-reader'), 'X-Account-Id': accountId } });
+    const r = await fetch(`${srv.url}/v1/wallets/x402-reader`, {
+      headers: { 'X-Payment-Proof': await proof(account, '/v1/wallets/x402-reader'), 'X-Account-Id': accountId },
+    });
     expect(r.status).toBe(200);
     const body = (await r.json()) as Json;
     expect(body.id).toBe(walletId);
@@ -155,7 +165,12 @@ describe('what is refused', () => {
     const v2 = JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString('utf8'));
     expect(v2.x402Version).toBe(2);
     expect(v2.accepts.map((a: Json) => a.network)).toEqual(['eip155:84532', 'eip155:11155111']);
-    expect(v2.accepts[0]).toMatchObject({ scheme: 'exact', amount: '1000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: SANDBOX_ADDRESSES.treasury });
+    expect(v2.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      amount: '1000',
+      asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      payTo: SANDBOX_ADDRESSES.treasury,
+    });
     const name = await publicClient().readContract({ address: usdcAddress(), abi: sandboxTokenAbi, functionName: 'name' });
     expect(v2.accepts[0].extra).toEqual({ name, version: '2' });
     const body = (await r.json()) as Json;
@@ -231,7 +246,10 @@ describe('logs', () => {
     // a second service on this file's own devnets
     const manifest = join(mkdtempSync(join(tmpdir(), 'x402-')), 'manifest.json');
     writeFileSync(manifest, JSON.stringify(srv.service.chains.manifest));
-    const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: manifest, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY }), createLogger('debug', sink));
+    const svc = await startService(
+      loadConfig({ PORT: '0', LOG_LEVEL: 'debug', ADMIN_TOKEN, SANDBOX_MANIFEST: manifest, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY }),
+      createLogger('debug', sink),
+    );
     try {
       const secret = generatePrivateKey();
       const account = privateKeyToAccount(secret);
@@ -249,7 +267,9 @@ describe('logs', () => {
         if (p) seen.push(p);
         return fetch(input, init);
       };
-      const paid = await wrapFetchWithPaymentFromConfig(spy, { schemes: [{ network: 'eip155:84532', client: new ExactEvmScheme(account) }] })(`${svc.url}/v1/yields`);
+      const paid = await wrapFetchWithPaymentFromConfig(spy, { schemes: [{ network: 'eip155:84532', client: new ExactEvmScheme(account) }] })(
+        `${svc.url}/v1/yields`,
+      );
       expect(paid.status).toBe(200);
       expect(seen).toHaveLength(1);
       const replay = await fetch(`${svc.url}/v1/yields`, { headers: { 'PAYMENT-SIGNATURE': seen[0]!, 'X-Payment-Proof': seen[0]! } });
@@ -296,31 +316,36 @@ describe('paid reads are paid before they are served', () => {
     expect(await usdcOf(SANDBOX_ADDRESSES.treasury)).toBe(treasuryBefore + 1000n);
   });
 
-  test.each([5, 50])('error: %i proofs with different nonces at once on one read\'s balance → exactly one 200, the rest 402 with details.reason; one settlement on chain', async (n) => {
-    const account = await payer('0.001');
-    const offer = await offerOf('/v1/yields');
-    const proofs = await Promise.all(Array.from({ length: n }, () => signProof(account, offer)));
-    const treasuryBefore = await usdcOf(SANDBOX_ADDRESSES.treasury);
-    const client = newClient();
-    const answers = await Promise.all(proofs.map(async (p) => {
-      const r = await paidGet('/v1/yields', p, client);
-      return { status: r.status, body: (await r.json()) as Json };
-    }));
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    const refused = answers.filter((a) => a.status !== 200);
-    expect(refused.map((a) => a.status)).toEqual(Array(n - 1).fill(402));
-    for (const a of refused) {
-      expect(a.body.error).toBe('PAYMENT_INVALID');
-      expect(typeof a.body.details.reason).toBe('string');
-      expect(a.body.rates).toBeUndefined();
-    }
-    expect(await usdcOf(account.address)).toBe(0n);
-    expect(await usdcOf(SANDBOX_ADDRESSES.treasury)).toBe(treasuryBefore + 1000n);
-  });
+  test.each([5, 50])(
+    "error: %i proofs with different nonces at once on one read's balance → exactly one 200, the rest 402 with details.reason; one settlement on chain",
+    async (n) => {
+      const account = await payer('0.001');
+      const offer = await offerOf('/v1/yields');
+      const proofs = await Promise.all(Array.from({ length: n }, () => signProof(account, offer)));
+      const treasuryBefore = await usdcOf(SANDBOX_ADDRESSES.treasury);
+      const client = newClient();
+      const answers = await Promise.all(
+        proofs.map(async (p) => {
+          const r = await paidGet('/v1/yields', p, client);
+          return { status: r.status, body: (await r.json()) as Json };
+        }),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      const refused = answers.filter((a) => a.status !== 200);
+      expect(refused.map((a) => a.status)).toEqual(Array(n - 1).fill(402));
+      for (const a of refused) {
+        expect(a.body.error).toBe('PAYMENT_INVALID');
+        expect(typeof a.body.details.reason).toBe('string');
+        expect(a.body.rates).toBeUndefined();
+      }
+      expect(await usdcOf(account.address)).toBe(0n);
+      expect(await usdcOf(SANDBOX_ADDRESSES.treasury)).toBe(treasuryBefore + 1000n);
+    },
+  );
 });
 
 describe('limits', () => {
-  test('error: an unfunded payer\'s well-formed proofs: 20 in a minute are verified (402), then 429 with Retry-After and no chain call; another payer from that client is still verified', async () => {
+  test("error: an unfunded payer's well-formed proofs: 20 in a minute are verified (402), then 429 with Retry-After and no chain call; another payer from that client is still verified", async () => {
     await fitInRateWindow(20_000);
     const account = await payer('0');
     const offer = await offerOf('/v1/yields');
@@ -343,7 +368,7 @@ describe('limits', () => {
     expect(calls.verify).toBe(21);
   });
 
-  test('behavior: a payer\'s valid proofs never count toward its invalid-proof limit: 19 invalid, 3 paid reads, a 20th invalid is still verified, then 429 unverified', async () => {
+  test("behavior: a payer's valid proofs never count toward its invalid-proof limit: 19 invalid, 3 paid reads, a 20th invalid is still verified, then 429 unverified", async () => {
     await fitInRateWindow(20_000);
     const account = await payer('0.003');
     const offer = await offerOf('/v1/yields');
@@ -357,7 +382,7 @@ describe('limits', () => {
     expect(calls.verify).toBe(23);
   });
 
-  test('security: forged proofs naming someone else\'s address count against the sender\'s address only (60 a minute), never against that payer', async () => {
+  test("security: forged proofs naming someone else's address count against the sender's address only (60 a minute), never against that payer", async () => {
     await fitInRateWindow(20_000);
     const victim = await payer('0.001');
     const offer = await offerOf('/v1/yields');

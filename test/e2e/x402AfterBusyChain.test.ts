@@ -20,7 +20,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => srv?.stop());
 
-const mint = (address: string, amount: string) => srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address, amount } });
+const mint = (address: string, amount: string) =>
+  srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address, amount } });
 
 async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;

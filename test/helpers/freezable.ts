@@ -27,7 +27,9 @@ export function freezable<T extends object>(target: T): { view: T; freeze(): voi
           return (...args: unknown[]) => {
             if (frozen) return never;
             const out: unknown = (value as (...a: unknown[]) => unknown).apply(t, args);
-            return out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function' ? settle(out as PromiseLike<unknown>) : out;
+            return out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function'
+              ? settle(out as PromiseLike<unknown>)
+              : out;
           };
         }
         return value !== null && typeof value === 'object' && !Array.isArray(value) ? wrap(value) : value;

@@ -81,18 +81,57 @@ const OMITTED = Symbol('omitted');
 export const hostileJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', maxDepth: 3 },
-    fc.constantFrom(null, true, false, 0, -0, 1e308, -1e308, 5e-324, 2 ** 53 + 1, 2 ** 31, -(2 ** 31) - 1, '', ' ', '0', '-1', '1e999', 'NaN', '__proto__', 'constructor', 'null'),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1e308,
+      -1e308,
+      5e-324,
+      2 ** 53 + 1,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      '',
+      ' ',
+      '0',
+      '-1',
+      '1e999',
+      'NaN',
+      '__proto__',
+      'constructor',
+      'null',
+    ),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.integer(),
     fc.string({ unit: 'grapheme', maxLength: 30 }),
     fc.string({ unit: 'binary', maxLength: 10 }),
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'userId', 'walletId', 'amount', 'action', 'chain'), fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.constantFrom('__proto__', 'constructor', 'userId', 'walletId', 'amount', 'action', 'chain'), fc.string({ maxLength: 8 })),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
 const hex32 = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => Buffer.from(b).toString('hex'));
-const weirdStrings = fc.constantFrom('', ' ', '..', '../../etc/passwd', '%00', '\u0000', 'a'.repeat(600), 'DROP TABLE wallets;--', '${jndi:x}', '💸', 'null', 'undefined', '__proto__');
+const weirdStrings = fc.constantFrom(
+  '',
+  ' ',
+  '..',
+  '../../etc/passwd',
+  '%00',
+  '\u0000',
+  'a'.repeat(600),
+  'DROP TABLE wallets;--',
+  '${jndi:x}',
+  '💸',
+  'null',
+  'undefined',
+  '__proto__',
+);
 
 function idArb(pools: Pools): fc.Arbitrary<unknown> {
   return fc.oneof(
@@ -112,10 +151,18 @@ const decimalString = fc.oneof(
 );
 
 function stringArb(argName: string, pools: Pools): fc.Arbitrary<unknown> {
-  const general = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 24 }) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) }, { weight: 1, arbitrary: weirdStrings });
+  const general = fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: 24 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
+    { weight: 1, arbitrary: weirdStrings },
+  );
   switch (argName) {
     case 'userId':
-      return fc.oneof(...(pools.userIds.length ? [{ weight: 4, arbitrary: fc.constantFrom(...pools.userIds) }] : []), { weight: 2, arbitrary: fc.stringMatching(/^fuzz-[a-z0-9]{1,8}$/) }, { weight: 2, arbitrary: general });
+      return fc.oneof(
+        ...(pools.userIds.length ? [{ weight: 4, arbitrary: fc.constantFrom(...pools.userIds) }] : []),
+        { weight: 2, arbitrary: fc.stringMatching(/^fuzz-[a-z0-9]{1,8}$/) },
+        { weight: 2, arbitrary: general },
+      );
     case 'amount':
       return fc.oneof({ weight: 4, arbitrary: decimalString }, { weight: 1, arbitrary: general });
     case 'email':
@@ -168,7 +215,10 @@ function valueArbs(pools: Pools, hints: Readonly<Record<string, fc.Arbitrary<unk
     if (isInputObjectType(type)) {
       const fields = Object.values(type.getFields());
       const shape: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const f of fields) shape[f.name] = isNonNullType(f.type) ? valid(f.type, f.name) : fc.oneof({ weight: 4, arbitrary: validNullable(f.type, f.name) }, { weight: 1, arbitrary: fc.constant(null) });
+      for (const f of fields)
+        shape[f.name] = isNonNullType(f.type)
+          ? valid(f.type, f.name)
+          : fc.oneof({ weight: 4, arbitrary: validNullable(f.type, f.name) }, { weight: 1, arbitrary: fc.constant(null) });
       const requiredKeys = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);
       return fc.record(shape, { requiredKeys });
     }
@@ -194,7 +244,11 @@ function valueArbs(pools: Pools, hints: Readonly<Record<string, fc.Arbitrary<unk
     if (isNonNullType(type)) return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: wrong(type.ofType, name) });
     if (isListType(type)) {
       const of = type.ofType as GraphQLInputType;
-      return fc.oneof(fc.array(wrong(of, name), { minLength: 1, maxLength: 3 }), fc.array(fc.array(valid(of, name), { maxLength: 2 }), { minLength: 1, maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
+      return fc.oneof(
+        fc.array(wrong(of, name), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.array(valid(of, name), { maxLength: 2 }), { minLength: 1, maxLength: 2 }),
+        fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+      );
     }
     if (isEnumType(type)) {
       const names = type.getValues().map((v) => v.name);
@@ -218,14 +272,26 @@ function valueArbs(pools: Pools, hints: Readonly<Record<string, fc.Arbitrary<unk
         fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.array(base, { minLength: 1, maxLength: 2 })),
       ];
       // a required field missing
-      if (required.length) variants.push(fc.tuple(base, fc.constantFrom(...required)).map(([o, k]) => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k))));
+      if (required.length)
+        variants.push(fc.tuple(base, fc.constantFrom(...required)).map(([o, k]) => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k))));
       return fc.oneof(...variants);
     }
     switch (type.name) {
       case 'ID':
-        return fc.oneof(fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true, noInteger: true }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
+        return fc.oneof(
+          fc.boolean(),
+          fc.double({ noNaN: true, noDefaultInfinity: true, noInteger: true }),
+          fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }),
+          fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }),
+        );
       case 'String':
-        return fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
+        return fc.oneof(
+          fc.integer(),
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.boolean(),
+          fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }),
+          fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }),
+        );
       case 'Int':
         return fc.oneof(notAnInt, fc.array(fc.integer(), { minLength: 1, maxLength: 2 }), fc.constant({}));
       case 'Float':
@@ -278,7 +344,25 @@ export function printLiteral(value: unknown, type: GraphQLInputType | undefined,
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-const WRONG_DECLARED_TYPES = ['String', 'String!', 'ID', 'ID!', 'Int', 'Int!', 'Float', 'Boolean!', '[ID!]', '[[String]]', 'Asset', 'Chain!', 'CreateWalletInput', 'CreateIntentInput!', 'JSON', 'NoSuchType', 'Wallet'];
+const WRONG_DECLARED_TYPES = [
+  'String',
+  'String!',
+  'ID',
+  'ID!',
+  'Int',
+  'Int!',
+  'Float',
+  'Boolean!',
+  '[ID!]',
+  '[[String]]',
+  'Asset',
+  'Chain!',
+  'CreateWalletInput',
+  'CreateIntentInput!',
+  'JSON',
+  'NoSuchType',
+  'Wallet',
+];
 
 export interface RequestArbitraryOptions {
   /** Deepest selection generated below a root field (the schema nests ≤ 6). */
@@ -319,7 +403,11 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
     fc.tuple(values[pick](type, name), fc.integer({ min: 0, max: 19 })).map(([v, r]) => printLiteral(v, type, r === 0));
 
   const variableOf = (type: GraphQLInputType, name: string): fc.Arbitrary<VarSlot> => {
-    const declared = fc.oneof({ weight: 60, arbitrary: fc.constant(typeString(type)) }, { weight: 2, arbitrary: fc.constantFrom(...WRONG_DECLARED_TYPES) }, { weight: 1, arbitrary: fc.constant(typeString(type).replace(/!$/, '')) });
+    const declared = fc.oneof(
+      { weight: 60, arbitrary: fc.constant(typeString(type)) },
+      { weight: 2, arbitrary: fc.constantFrom(...WRONG_DECLARED_TYPES) },
+      { weight: 1, arbitrary: fc.constant(typeString(type).replace(/!$/, '')) },
+    );
     const defaultValue = isNonNullType(type)
       ? fc.constant(undefined)
       : fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: literalOf(type, name, 'any') });
@@ -336,15 +424,17 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
     const optional = !isNonNullType(arg.type) || arg.defaultValue !== undefined;
     const literal = literalOf(arg.type, arg.name, 'any').map((text): Token[] => [`${arg.name}: ${text}`]);
     const variable = variableOf(arg.type, arg.name).map((v): Token[] => [`${arg.name}: `, v]);
-    return fc.oneof(
-      { weight: optional ? 12 : 1, arbitrary: fc.constant(null) },
-      { weight: 16, arbitrary: literal },
-      { weight: 16, arbitrary: variable },
-    );
+    return fc.oneof({ weight: optional ? 12 : 1, arbitrary: fc.constant(null) }, { weight: 16, arbitrary: literal }, { weight: 16, arbitrary: variable });
   };
 
   const argsOf = (field: GraphQLField<unknown, unknown>): fc.Arbitrary<Token[]> => {
-    const extra = rarely<Token[] | null>(null, 15, fc.constant(['bogus: 1']), fc.constant(['first: "ten"']), fc.tuple(fc.constantFrom('unknownArg', 'userID', 'where'), hostileJson).map(([k, v]) => [`${k}: ${printLiteral(v, undefined)}`]));
+    const extra = rarely<Token[] | null>(
+      null,
+      15,
+      fc.constant(['bogus: 1']),
+      fc.constant(['first: "ten"']),
+      fc.tuple(fc.constantFrom('unknownArg', 'userID', 'where'), hostileJson).map(([k, v]) => [`${k}: ${printLiteral(v, undefined)}`]),
+    );
     return fc.tuple(fc.tuple(...field.args.map(argOf)), extra).map(([args, x]) => {
       const present = [...args, x].filter((a): a is Token[] => a !== null);
       if (present.length === 0) return [];
@@ -367,12 +457,18 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
     const hit = fieldCache.get(key);
     if (hit) return hit;
     const named = getNamedType(field.type);
-    const alias = fc.oneof({ weight: 40, arbitrary: fc.constant<Token[]>([]) }, { weight: 5, arbitrary: fc.constant<Token[]>([ALIAS]) }, { weight: 1, arbitrary: fc.constant<Token[]>(['same: ']) });
+    const alias = fc.oneof(
+      { weight: 40, arbitrary: fc.constant<Token[]>([]) },
+      { weight: 5, arbitrary: fc.constant<Token[]>([ALIAS]) },
+      { weight: 1, arbitrary: fc.constant<Token[]>(['same: ']) },
+    );
     // A composite field without a selection, or a leaf with one, is wrong now and then.
     const sub: fc.Arbitrary<Token[]> = isCompositeType(named)
       ? fc.oneof({ weight: 1000 - 3 * m, arbitrary: selectionOf(named, depth + 1) }, { weight: 3 * m, arbitrary: fc.constant<Token[]>([]) })
       : rarely<Token[]>([], 2, fc.constant<Token[]>(['{ id }']));
-    const arb = fc.tuple(alias, field.args.length ? argsOf(field) : rarely<Token[]>([], 2, fc.constant<Token[]>(['(bogus: 1)'])), directive, sub).map(([a, args, d, s]): Token[] => [...a, field.name, ...args, ...d, ...(s.length ? [' ', ...s] : [])]);
+    const arb = fc
+      .tuple(alias, field.args.length ? argsOf(field) : rarely<Token[]>([], 2, fc.constant<Token[]>(['(bogus: 1)'])), directive, sub)
+      .map(([a, args, d, s]): Token[] => [...a, field.name, ...args, ...d, ...(s.length ? [' ', ...s] : [])]);
     fieldCache.set(key, arb);
     return arb;
   };
@@ -390,7 +486,14 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
     const possible = isObjectType(type) ? [] : (schema.getPossibleTypes(type) as GraphQLObjectType[]);
     // Interfaces and unions: inline fragments on some of the types that implement them.
     const fragments = fc
-      .tuple(...possible.map((t) => fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: selectionOf(t, depth).map((sel): Token[] => [`... on ${t.name} `, ...sel]) })))
+      .tuple(
+        ...possible.map((t) =>
+          fc.oneof(
+            { weight: 1, arbitrary: fc.constant(null) },
+            { weight: 1, arbitrary: selectionOf(t, depth).map((sel): Token[] => [`... on ${t.name} `, ...sel]) },
+          ),
+        ),
+      )
       .map((picked) => picked.filter((p): p is Token[] => p !== null));
     const leafSel = fc.constant<Token[]>(['{ ', fallback[0]!, ' }']);
     const extras = rarely<Token[] | null>(
@@ -417,12 +520,19 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
   // --- operations ------------------------------------------------------------------------------
   const rootFieldOf = (root: GraphQLObjectType, kind: GeneratedRequest['operationType']): fc.Arbitrary<{ name: string; tokens: Token[] }> => {
     const fields = Object.values(root.getFields());
-    const named = fields.map((f) => ({ weight: o.rootFieldWeight?.(f.name) ?? 1, arbitrary: fieldOf(f, 0, root.name).map((tokens) => ({ name: f.name, tokens })) }));
+    const named = fields.map((f) => ({
+      weight: o.rootFieldWeight?.(f.name) ?? 1,
+      arbitrary: fieldOf(f, 0, root.name).map((tokens) => ({ name: f.name, tokens })),
+    }));
     const odd: fc.Arbitrary<{ name: string; tokens: Token[] }>[] = [
       fc.constant({ name: 'noSuchRootField', tokens: ['noSuchRootField { id }'] }),
       fc.constant({ name: '__typename', tokens: ['__typename'] }),
     ];
-    if (kind === 'query') odd.push(fc.constant({ name: '__schema', tokens: ['__schema { queryType { name } types { name kind } }'] }), fc.constant({ name: '__type', tokens: ['__type(name: "Intent") { name fields { name } }'] }));
+    if (kind === 'query')
+      odd.push(
+        fc.constant({ name: '__schema', tokens: ['__schema { queryType { name } types { name kind } }'] }),
+        fc.constant({ name: '__type', tokens: ['__type(name: "Intent") { name fields { name } }'] }),
+      );
     const w = Math.round(30 * m);
     return fc.oneof({ weight: 1000 - w, arbitrary: fc.oneof(...named) }, { weight: w, arbitrary: fc.oneof(...odd) });
   };
@@ -436,7 +546,10 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
       { weight: kind === 'subscription' ? 0 : 10, arbitrary: fc.tuple(field, field, field) },
       { weight: 1, arbitrary: field.map((f) => Array.from({ length: 21 }, () => f)) },
     );
-    const name = fc.oneof({ weight: 2, arbitrary: fc.constant<string | undefined>(undefined) }, { weight: 1, arbitrary: fc.constantFrom('Fuzz', 'Op', 'query', 'q1') });
+    const name = fc.oneof(
+      { weight: 2, arbitrary: fc.constant<string | undefined>(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('Fuzz', 'Op', 'query', 'q1') },
+    );
     const mischief = rarely<'none' | 'truncate' | 'twoOps' | 'unusedVar' | 'wrongName' | 'unusedFragment' | 'duplicateFragment'>(
       'none',
       40,
@@ -445,7 +558,11 @@ export function graphqlRequestArbitrary(schema: GraphQLSchema, pools: Pools, o: 
     return fc.tuple(many, name, mischief, fc.nat()).map(([fields, opName, bad, cut]) => {
       // A root field selected again gets an alias (unless it has one): 21 copies are 21 root fields, not a conflict.
       const aliased = (f: { tokens: Token[] }) => f.tokens[0] === ALIAS || f.tokens[0] === 'same: ';
-      const roots: Token[] = fields.flatMap((f, i) => [...(i > 0 && !aliased(f) && fields.slice(0, i).some((g) => g.name === f.name) ? [ALIAS] : []), ...f.tokens, ' ']);
+      const roots: Token[] = fields.flatMap((f, i) => [
+        ...(i > 0 && !aliased(f) && fields.slice(0, i).some((g) => g.name === f.name) ? [ALIAS] : []),
+        ...f.tokens,
+        ' ',
+      ]);
       const rendered = render(roots);
       if (bad === 'unusedVar') rendered.defs.push('$unused: Int');
       if (bad === 'unusedFragment') rendered.fragments.push('fragment Unused on Wallet { id }');

@@ -37,10 +37,20 @@ export async function signProof(
     ...change,
   };
   const signature = await (o.signWith ?? account).signTypedData({
-    domain: { name: accepted.extra.name, version: accepted.extra.version, chainId: Number(String(accepted.network).split(':')[1]), verifyingContract: accepted.asset },
+    domain: {
+      name: accepted.extra.name,
+      version: accepted.extra.version,
+      chainId: Number(String(accepted.network).split(':')[1]),
+      verifyingContract: accepted.asset,
+    },
     types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value: BigInt(authorization.value), validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
   });
   return Buffer.from(JSON.stringify({ x402Version: 2, resource: offer.resource, accepted, payload: { signature, authorization } })).toString('base64');
 }

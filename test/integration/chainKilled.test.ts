@@ -71,7 +71,11 @@ async function timed(run: () => Promise<HttpAnswer>): Promise<HttpAnswer & { ms:
 /** While `chain` is down: /readyz, balances (REST and GraphQL) and yields name it, 503, in bounded time. */
 async function expectOutageAnswers(chain: string, walletId: string): Promise<void> {
   const ready = await timed(() => srv.rest('GET', '/readyz'));
-  expect({ status: ready.status, error: ready.body.error, fast: ready.ms < ANSWER_WITHIN_MS }).toEqual({ status: 503, error: 'SERVICE_UNAVAILABLE', fast: true });
+  expect({ status: ready.status, error: ready.body.error, fast: ready.ms < ANSWER_WITHIN_MS }).toEqual({
+    status: 503,
+    error: 'SERVICE_UNAVAILABLE',
+    fast: true,
+  });
   expect(ready.body.details.reason).toContain(chain);
 
   const balances = await timed(() => srv.rest('GET', `/v1/balances/${walletId}`, { key }));
@@ -100,7 +104,10 @@ test('behavior: the destination devnet killed mid-lend (burn confirmed, mint pen
   await stall('ethereum-sepolia', 3);
   const intent = await api.submit({ walletId: w.id, action: 'lend', amount: 5 });
   const planned = await intentWhen(intent.id, (i) => i.status === 'executing', 5_000);
-  expect(planned.executionPlan.steps.map((s: Json) => `${s.type}:${s.type === 'bridge' ? `${s.from}>${s.to}` : s.chain}`)).toEqual(['bridge:ethereum-sepolia>base-sepolia', 'deposit:base-sepolia']);
+  expect(planned.executionPlan.steps.map((s: Json) => `${s.type}:${s.type === 'bridge' ? `${s.from}>${s.to}` : s.chain}`)).toEqual([
+    'bridge:ethereum-sepolia>base-sepolia',
+    'deposit:base-sepolia',
+  ]);
 
   await sandbox.kill('base-sepolia');
   await expectOutageAnswers('base-sepolia', w.id);
@@ -141,7 +148,11 @@ test('error: a source devnet killed before its step signs anything → that step
   await stall('ethereum-sepolia', 3);
   const intent = await api.submit({ walletId: w.id, action: 'lend', amount: 10 });
   const planned = await intentWhen(intent.id, (i) => i.status === 'executing', 5_000);
-  expect(planned.executionPlan.steps.map((s: Json) => `${s.type}:${s.from ?? s.chain}`)).toEqual(['bridge:ethereum-sepolia', 'bridge:arbitrum-sepolia', 'deposit:base-sepolia']);
+  expect(planned.executionPlan.steps.map((s: Json) => `${s.type}:${s.from ?? s.chain}`)).toEqual([
+    'bridge:ethereum-sepolia',
+    'bridge:arbitrum-sepolia',
+    'deposit:base-sepolia',
+  ]);
 
   await sandbox.kill('arbitrum-sepolia');
   const ready = await srv.rest('GET', '/readyz');

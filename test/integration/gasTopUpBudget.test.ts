@@ -23,11 +23,14 @@ async function final(key: string, id: string): Promise<string> {
   }
 }
 
-test('behavior: a fresh wallet\'s gas top-up is counted: under a 0.002 ETH budget the first lend runs (its top-up is 0.003 ETH), the second is 429 GAS_BUDGET_EXCEEDED', async () => {
+test("behavior: a fresh wallet's gas top-up is counted: under a 0.002 ETH budget the first lend runs (its top-up is 0.003 ETH), the second is 429 GAS_BUDGET_EXCEEDED", async () => {
   const { key } = await srv.admin.createAccount({ plan: 'pro' });
   const w = await srv.rest('POST', '/v1/wallets', { key, body: { userId: 'topped-up' } });
   expect(w.status).toBe(201);
-  expect((await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: '10' } })).status).toBe(200);
+  expect(
+    (await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address: w.body.address, amount: '10' } }))
+      .status,
+  ).toBe(200);
   const body = { walletId: w.body.id, action: 'lend', amount: 1, chain: 'base-sepolia' };
   const first = await srv.rest('POST', '/v1/intents', { key, body });
   expect(first.status).toBe(201);

@@ -29,7 +29,10 @@ if (!uri) {
     await second?.stop();
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
     await client.connect();
-    await client.db(dbName).dropDatabase().catch(() => undefined);
+    await client
+      .db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
   });
 
@@ -39,13 +42,24 @@ if (!uri) {
     const wallets: Json[] = [];
     for (let i = 0; i < 4; i++) {
       const w = await first.rest('POST', '/v1/wallets', { key, body: { userId: `drain-${i}` } });
-      await first.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '2' } });
+      await first.rest('POST', '/admin/sandbox/mint', {
+        key: ADMIN_TOKEN,
+        body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '2' },
+      });
       wallets.push(w.body);
     }
     // the mint side keeps failing on this process: the bridges are mid-way when it stops
     await first.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 } });
     const intents = await Promise.all(
-      wallets.map(async (w) => (await first.rest('POST', '/v1/intents', { key, body: { walletId: w.id, action: 'bridge', amount: 2, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } })).body),
+      wallets.map(
+        async (w) =>
+          (
+            await first.rest('POST', '/v1/intents', {
+              key,
+              body: { walletId: w.id, action: 'bridge', amount: 2, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' },
+            })
+          ).body,
+      ),
     );
     for (const i of intents) {
       for (let n = 0; n < 200; n++) {

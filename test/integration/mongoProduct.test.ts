@@ -37,7 +37,10 @@ if (!uri) {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
     try {
       await client.connect();
-      await client.db(dbName).dropDatabase().catch(() => undefined);
+      await client
+        .db(dbName)
+        .dropDatabase()
+        .catch(() => undefined);
     } finally {
       await client.close();
     }
@@ -80,7 +83,12 @@ if (!uri) {
     expect(lend.status).toBe(201);
 
     // the subscription sees it to its end
-    const ws = createClient({ url: srv.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+    const ws = createClient({
+      url: srv.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+    });
     const statuses: string[] = [];
     await new Promise<void>((resolve, reject) =>
       ws.subscribe(
@@ -99,13 +107,24 @@ if (!uri) {
 
     // a bridge interrupted by the restart: its mint side keeps failing on this process, so it is still executing with the burn mined
     const second = await srv.rest('POST', '/v1/wallets', { key, body: { userId: 'mongo-interrupted' } });
-    const mint = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: second.body.address, amount: '3' } });
+    const mint = await srv.rest('POST', '/admin/sandbox/mint', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: second.body.address, amount: '3' },
+    });
     expect(mint.status).toBe(200);
-    const fault = await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 } });
+    const fault = await srv.rest('POST', '/admin/sandbox/faults', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 100 },
+    });
     expect(fault.status).toBe(201);
-    const bridge = await srv.rest('POST', '/v1/intents', { key, body: { walletId: second.body.id, action: 'bridge', amount: 3, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+    const bridge = await srv.rest('POST', '/v1/intents', {
+      key,
+      body: { walletId: second.body.id, action: 'bridge', amount: 3, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' },
+    });
     expect(bridge.status).toBe(201);
-    const interrupted = await pollUntil(srv, key, bridge.body.id, (i) => i.results?.transactions.some((t: Json) => t.kind === 'burn' && t.status === 'confirmed'));
+    const interrupted = await pollUntil(srv, key, bridge.body.id, (i) =>
+      i.results?.transactions.some((t: Json) => t.kind === 'burn' && t.status === 'confirmed'),
+    );
     expect(interrupted.status).toBe('executing');
     const usageBefore = await srv.admin.usage(accountId);
     await srv.stop();
@@ -140,19 +159,35 @@ if (!uri) {
     try {
       const { key } = await a.admin.createAccount({ plan: 'pro' });
       const w = await a.rest('POST', '/v1/wallets', { key, body: { userId: 'two-instances' } });
-      await a.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '2' } });
+      await a.rest('POST', '/admin/sandbox/mint', {
+        key: ADMIN_TOKEN,
+        body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.body.address, amount: '2' },
+      });
       // slows A's mint side down for a few seconds, so B's subscription opens while the intent is executing
       await a.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'attestation-error', count: 3 } });
-      const intent = await a.rest('POST', '/v1/intents', { key, body: { walletId: w.body.id, action: 'bridge', amount: 2, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' } });
+      const intent = await a.rest('POST', '/v1/intents', {
+        key,
+        body: { walletId: w.body.id, action: 'bridge', amount: 2, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' },
+      });
       expect(intent.status).toBe(201);
       await pollUntil(a, key, intent.body.id, (i) => i.status === 'executing');
 
-      const ws = createClient({ url: b.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+      const ws = createClient({
+        url: b.url.replace('http', 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${key}` },
+        retryAttempts: 0,
+      });
       const seen: { status: string; transactions: number }[] = [];
       await new Promise<void>((resolve, reject) =>
         ws.subscribe(
           { query: 'subscription($id: ID!) { intentUpdated(id: $id) { status results { transactions { txHash } } } }', variables: { id: intent.body.id } },
-          { next: (r) => seen.push({ status: (r.data as Json).intentUpdated.status, transactions: (r.data as Json).intentUpdated.results?.transactions.length ?? 0 }), error: reject, complete: resolve },
+          {
+            next: (r) =>
+              seen.push({ status: (r.data as Json).intentUpdated.status, transactions: (r.data as Json).intentUpdated.results?.transactions.length ?? 0 }),
+            error: reject,
+            complete: resolve,
+          },
         ),
       );
       await ws.dispose();
@@ -165,7 +200,10 @@ if (!uri) {
       await Promise.all([a.stop(), b.stop()]);
       const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
       await client.connect();
-      await client.db(`${dbName}_pair`).dropDatabase().catch(() => undefined);
+      await client
+        .db(`${dbName}_pair`)
+        .dropDatabase()
+        .catch(() => undefined);
       await client.close();
     }
   }, 60_000);

@@ -45,7 +45,13 @@ const used = async () => (await srv.admin.usage(accountId)).credits.used;
 describe('policy resource', () => {
   test('behavior: create, read, list, update (version + 1), and the wallet shows its policy', async () => {
     const p = await createPolicy({ name: 'small', rules: { maxUsdPerIntent: 10 } });
-    expect(p).toMatchObject({ id: expect.stringMatching(/^svc_policy_[0-9a-f]{32}$/), name: 'small', scope: 'wallet', rules: { maxUsdPerIntent: '10' }, version: 1 });
+    expect(p).toMatchObject({
+      id: expect.stringMatching(/^svc_policy_[0-9a-f]{32}$/),
+      name: 'small',
+      scope: 'wallet',
+      rules: { maxUsdPerIntent: '10' },
+      version: 1,
+    });
     expect((await rest('GET', `/v1/policies/${p.id}`)).body).toEqual(p);
     expect((await rest('GET', '/v1/policies?first=50')).body.policies.map((x: Json) => x.id)).toContain(p.id);
     const up = await rest('PUT', `/v1/policies/${p.id}`, { name: 'smaller', rules: { maxUsdPerIntent: '5.50' } });
@@ -70,7 +76,10 @@ describe('policy resource', () => {
     expect(busy.status).toBe(409);
     expect(busy.body.error).toBe('POLICY_IN_USE');
     const other = await srv.admin.createAccount({ plan: 'pro' });
-    for (const [m, path] of [['GET', `/v1/policies/${p.id}`], ['DELETE', `/v1/policies/${p.id}`]] as const) {
+    for (const [m, path] of [
+      ['GET', `/v1/policies/${p.id}`],
+      ['DELETE', `/v1/policies/${p.id}`],
+    ] as const) {
       const r = await srv.rest(m, path, { key: other.key });
       expect({ m, status: r.status, error: r.body.error }).toEqual({ m, status: 404, error: 'POLICY_NOT_FOUND' });
     }
@@ -90,7 +99,10 @@ describe('decisions before anything is stored', () => {
     const before = await used();
     const over = await api.post({ walletId: w.id, action: 'lend', amount: '2.01', chain: 'base-sepolia' });
     expect(over.status).toBe(403);
-    expect(over.body).toMatchObject({ error: 'POLICY_VIOLATION', details: { policyId: p.id, version: 1, rule: 'maxUsdPerIntent', limit: '2', requested: '2.01' } });
+    expect(over.body).toMatchObject({
+      error: 'POLICY_VIOLATION',
+      details: { policyId: p.id, version: 1, rule: 'maxUsdPerIntent', limit: '2', requested: '2.01' },
+    });
     expect(await used()).toBe(before);
     expect((await rest('GET', `/v1/intents?walletId=${w.id}`)).body.intents).toEqual([]);
     const exact = await api.run({ walletId: w.id, action: 'lend', amount: '2', chain: 'base-sepolia' });
@@ -105,7 +117,11 @@ describe('decisions before anything is stored', () => {
     expect(bridge.body).toMatchObject({ error: 'POLICY_VIOLATION', details: { rule: 'actions', requested: 'bridge' } });
     const chain = await api.post({ walletId: w.id, action: 'lend', amount: '1', chain: 'arbitrum-sepolia' });
     expect(chain.body).toMatchObject({ error: 'POLICY_VIOLATION', details: { rule: 'chains', requested: 'arbitrum-sepolia' } });
-    const g = await srv.gql('mutation($i: CreateIntentInput!) { createIntent(input: $i) { id } }', { i: { walletId: w.id, action: 'LEND', amount: '1', chain: 'ARBITRUM_SEPOLIA' } }, key);
+    const g = await srv.gql(
+      'mutation($i: CreateIntentInput!) { createIntent(input: $i) { id } }',
+      { i: { walletId: w.id, action: 'LEND', amount: '1', chain: 'ARBITRUM_SEPOLIA' } },
+      key,
+    );
     expect(g.body.errors[0].extensions).toMatchObject({ code: 'POLICY_VIOLATION', details: { rule: 'chains', requested: 'arbitrum-sepolia' } });
   });
 
@@ -131,7 +147,10 @@ describe('decisions before anything is stored', () => {
     const first = await api.submit({ walletId: w.id, action: 'lend', amount: '1', chain: 'base-sepolia' });
     await rest('PUT', `/v1/policies/${p.id}`, { name: 'bump', rules: { maxUsdPerIntent: '3' } });
     const second = await api.submit({ walletId: w.id, action: 'lend', amount: '3', chain: 'base-sepolia' });
-    expect([first.policy, second.policy]).toEqual([{ id: p.id, version: 1 }, { id: p.id, version: 2 }]);
+    expect([first.policy, second.policy]).toEqual([
+      { id: p.id, version: 1 },
+      { id: p.id, version: 2 },
+    ]);
     expect((await api.waitFinal(second.id)).status).toBe('completed');
   });
 
@@ -157,7 +176,11 @@ describe('decisions before anything is stored', () => {
 
 describe('policy-aware planning', () => {
   test('behavior: a chain-less lend goes to the best APY the policy allows while a higher APY waits on a disallowed chain; every step on allowed chains and protocols', async () => {
-    for (const [chain, apy] of [['arbitrum-sepolia', 9], ['base-sepolia', 6], ['ethereum-sepolia', 3]] as const) {
+    for (const [chain, apy] of [
+      ['arbitrum-sepolia', 9],
+      ['base-sepolia', 6],
+      ['ethereum-sepolia', 3],
+    ] as const) {
       const r = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain, protocol: 'aave-v3', asset: 'USDC', apy } });
       expect(r.status).toBe(200);
     }
@@ -194,15 +217,30 @@ describe('GraphQL parity', () => {
       expect(r.body.errors).toBeUndefined();
       return r.body.data;
     };
-    const created = (await gql('mutation { createPolicy(name: "gql", rules: { maxUsdPerIntent: "3", chains: [BASE_SEPOLIA] }) { id name scope version rules { maxUsdPerIntent chains } } }')).createPolicy;
+    const created = (
+      await gql(
+        'mutation { createPolicy(name: "gql", rules: { maxUsdPerIntent: "3", chains: [BASE_SEPOLIA] }) { id name scope version rules { maxUsdPerIntent chains } } }',
+      )
+    ).createPolicy;
     expect(created).toMatchObject({ name: 'gql', scope: 'WALLET', version: 1, rules: { maxUsdPerIntent: '3', chains: ['BASE_SEPOLIA'] } });
     expect((await rest('GET', `/v1/policies/${created.id}`)).body.rules).toEqual({ maxUsdPerIntent: '3', chains: ['base-sepolia'] });
     const w = await api.fundedWallet('gql-policy', { 'base-sepolia': '5' });
-    const set = (await gql('mutation($w: ID!, $p: ID!) { setWalletPolicy(walletId: $w, policyId: $p) { id policyId policy { id version } } }', { w: w.id, p: created.id })).setWalletPolicy;
+    const set = (
+      await gql('mutation($w: ID!, $p: ID!) { setWalletPolicy(walletId: $w, policyId: $p) { id policyId policy { id version } } }', { w: w.id, p: created.id })
+    ).setWalletPolicy;
     expect(set).toEqual({ id: w.id, policyId: created.id, policy: { id: created.id, version: 1 } });
-    expect((await gql('{ policies(first: 100) { edges { node { id } } pageInfo { hasNextPage } } }')).policies.edges.map((e: Json) => e.node.id)).toContain(created.id);
-    expect((await gql('mutation($id: ID!) { updatePolicy(id: $id, name: "gql2", rules: { maxUsdPerIntent: "4" }) { version } }', { id: created.id })).updatePolicy.version).toBe(2);
-    const intent = (await gql('mutation($i: CreateIntentInput!) { createIntent(input: $i) { id policy { id version } } }', { i: { walletId: w.id, action: 'LEND', amount: '1', chain: 'BASE_SEPOLIA' } })).createIntent;
+    expect((await gql('{ policies(first: 100) { edges { node { id } } pageInfo { hasNextPage } } }')).policies.edges.map((e: Json) => e.node.id)).toContain(
+      created.id,
+    );
+    expect(
+      (await gql('mutation($id: ID!) { updatePolicy(id: $id, name: "gql2", rules: { maxUsdPerIntent: "4" }) { version } }', { id: created.id })).updatePolicy
+        .version,
+    ).toBe(2);
+    const intent = (
+      await gql('mutation($i: CreateIntentInput!) { createIntent(input: $i) { id policy { id version } } }', {
+        i: { walletId: w.id, action: 'LEND', amount: '1', chain: 'BASE_SEPOLIA' },
+      })
+    ).createIntent;
     expect(intent.policy).toEqual({ id: created.id, version: 2 });
     await api.waitFinal(intent.id);
     expect((await gql('mutation($w: ID!) { removeWalletPolicy(walletId: $w) }', { w: w.id })).removeWalletPolicy).toBe(true);
@@ -211,7 +249,7 @@ describe('GraphQL parity', () => {
     expect(gone.body.errors[0].extensions.code).toBe('POLICY_NOT_FOUND');
   });
 
-  test('behavior: POST /v1/wallets accepts policyId (a wallet-scope policy of the account); another account\'s is 404', async () => {
+  test("behavior: POST /v1/wallets accepts policyId (a wallet-scope policy of the account); another account's is 404", async () => {
     const p = await createPolicy({ name: 'at-creation', rules: { actions: ['lend'] } });
     const w = await rest('POST', '/v1/wallets', { userId: `with-policy-${Date.now()}`, policyId: p.id });
     expect(w.status).toBe(201);

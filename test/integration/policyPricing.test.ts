@@ -26,7 +26,11 @@ let api: IntentHttp;
 beforeAll(async () => {
   sandbox = await startSandbox({ fastFeeBps: 0 });
   const base = sandbox.manifest.chains['base-sepolia']!;
-  const client = createWalletClient({ account: privateKeyToAccount(sandbox.keys.deployer), chain: viemChainFor('base-sepolia', base.rpcUrl), transport: http(base.rpcUrl) }).extend(publicActions);
+  const client = createWalletClient({
+    account: privateKeyToAccount(sandbox.keys.deployer),
+    chain: viemChainFor('base-sepolia', base.rpcUrl),
+    transport: http(base.rpcUrl),
+  }).extend(publicActions);
   const hash = await client.writeContract({ address: base.ethUsdFeed, abi: sandboxPriceFeedAbi, functionName: 'setAnswer', args: [6000_00000000n] });
   expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
   dir = mkdtempSync(join(tmpdir(), 'policy-pricing-'));
@@ -35,7 +39,10 @@ beforeAll(async () => {
   key = (await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
   api = intentHttp(srv, key);
   // WETH lends go to base-sepolia, where the funds are
-  const rate = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'WETH', apy: 9 } });
+  const rate = await srv.rest('POST', '/admin/sandbox/rates', {
+    key: ADMIN_TOKEN,
+    body: { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'WETH', apy: 9 },
+  });
   expect(rate.status).toBe(200);
 }, 120_000);
 afterAll(async () => {
@@ -68,7 +75,7 @@ async function mintWeth(address: string, amount: string): Promise<void> {
 }
 
 describe('USD caps priced where the plan executes', () => {
-  test('error: naming base-sepolia decides from the request alone → 403 at base\'s price (60.00)', async () => {
+  test("error: naming base-sepolia decides from the request alone → 403 at base's price (60.00)", async () => {
     const w = await wethWalletUnder({ maxUsdPerIntent: '40' }, 'named');
     const r = await api.post({ walletId: w.id, action: 'lend', amount: '0.01', asset: 'WETH', chain: 'base-sepolia' });
     expect(r.status).toBe(403);

@@ -17,13 +17,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../src/domain/chains';
-import {
-  sandboxATokenAbi,
-  sandboxCometAbi,
-  sandboxPoolAbi,
-  sandboxPriceFeedAbi,
-  sandboxTokenAbi,
-} from '../../src/chain/sandbox/abis';
+import { sandboxATokenAbi, sandboxCometAbi, sandboxPoolAbi, sandboxPriceFeedAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_MNEMONIC } from '../../src/chain/sandbox/accounts';
 import { CIRCLE_USDC, deploySandbox } from '../../src/chain/sandbox/deploy';
 import {
@@ -478,7 +472,7 @@ describe('sandbox price feed', () => {
 });
 
 describe('sandbox deployment', () => {
-  it('behavior: addresses are deterministic (same on every fresh chain) and a second deploy reuses them; USDC sits at Circle\'s address of each test network', async () => {
+  it("behavior: addresses are deterministic (same on every fresh chain) and a second deploy reuses them; USDC sits at Circle's address of each test network", async () => {
     const first = sandboxChain(manifest, 'ethereum-sepolia');
     for (const name of CHAIN_LIST) {
       const d = sandboxChain(manifest, name);

@@ -57,7 +57,10 @@ if (!uri) {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
     try {
       await client.connect();
-      await client.db(dbName).dropDatabase().catch(() => undefined);
+      await client
+        .db(dbName)
+        .dropDatabase()
+        .catch(() => undefined);
     } finally {
       await client.close();
     }
@@ -98,7 +101,9 @@ if (!uri) {
     expect(usage).toMatchObject({ rateWindow: { remaining: 0 } });
 
     const trips = sent.map((s) => s.trips);
-    console.log(`database round trips of each request's admission (instance 1, 2, 3, 1, …): ${trips.map((t) => t.length).join(', ')}\n  first: ${trips[0]!.join(', ')}\n  warm: ${trips[INSTANCES]!.join(', ')}\n  refused: ${trips.at(-1)!.join(', ')}`);
+    console.log(
+      `database round trips of each request's admission (instance 1, 2, 3, 1, …): ${trips.map((t) => t.length).join(', ')}\n  first: ${trips[0]!.join(', ')}\n  warm: ${trips[INSTANCES]!.join(', ')}\n  refused: ${trips.at(-1)!.join(', ')}`,
+    );
     // Once an instance holds the key (cached) and the counters exist: the rate window and the credits, one update each.
     for (const t of trips.slice(INSTANCES, limit)) expect(t).toEqual(['findAndModify usage', 'findAndModify usage']);
     // A refused request counts itself in the window, then only reads the credits for its X-Credits-Remaining.
@@ -125,7 +130,9 @@ if (!uri) {
     const used = (await a.admin.usage(accountId)).credits.used;
     expect(countOf(answers, '200') + countOf(answers, '429 RATE_LIMIT_EXCEEDED')).toBe(limit + 1);
     if (missing) {
-      console.log(`skipped: exact admission of requests in flight at once across instances (rate window): ${missing} (here: ${admitted} admitted, ${used} credits)`);
+      console.log(
+        `skipped: exact admission of requests in flight at once across instances (rate window): ${missing} (here: ${admitted} admitted, ${used} credits)`,
+      );
       return;
     }
     expect(admitted).toBe(limit);

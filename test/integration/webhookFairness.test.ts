@@ -55,8 +55,14 @@ test('behavior: a test event costs a credit and counts in the account’s rate w
   receivers.push(hook);
   await fitInRateWindow(15_000);
   const jar = await signIn(srv.url, `fair-${Date.now().toString(36)}@example.com`);
-  const account = async () => (await dashboardGql(srv.url, jar, '{ viewer { account { id usage { credits { used } rateWindow { used } } } } }')).body.data.viewer.account;
-  const made = await dashboardGql(srv.url, jar, 'mutation($url: String!) { createWebhookEndpoint(input: { url: $url, events: [INTENT_COMPLETED] }) { endpoint { id } } }', { url: hook.url });
+  const account = async () =>
+    (await dashboardGql(srv.url, jar, '{ viewer { account { id usage { credits { used } rateWindow { used } } } } }')).body.data.viewer.account;
+  const made = await dashboardGql(
+    srv.url,
+    jar,
+    'mutation($url: String!) { createWebhookEndpoint(input: { url: $url, events: [INTENT_COMPLETED] }) { endpoint { id } } }',
+    { url: hook.url },
+  );
   const id: string = made.body.data.createWebhookEndpoint.endpoint.id;
   const before = await account();
 
@@ -84,12 +90,21 @@ test('error: a session whose account has no credits left gets CREDITS_EXHAUSTED 
   receivers.push(hook);
   const jar = await signIn(srv.url, `fair-empty-${Date.now().toString(36)}@example.com`);
   const viewer = (await dashboardGql(srv.url, jar, '{ viewer { account { id usage { credits { used limit } } } } }')).body.data.viewer.account;
-  const made = await dashboardGql(srv.url, jar, 'mutation($url: String!) { createWebhookEndpoint(input: { url: $url, events: [INTENT_COMPLETED] }) { endpoint { id } } }', { url: hook.url });
+  const made = await dashboardGql(
+    srv.url,
+    jar,
+    'mutation($url: String!) { createWebhookEndpoint(input: { url: $url, events: [INTENT_COMPLETED] }) { endpoint { id } } }',
+    { url: hook.url },
+  );
   const id: string = made.body.data.createWebhookEndpoint.endpoint.id;
   // the month's credits spent, straight into the counter (as many API calls would)
   const { store, clock } = srv.service.deps;
   const { month } = creditMonth(clock.now());
-  await store.usage.increment(`credits:${viewer.id}:${month}`, viewer.usage.credits.limit - viewer.usage.credits.used, new Date(clock.now().getTime() + 62 * 86_400_000));
+  await store.usage.increment(
+    `credits:${viewer.id}:${month}`,
+    viewer.usage.credits.limit - viewer.usage.credits.used,
+    new Date(clock.now().getTime() + 62 * 86_400_000),
+  );
 
   const refused = await dashboardGql(srv.url, jar, 'mutation($id: ID!) { sendTestWebhook(endpointId: $id) { id } }', { id });
   expect(refused.body.errors?.[0]?.extensions?.code).toBe('CREDITS_EXHAUSTED');

@@ -46,7 +46,10 @@ test('behavior: a sandbox rate change shows in the latest bucket of the history 
   expect(before.bucket).toBe('1m');
   expect(latest(before).max).not.toBeCloseTo(11.11, 2);
 
-  const set = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 11.11 } });
+  const set = await srv.rest('POST', '/admin/sandbox/rates', {
+    key: ADMIN_TOKEN,
+    body: { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', apy: 11.11 },
+  });
   expect(set.status).toBe(200);
   const after = await waitForLatest(market, (b) => Math.abs(b.max - 11.11) < 0.005);
   const bucket = latest(after);

@@ -1,13 +1,4 @@
-import {
-  createPublicClient,
-  createWalletClient,
-  getAddress,
-  http,
-  maxUint256,
-  parseUnits,
-  type Address,
-  type Hex,
-} from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, maxUint256, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { aaveRayToApyPercent, SECONDS_PER_YEAR } from '../../src/chain/apy';
 import { SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from '../../src/chain/sandbox/accounts';
@@ -68,7 +59,11 @@ async function deployTokens(clients: Clients): Promise<{ usdc: Address; weth: Ad
   const deployToken = async (name: string, symbol: string, decimals: number) =>
     (await mined(
       clients,
-      deployer.deployContract({ abi: sandboxTokenAbi, bytecode: artifacts.SandboxToken.bytecode as Hex, args: [name, symbol, decimals, deployer.account.address] }),
+      deployer.deployContract({
+        abi: sandboxTokenAbi,
+        bytecode: artifacts.SandboxToken.bytecode as Hex,
+        args: [name, symbol, decimals, deployer.account.address],
+      }),
     ))!;
   const usdc = await deployToken('USD Coin', 'USDC', 6);
   const weth = await deployToken('Wrapped Ether', 'WETH', 18);
@@ -83,8 +78,23 @@ async function deployTokens(clients: Clients): Promise<{ usdc: Address; weth: Ad
 /** Half the seeded USDC is borrowed against WETH: utilisation 50 %, so suppliers are paid by real debt. */
 function reserves(usdc: Address, weth: Address): AaveReserveInput[] {
   return [
-    { token: usdc, decimals: 6, symbol: 'USDC', price: { answer: 1_00000000n }, supplyApyPercent: 3, seed: { supply: parseUnits('1000000', 6), borrow: parseUnits('500000', 6) } },
-    { token: weth, decimals: 18, symbol: 'WETH', price: { answer: 3000_00000000n }, ltvBps: 8000, liquidationThresholdBps: 8250, seed: { supply: parseUnits('1000', 18) } },
+    {
+      token: usdc,
+      decimals: 6,
+      symbol: 'USDC',
+      price: { answer: 1_00000000n },
+      supplyApyPercent: 3,
+      seed: { supply: parseUnits('1000000', 6), borrow: parseUnits('500000', 6) },
+    },
+    {
+      token: weth,
+      decimals: 18,
+      symbol: 'WETH',
+      price: { answer: 3000_00000000n },
+      ltvBps: 8000,
+      liquidationThresholdBps: 8250,
+      seed: { supply: parseUnits('1000', 18) },
+    },
   ];
 }
 
@@ -117,9 +127,15 @@ describe.each([
     const code = await publicClient.getCode({ address: market.poolImplementation });
     expect(maskedDifferences(artifact, code!, market.libraries, market.addressesProvider)).toEqual([]);
     // The libraries the artifact links are the ones deployed.
-    expect(librariesOf(artifact.deployedLinkReferences).sort()).toEqual(
-      ['BorrowLogic', 'BridgeLogic', 'EModeLogic', 'FlashLoanLogic', 'LiquidationLogic', 'PoolLogic', 'SupplyLogic'],
-    );
+    expect(librariesOf(artifact.deployedLinkReferences).sort()).toEqual([
+      'BorrowLogic',
+      'BridgeLogic',
+      'EModeLogic',
+      'FlashLoanLogic',
+      'LiquidationLogic',
+      'PoolLogic',
+      'SupplyLogic',
+    ]);
     const revision = await publicClient.readContract({ address: market.pool, abi: artifact.abi, functionName: 'POOL_REVISION' });
     expect(revision).toBe(1n);
   });
@@ -139,7 +155,15 @@ describe.each([
   test('behavior: a new target shows only once the Pool touches the reserve; re-setting the strategy address does not', async () => {
     const { publicClient, deployer } = clients;
     const rateBefore = (await readReserve(publicClient, market.pool, usdc)).currentLiquidityRate;
-    await mined(clients, deployer.writeContract({ address: market.rateStrategy, abi: sandboxRateStrategyAbi, functionName: 'setTargetLiquidityRate', args: [usdc, rateBefore * 2n] }));
+    await mined(
+      clients,
+      deployer.writeContract({
+        address: market.rateStrategy,
+        abi: sandboxRateStrategyAbi,
+        functionName: 'setTargetLiquidityRate',
+        args: [usdc, rateBefore * 2n],
+      }),
+    );
     await mined(
       clients,
       deployer.writeContract({
@@ -159,7 +183,10 @@ describe.each([
     const { publicClient, deployer, user, rpc } = clients;
     const me = user.account.address;
     await mined(clients, user.writeContract({ address: usdc, abi: sandboxTokenAbi, functionName: 'approve', args: [market.pool, USER_USDC] }));
-    await mined(clients, user.writeContract({ address: market.pool, abi: aaveArtifact('Pool').abi, functionName: 'supply', args: [usdc, USER_USDC, me, 0], gas: 1_000_000n }));
+    await mined(
+      clients,
+      user.writeContract({ address: market.pool, abi: aaveArtifact('Pool').abi, functionName: 'supply', args: [usdc, USER_USDC, me, 0], gas: 1_000_000n }),
+    );
     expect(await balanceOf(usdc, me)).toBe(0n);
     const supplied = await balanceOf(aUsdc, me);
     expect(supplied).toBeGreaterThanOrEqual(USER_USDC - 1n);
@@ -182,7 +209,13 @@ describe.each([
     expect(growthPercent).toBeGreaterThan(4.8);
     expect(growthPercent).toBeLessThan(5.01);
 
-    const hash = await user.writeContract({ address: market.pool, abi: aaveArtifact('Pool').abi, functionName: 'withdraw', args: [usdc, maxUint256, me], gas: 1_000_000n });
+    const hash = await user.writeContract({
+      address: market.pool,
+      abi: aaveArtifact('Pool').abi,
+      functionName: 'withdraw',
+      args: [usdc, maxUint256, me],
+      gas: 1_000_000n,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     expect(await balanceOf(aUsdc, me)).toBe(0n);
@@ -210,7 +243,14 @@ describe('Aave v3 market through a CREATE2 factory', () => {
       clients,
       clients.deployer.deployContract({ abi: sandboxCreate2FactoryAbi, bytecode: artifacts.SandboxCreate2Factory.bytecode as Hex }),
     ))!;
-    const params = { publicClient: clients.publicClient, walletClient: clients.deployer, l2: false, reserves: reserves(usdc, weth), factory, marketId: 'CREATE2 market' };
+    const params = {
+      publicClient: clients.publicClient,
+      walletClient: clients.deployer,
+      l2: false,
+      reserves: reserves(usdc, weth),
+      factory,
+      marketId: 'CREATE2 market',
+    };
     const first = await deployAaveMarket(params);
     expect(first.reused).toBe(false);
     expect(first.stats.transactions).toBeGreaterThan(40);

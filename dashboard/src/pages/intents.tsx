@@ -105,13 +105,7 @@ export function IntentsPage() {
 
 function LiveIndicator({ state }: { state: LiveState }) {
   const text =
-    state === 'connected'
-      ? 'Live'
-      : state === 'connecting' || state === 'idle'
-        ? 'Connecting…'
-        : state === 'reconnecting'
-          ? 'Reconnecting…'
-          : 'Not live';
+    state === 'connected' ? 'Live' : state === 'connecting' || state === 'idle' ? 'Connecting…' : state === 'reconnecting' ? 'Reconnecting…' : 'Not live';
   return (
     <p class={`live live-${state}`} role="status">
       <span class="live-dot" aria-hidden="true" />

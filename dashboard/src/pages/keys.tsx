@@ -276,8 +276,7 @@ function RevokeDialog({
   const label = apiKey.name ?? `${apiKey.prefix}…`;
   return (
     <ConfirmDialog id="revoke" title="Revoke API key" actionLabel="Revoke" onConfirm={async () => onRevoked(await revoke(apiKey.id))} onCancel={onCancel}>
-      Revoke <strong>{label}</strong> (<code class="mono">{apiKey.prefix}…</code>)? Requests that use it will be refused at once. This cannot be
-      undone.
+      Revoke <strong>{label}</strong> (<code class="mono">{apiKey.prefix}…</code>)? Requests that use it will be refused at once. This cannot be undone.
     </ConfirmDialog>
   );
 }

@@ -22,11 +22,7 @@ export function UsagePage() {
     <section aria-labelledby="page-title">
       <div class="page-header">
         <PageHeading>Usage</PageHeading>
-        {account && (
-          <p class="muted small">
-            Refreshes every 10 seconds
-          </p>
-        )}
+        {account && <p class="muted small">Refreshes every 10 seconds</p>}
       </div>
       {result.error && !account && <ErrorNotice error={result.error} onRetry={() => refetch({ requestPolicy: 'network-only' })} />}
       {!account && result.fetching && <Loading label="Loading usage…" />}
@@ -121,7 +117,14 @@ function RequestsChart({ history }: { history: { minute: string; requests: numbe
           {history.map((p, i) => {
             const h = p.requests === 0 ? 0 : Math.max(2, (p.requests / scale) * (CHART_H - 4));
             return (
-              <rect key={p.minute} class="chart-bar" x={(i * slot + gap / 2).toFixed(2)} y={(CHART_H - h).toFixed(2)} width={(slot - gap).toFixed(2)} height={h.toFixed(2)}>
+              <rect
+                key={p.minute}
+                class="chart-bar"
+                x={(i * slot + gap / 2).toFixed(2)}
+                y={(CHART_H - h).toFixed(2)}
+                width={(slot - gap).toFixed(2)}
+                height={h.toFixed(2)}
+              >
                 <title>{`${formatShortTime(p.minute)}: ${p.requests} requests`}</title>
               </rect>
             );

@@ -60,8 +60,7 @@ export function WebhooksPage() {
         )}
       </div>
       <p class="muted page-intro">
-        The service POSTs your intents' events to these URLs, signed as Standard Webhooks specifies. Verify each delivery with the endpoint's
-        signing secret.
+        The service POSTs your intents' events to these URLs, signed as Standard Webhooks specifies. Verify each delivery with the endpoint's signing secret.
       </p>
 
       {creating && (
@@ -210,7 +209,11 @@ function focusSoon(target: () => HTMLElement | null | undefined): void {
 /** An endpoint's delivery log, newest first, read again every second while a delivery is pending; "Send test event" adds one. */
 function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const client = useClient();
-  const [result, refetch] = useQuery({ query: WEBHOOK_DELIVERIES_QUERY, variables: { endpointId: endpoint.id, first: DELIVERIES_SHOWN }, requestPolicy: 'network-only' });
+  const [result, refetch] = useQuery({
+    query: WEBHOOK_DELIVERIES_QUERY,
+    variables: { endpointId: endpoint.id, first: DELIVERIES_SHOWN },
+    requestPolicy: 'network-only',
+  });
   // Deliveries queued here, shown before the log is read again.
   const [sent, setSent] = useState<WebhookDelivery[]>([]);
   const [busy, setBusy] = useState(false);
@@ -435,8 +438,8 @@ function DeleteDialog({
   };
   return (
     <ConfirmDialog id="delete-webhook" title="Delete webhook endpoint" actionLabel="Delete" onConfirm={confirm} onCancel={onCancel}>
-      Delete <code class="mono wrap-anywhere">{endpoint.url}</code>? It receives no more events, and deliveries still owed to it are dropped. This
-      cannot be undone.
+      Delete <code class="mono wrap-anywhere">{endpoint.url}</code>? It receives no more events, and deliveries still owed to it are dropped. This cannot be
+      undone.
     </ConfirmDialog>
   );
 }

@@ -5,8 +5,7 @@ import { API_KEY_PATTERN, bearerToken, digestsEqual, hashApiKey } from './apiKey
 
 /** The outcome of checking a bearer key; a revoked key still names its account (for rate headers). */
 export type KeyCheck =
-  | { ok: true; key: ApiKeyRecord; account: Account }
-  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked'; account: Account | null };
+  { ok: true; key: ApiKeyRecord; account: Account } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked'; account: Account | null };
 
 /** What a key's record and its account decide (the record matched the digest; `account` null when it was not found). */
 function decide(key: ApiKeyRecord, account: Account | null): KeyCheck {

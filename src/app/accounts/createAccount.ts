@@ -65,8 +65,14 @@ interface NewAccountParams {
 }
 
 /** Creates an account on a plan with its first API key (or, for a dashboard sign-up, with none: keys are created there). */
-export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: NewAccountParams & { withoutKey: true }): Promise<{ account: Account }>;
-export async function createAccount(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: NewAccountParams): Promise<{ account: Account; apiKey: IssuedApiKey }>;
+export async function createAccount(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+  params: NewAccountParams & { withoutKey: true },
+): Promise<{ account: Account }>;
+export async function createAccount(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+  params: NewAccountParams,
+): Promise<{ account: Account; apiKey: IssuedApiKey }>;
 export async function createAccount(
   deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
   params: NewAccountParams & { withoutKey?: boolean },

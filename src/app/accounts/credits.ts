@@ -95,7 +95,11 @@ export async function reserveCreditUnits(deps: Pick<AppDeps, 'store' | 'clock'>,
 }
 
 /** Reserves one operation's credits; the refund gives them all back (the answer was not 2xx). */
-export function reserveCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operation: Operation): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
+export function reserveCredits(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  account: Account,
+  operation: Operation,
+): Promise<Pick<CreditReservation, 'usedAfter'> & { refund(): Promise<void> }> {
   return reserveCreditUnits(deps, account, CREDIT_COST[operation]);
 }
 

@@ -32,7 +32,11 @@ export interface AccountUsage {
 export async function getUsage(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account): Promise<AccountUsage> {
   const plan = PLANS[account.plan];
   const { month, resetsAt } = creditMonth(deps.clock.now());
-  const [used, wallets, rate] = await Promise.all([creditsUsed(deps, account.id, month), deps.store.wallets.countByAccount(account.id), peekRate(deps, account)]);
+  const [used, wallets, rate] = await Promise.all([
+    creditsUsed(deps, account.id, month),
+    deps.store.wallets.countByAccount(account.id),
+    peekRate(deps, account),
+  ]);
   return {
     plan: account.plan,
     month,

@@ -99,7 +99,11 @@ export async function countInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name
  * `limit` are taken, in one atomic step (nothing counted when full, so
  * concurrent takers never pass `limit`); `giveBack` returns the slot.
  */
-export async function takeInWindow(deps: Pick<AppDeps, 'store' | 'clock'>, name: string, limit: number): Promise<{ state: RateState; giveBack(): Promise<void> }> {
+export async function takeInWindow(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  name: string,
+  limit: number,
+): Promise<{ state: RateState; giveBack(): Promise<void> }> {
   const w = windowOf(deps, name, limit);
   const used = await deps.store.usage.incrementIfAtMost(w.key, 1, limit, w.expiresAt);
   return {

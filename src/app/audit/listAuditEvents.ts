@@ -91,4 +91,11 @@ export interface AuditEventView {
   details: AuditEvent['details'];
 }
 
-export const toAuditEventView = (e: AuditEvent): AuditEventView => ({ id: e.id, at: e.at, type: e.type, actor: e.actor, subject: e.subject, details: e.details });
+export const toAuditEventView = (e: AuditEvent): AuditEventView => ({
+  id: e.id,
+  at: e.at,
+  type: e.type,
+  actor: e.actor,
+  subject: e.subject,
+  details: e.details,
+});

@@ -49,7 +49,11 @@ export function withoutSecrets(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(FULL_API_KEY, (k) => `${k.slice(0, 'svc_sk_'.length + 4)}…`);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_FIELD.test(k)).map(([k, v]) => [k, withoutSecrets(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !SECRET_FIELD.test(k))
+        .map(([k, v]) => [k, withoutSecrets(v)]),
+    );
   }
   return value;
 }
@@ -86,7 +90,10 @@ export async function recordAudit(deps: AuditDeps, input: AuditEventInput): Prom
   } catch (err) {
     failedAppends += 1;
     try {
-      deps.logger?.warn({ err, auditEvent: { type: input.type, accountId: input.accountId, subject: input.subject }, failedAuditAppends: failedAppends }, 'audit event not recorded; the action stands');
+      deps.logger?.warn(
+        { err, auditEvent: { type: input.type, accountId: input.accountId, subject: input.subject }, failedAuditAppends: failedAppends },
+        'audit event not recorded; the action stands',
+      );
     } catch {
       // a failing logger must not fail the action either
     }

@@ -53,7 +53,8 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
   // Each holding is valued with the price feed of the chain that holds it (ETH/WETH differ per chain's feed).
   const priceKey = (chain: ChainName, asset: Asset) => `${chain}:${asset}`;
   const pairs = new Map<string, [ChainName, Asset]>();
-  for (const h of holdings) for (const a of [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]) pairs.set(priceKey(h.chain, a), [h.chain, a]);
+  for (const h of holdings)
+    for (const a of [...h.tokens.map((t) => t.asset), ...h.positions.map((p) => p.asset)]) pairs.set(priceKey(h.chain, a), [h.chain, a]);
   const prices = new Map<string, number>();
   await Promise.all([...pairs].map(async ([k, [chain, asset]]) => prices.set(k, await deps.chains.priceUsd(asset, chain))));
 
@@ -61,7 +62,14 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
   const entry = (chain: ChainName, asset: Asset, token: string | undefined, units: bigint): TokenBalanceView => {
     const micro = Math.round(Number(fromUnits(units, asset)) * (prices.get(priceKey(chain, asset)) ?? 0) * MICRO);
     totalMicro += micro;
-    return { asset, token: token ?? null, balance: units.toString(), balanceFormatted: fromUnits(units, asset), decimals: ASSET_DECIMALS[asset], valueUsd: micro / MICRO };
+    return {
+      asset,
+      token: token ?? null,
+      balance: units.toString(),
+      balanceFormatted: fromUnits(units, asset),
+      decimals: ASSET_DECIMALS[asset],
+      valueUsd: micro / MICRO,
+    };
   };
   const chains = wallet.chains.map((chain) => {
     const h = byChain.get(chain);

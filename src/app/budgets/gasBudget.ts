@@ -64,10 +64,14 @@ export async function reserveGasBudget(usage: UsageRepo, accountId: string, budg
   if (take.ok) return { key: take.bucket.key, gwei, expiresAt: take.bucket.expiresAt.toISOString(), giveBack: take.giveBack };
   const budget = formatEther(budgetWei);
   const spent = formatEther(BigInt(take.used) * GWEI);
-  throw new ServiceError('GAS_BUDGET_EXCEEDED', `This account's gas budget of ${budget} ETH per ${WINDOW_HOURS} h is spent (${spent} ETH, and this intent is expected to need ${formatEther(BigInt(gwei) * GWEI)} ETH)`, {
-    details: { budgetEth: budget, spentEth: spent, windowHours: WINDOW_HOURS, retryAfterSeconds: take.retryAfterSeconds },
-    headers: { 'Retry-After': String(take.retryAfterSeconds) },
-  });
+  throw new ServiceError(
+    'GAS_BUDGET_EXCEEDED',
+    `This account's gas budget of ${budget} ETH per ${WINDOW_HOURS} h is spent (${spent} ETH, and this intent is expected to need ${formatEther(BigInt(gwei) * GWEI)} ETH)`,
+    {
+      details: { budgetEth: budget, spentEth: spent, windowHours: WINDOW_HOURS, retryAfterSeconds: take.retryAfterSeconds },
+      headers: { 'Retry-After': String(take.retryAfterSeconds) },
+    },
+  );
 }
 
 /** Gives back what a final intent reserved of its account's gas budget (its actual gas stays counted). */

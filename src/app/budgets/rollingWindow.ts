@@ -10,7 +10,12 @@ export interface RollingBudget {
 }
 
 export type BudgetTake =
-  | { ok: true; used: number; giveBack(): Promise<void>; /** Where the amount was counted, to give it back later (e.g. after a restart). */ bucket: { key: string; expiresAt: Date } }
+  | {
+      ok: true;
+      used: number;
+      giveBack(): Promise<void>;
+      /** Where the amount was counted, to give it back later (e.g. after a restart). */ bucket: { key: string; expiresAt: Date };
+    }
   | { ok: false; used: number; retryAfterSeconds: number };
 
 /**
@@ -40,7 +45,12 @@ export async function takeFromBudget(usage: UsageRepo, b: RollingBudget, amount:
     const retryAfterSeconds = Math.max(1, Math.ceil(((oldest + span + 1) * b.bucketMs - now) / 1000));
     return { ok: false, used: used - amount, retryAfterSeconds };
   }
-  return { ok: true, used, bucket: { key: bucketKey(current), expiresAt }, giveBack: async () => void (await usage.increment(bucketKey(current), -amount, expiresAt)) };
+  return {
+    ok: true,
+    used,
+    bucket: { key: bucketKey(current), expiresAt },
+    giveBack: async () => void (await usage.increment(bucketKey(current), -amount, expiresAt)),
+  };
 }
 
 /** What was taken over the window so far (the same buckets takeFromBudget counts), and when the oldest of it leaves the window. */

@@ -63,7 +63,11 @@ export async function createAccountKey(
  * account's key id answers exactly like an unknown one: NOT_FOUND, so ids of
  * other accounts cannot be probed.
  */
-export async function revokeAccountKey(deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'revocations' | 'logger'>, principal: Principal, keyId: string): Promise<ApiKeyView> {
+export async function revokeAccountKey(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'keyCache' | 'revocations' | 'logger'>,
+  principal: Principal,
+  keyId: string,
+): Promise<ApiKeyView> {
   const key = await deps.store.apiKeys.get(keyId);
   if (!key || key.accountId !== principal.account.id) throw new ServiceError('NOT_FOUND', 'API key not found', { details: { keyId } });
   await revokeApiKey(deps, keyId, actorOf(principal) ?? undefined);

@@ -70,7 +70,14 @@ export async function signIn(deps: SessionDeps, identity: VerifiedIdentity): Pro
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  const session: SessionRecord = { id: digest(token), userId: user.id, accountId: user.accountId, email: user.email, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() };
+  const session: SessionRecord = {
+    id: digest(token),
+    userId: user.id,
+    accountId: user.accountId,
+    email: user.email,
+    createdAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  };
   await deps.store.sessions.insert(session);
   return { cookieValue: sealToken(deps.sessionSecret, token), expiresAt, user };
 }

@@ -56,7 +56,13 @@ export async function fundDemoWallet(
   try {
     const signed = await deps.chains.send(
       'faucet',
-      { kind: 'transfer', chain: DEMO_FUND.chain, asset: DEMO_FUND.asset, to: wallet.evmAddress as Address, amount: toUnits(DEMO_FUND.amount, DEMO_FUND.asset) },
+      {
+        kind: 'transfer',
+        chain: DEMO_FUND.chain,
+        asset: DEMO_FUND.asset,
+        to: wallet.evmAddress as Address,
+        amount: toUnits(DEMO_FUND.amount, DEMO_FUND.asset),
+      },
       async () => {},
     );
     invalidateWalletHoldings(deps.caches, wallet.id);

@@ -17,7 +17,18 @@ import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
 import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
-import { planOn, planningError, planningRequestOf, plannedFeeOf, rankNetReturns, readPlanning, reportedApy, speedOf, type PlanningEffects, type PlanSuccess } from '../../engine/planning';
+import {
+  planOn,
+  planningError,
+  planningRequestOf,
+  plannedFeeOf,
+  rankNetReturns,
+  readPlanning,
+  reportedApy,
+  speedOf,
+  type PlanningEffects,
+  type PlanSuccess,
+} from '../../engine/planning';
 import { PROTOCOLS, type Protocol } from '../../ports/chain';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
@@ -150,7 +161,17 @@ function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assum
     const amount = toUnits(step.amount, 'USDC');
     return [
       { tx: { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount } },
-      { tx: { kind: 'burn', chain: step.from, toChain: step.to, amount, maxFee: plannedFeeOf(step), minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast }, assume: { asset: 'USDC', amount, spender: 'bridge' } },
+      {
+        tx: {
+          kind: 'burn',
+          chain: step.from,
+          toChain: step.to,
+          amount,
+          maxFee: plannedFeeOf(step),
+          minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast,
+        },
+        assume: { asset: 'USDC', amount, spender: 'bridge' },
+      },
       // the mint's message and attestation exist only after the burn: its figure is the typical one
       { tx: { kind: 'mint', chain: step.to, message: '0x', attestation: '0x' } },
     ];
@@ -167,12 +188,19 @@ function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assum
 }
 
 /** Refuses, as POST /intents would, what the policy decides from the request alone (its daily cap is neither checked nor reserved: nothing is spent). */
-export async function checkPolicy(deps: PreviewIntentDeps, principalWallet: Awaited<ReturnType<typeof getWalletById>>, params: ReturnType<typeof parseCreateIntent>): Promise<Intent['policy']> {
+export async function checkPolicy(
+  deps: PreviewIntentDeps,
+  principalWallet: Awaited<ReturnType<typeof getWalletById>>,
+  params: ReturnType<typeof parseCreateIntent>,
+): Promise<Intent['policy']> {
   const policy = await effectivePolicy(deps, principalWallet);
   if (!policy) return undefined;
   const rules: PolicyRules = policy.rules;
   // the request's floor, as submit prices it (pricing.ts); the plan's own value is checked once planned
-  const cents = rules.maxUsdPerIntent !== undefined ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, principalWallet, params, rules)) : 0n;
+  const cents =
+    rules.maxUsdPerIntent !== undefined
+      ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, principalWallet, params, rules))
+      : 0n;
   const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params).map((n) => n.chain), usdCents: cents });
   if (refusal) throw policyViolation({ id: policy.id, version: policy.version }, refusal);
   return { id: policy.id, version: policy.version, rules };
@@ -189,7 +217,8 @@ function speedQuotes(steps: readonly Step[], table: RouteFeeTable): PreviewSpeed
   });
 }
 
-const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefined => p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
+const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefined =>
+  p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
 
 /**
  * POST /intents/preview: the body of POST /intents, planned exactly as the
@@ -256,9 +285,13 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
       };
       if (step.type === 'bridge') {
         const speed = speedOf(request);
-        Object.assign(view, { from: step.from, to: step.to, routeFeeBps: tierOf(read.snapshot.market.routeFees, step.from, step.to, speed), expectedWaitSeconds: EXPECTED_ATTESTATION_SECONDS[speed] });
-      }
-      else view.protocol = step.protocol;
+        Object.assign(view, {
+          from: step.from,
+          to: step.to,
+          routeFeeBps: tierOf(read.snapshot.market.routeFees, step.from, step.to, speed),
+          expectedWaitSeconds: EXPECTED_ATTESTATION_SECONDS[speed],
+        });
+      } else view.protocol = step.protocol;
       if (step.type === 'deposit' && result.apy !== null) {
         view.apy = reportedApy(result.apy)!;
         view.expectedYearlyEarnings = fromUnits(yearly(amount, result.apy), stepAsset);
@@ -290,20 +323,37 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   if (request.speed !== undefined) preview.speed = request.speed;
   if (result.plan.steps.some((s) => s.type === 'bridge')) preview.speeds = speedQuotes(result.plan.steps, read.snapshot.market.routeFees);
   const deposit = depositOf(result);
-  if (deposit !== undefined && result.apy !== null) preview.totals.expectedYearlyEarnings = fromUnits(yearly(toUnits(deposit.amount, asset), result.apy), asset);
+  if (deposit !== undefined && result.apy !== null)
+    preview.totals.expectedYearlyEarnings = fromUnits(yearly(toUnits(deposit.amount, asset), result.apy), asset);
 
   if (choosing) {
     preview.choice = request.optimize === 'netReturn' ? 'netReturn' : 'bestApy';
     preview.horizonDays = horizonDays;
     // the other rule's plan on the same snapshot: shown when it lends elsewhere
-    const other = planOn(request.optimize === 'netReturn' ? { ...request, optimize: undefined } : { ...request, optimize: 'netReturn', horizonDays }, read.snapshot);
+    const other = planOn(
+      request.optimize === 'netReturn' ? { ...request, optimize: undefined } : { ...request, optimize: 'netReturn', horizonDays },
+      read.snapshot,
+    );
     const otherDeposit = other.ok ? depositOf(other) : undefined;
     if (deposit !== undefined && otherDeposit !== undefined && (otherDeposit.chain !== deposit.chain || otherDeposit.protocol !== deposit.protocol)) {
       const returns = rankNetReturns(request, read.snapshot, horizonDays);
       const alternative = (choice: PreviewChoice, d: typeof deposit): PreviewAlternative[] => {
         const r = returns.find((x) => x.chain === d.chain && x.protocol === d.protocol);
         if (r === undefined) return [];
-        return [{ choice, chain: r.chain, protocol: r.protocol, apy: reportedApy(r.apy)!, bridges: r.bridges, amount: fromUnits(r.deposited, asset), earningsUsd: r.earningsUsd, routeFeesUsd: r.routeFeesUsd, gasUsd: r.gasUsd, netReturnUsd: r.netReturnUsd }];
+        return [
+          {
+            choice,
+            chain: r.chain,
+            protocol: r.protocol,
+            apy: reportedApy(r.apy)!,
+            bridges: r.bridges,
+            amount: fromUnits(r.deposited, asset),
+            earningsUsd: r.earningsUsd,
+            routeFeesUsd: r.routeFeesUsd,
+            gasUsd: r.gasUsd,
+            netReturnUsd: r.netReturnUsd,
+          },
+        ];
       };
       const [apyDeposit, netDeposit] = preview.choice === 'bestApy' ? [deposit, otherDeposit] : [otherDeposit, deposit];
       preview.alternatives = [...alternative('bestApy', apyDeposit), ...alternative('netReturn', netDeposit)];

@@ -84,12 +84,7 @@ function intentCreatedDetails(intent: Intent): Record<string, unknown> {
  * stores the intent as `pending` and hands it to the engine. Answers 201
  * with the intent; an Idempotency-Key replays the first answer for 24 h.
  */
-export async function submitIntent(
-  deps: SubmitIntentDeps,
-  principal: Principal,
-  body: unknown,
-  idempotencyKey?: string,
-): Promise<SubmitIntentResult> {
+export async function submitIntent(deps: SubmitIntentDeps, principal: Principal, body: unknown, idempotencyKey?: string): Promise<SubmitIntentResult> {
   return withIdempotency(deps, { scope: `${principal.account.id}:createIntent`, key: idempotencyKey, request: body }, async ({ seed }) => {
     const params = parseCreateIntent(body);
     assertChainsUsable(principal, namedChains(params), deps.environment);
@@ -97,7 +92,13 @@ export async function submitIntent(
     checkWalletChains(wallet, params);
     // The wallet's spending policy decides what the request alone decides, and reserves the daily cap, before anything is stored.
     const decision = await decideIntent(deps, wallet, params, (error, refusal) =>
-      recordAudit(deps, { accountId: principal.account.id, type: 'intent.denied', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: String(error.details.policyId) }, details: { action: params.action, amount: params.amount, asset: params.asset, version: error.details.version, ...refusal } }).then(() => undefined),
+      recordAudit(deps, {
+        accountId: principal.account.id,
+        type: 'intent.denied',
+        actor: actorOf(principal),
+        subject: { walletId: wallet.id, policyId: String(error.details.policyId) },
+        details: { action: params.action, amount: params.amount, asset: params.asset, version: error.details.version, ...refusal },
+      }).then(() => undefined),
     );
     // The shared gas tank pays for what the intent sends: its expected gas is reserved of the account's 24 h budget, or nothing starts.
     let gas;
@@ -136,7 +137,13 @@ export async function submitIntent(
       throw e;
     }
     // On record before the engine runs it, so it is there before its outcome (recordAudit never throws).
-    await recordAudit(deps, { accountId: intent.accountId, type: 'intent.created', actor: actorOf(principal), subject: { walletId: intent.walletId, intentId: intent.id }, details: intentCreatedDetails(intent) });
+    await recordAudit(deps, {
+      accountId: intent.accountId,
+      type: 'intent.created',
+      actor: actorOf(principal),
+      subject: { walletId: intent.walletId, intentId: intent.id },
+      details: intentCreatedDetails(intent),
+    });
     try {
       await deps.engine.submit(intent);
     } catch (err) {

@@ -3,7 +3,6 @@ import type { Principal } from '../accounts/principal';
 import { isFinal, type Intent } from '../../domain/intent';
 import { getIntent } from './getIntent';
 
-
 /** Snapshots kept for a reader that lags; beyond it the oldest are dropped (each snapshot is complete, so the latest still tells all). */
 export const WATCH_BUFFER = 64;
 
@@ -14,11 +13,7 @@ export const WATCH_BUFFER = 64;
  * Memory per watcher is bounded by WATCH_BUFFER snapshots, and `return()`
  * (a client going away) releases the listener at once, even mid-wait.
  */
-export async function watchIntent(
-  deps: Pick<AppDeps, 'store' | 'engine'>,
-  principal: Principal,
-  intentId: string,
-): Promise<AsyncIterableIterator<Intent>> {
+export async function watchIntent(deps: Pick<AppDeps, 'store' | 'engine'>, principal: Principal, intentId: string): Promise<AsyncIterableIterator<Intent>> {
   const queue: Intent[] = [];
   let waiting: ((r: IteratorResult<Intent>) => void) | null = null;
   let version = -1;

@@ -115,25 +115,35 @@ async function takeInvalidProofSlots(deps: Pick<AppDeps, 'store' | 'clock'>, win
  *
  * Refusals are 402 PAYMENT_INVALID with `details.reason` and the offer again.
  */
-export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { payments: PaymentVerifier; paidReadEvents?: PaidReadEvents }, req: PaidReadRequest): Promise<PaidRead> {
+export async function admitPaidRead(
+  deps: Pick<AppDeps, 'store' | 'clock'> & { payments: PaymentVerifier; paidReadEvents?: PaidReadEvents },
+  req: PaidReadRequest,
+): Promise<PaidRead> {
   const offer = await deps.payments.offer(req.resource);
   const withOffer = { headers: { 'PAYMENT-REQUIRED': offer.header, 'WWW-Authenticate': 'Bearer' }, bodyExtras: offer.v1 };
   if (req.proof === null) {
-    throw new ServiceError('PAYMENT_REQUIRED', 'This read costs 0.001 USDC: pay with x402 (the PAYMENT-REQUIRED header, or accepts in this body), or send an API key', {
-      ...withOffer,
-      details: { price: '0.001', asset: 'USDC', proofHeaders: PROOF_HEADERS },
-    });
+    throw new ServiceError(
+      'PAYMENT_REQUIRED',
+      'This read costs 0.001 USDC: pay with x402 (the PAYMENT-REQUIRED header, or accepts in this body), or send an API key',
+      {
+        ...withOffer,
+        details: { price: '0.001', asset: 'USDC', proofHeaders: PROOF_HEADERS },
+      },
+    );
   }
   const invalid = (reason: string, message: string, headers: Record<string, string> = {}) =>
     new ServiceError('PAYMENT_INVALID', message, { ...withOffer, headers: { ...withOffer.headers, ...headers }, details: { reason } });
 
   let walletAccount: Account | null = null;
   if (req.operation === 'getWallet') {
-    if (!req.accountId) throw invalidRequest([{ path: 'X-Account-Id', message: 'a paid GET /wallets/:userId needs X-Account-Id: user ids are unique per account' }]);
+    if (!req.accountId)
+      throw invalidRequest([{ path: 'X-Account-Id', message: 'a paid GET /wallets/:userId needs X-Account-Id: user ids are unique per account' }]);
     walletAccount = await deps.store.accounts.get(req.accountId);
     // Decided before any proof is looked at: an unknown account refuses exactly as one that did not opt in.
     if (looksLikeEmail(req.userId ?? '') && walletAccount?.paidEmailLookups !== true) {
-      throw forbidden('A paid read cannot look up a user id that is an e-mail address unless the account allows it: use an API key of the account', { reason: 'email_user_id' });
+      throw forbidden('A paid read cannot look up a user id that is an e-mail address unless the account allows it: use an API key of the account', {
+        reason: 'email_user_id',
+      });
     }
   }
 
@@ -175,7 +185,11 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
     await giveBack();
     await withinLimit(deps, `payer:${verified.payer.toLowerCase()}`, PAID_READS_PER_MINUTE);
     if (req.operation === 'getWallet') await withinLimit(deps, `paywallet:${verified.payer.toLowerCase()}`, PAID_WALLET_LOOKUPS_PER_MINUTE);
-    const claimed = await deps.store.paymentNonces.claim(verified.nonceKey, { payer: verified.payer, network: verified.network, at: deps.clock.now().toISOString() });
+    const claimed = await deps.store.paymentNonces.claim(verified.nonceKey, {
+      payer: verified.payer,
+      network: verified.network,
+      at: deps.clock.now().toISOString(),
+    });
     if (!claimed) throw replayed();
   } catch (e) {
     await release();
@@ -202,7 +216,11 @@ export async function admitPaidRead(deps: Pick<AppDeps, 'store' | 'clock'> & { p
         deps.paidReadEvents?.settlementFailed?.({ payer: settlement.payer, network: settlement.network, reason: settlement.errorReason });
         // A proof that verified and then could not pay (its balance went elsewhere meanwhile) counts as invalid, without refusing this answer as 429.
         await Promise.all(invalidProofWindows(req.clientIp, inspected).map((w) => countInWindow(deps, w.name, w.limit)));
-        throw invalid('settlement_failed', `The payment could not be settled (${settlement.errorReason ?? 'unknown reason'}): the read is not served; sign a new payment`, { [header.name]: header.value });
+        throw invalid(
+          'settlement_failed',
+          `The payment could not be settled (${settlement.errorReason ?? 'unknown reason'}): the read is not served; sign a new payment`,
+          { [header.name]: header.value },
+        );
       } finally {
         await release();
       }

@@ -14,7 +14,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The rolling 24 h window of one wallet's spending under its policy, in cents (hour buckets). */
-export const dailyWindow = (walletId: string, limitCents: bigint) => ({ key: `policyday:${walletId}`, limit: Number(limitCents), windowMs: DAY_MS, bucketMs: HOUR_MS });
+export const dailyWindow = (walletId: string, limitCents: bigint) => ({
+  key: `policyday:${walletId}`,
+  limit: Number(limitCents),
+  windowMs: DAY_MS,
+  bucketMs: HOUR_MS,
+});
 
 /** The chains an intent request names. */
 const namedChains = (p: CreateIntentParams): ChainName[] => [p.chain, p.fromChain, p.toChain].filter((c): c is ChainName => c !== undefined);

@@ -25,7 +25,16 @@ export async function ownPolicy(deps: Pick<AppDeps, 'store'>, principal: Princip
 export async function createPolicy(deps: Deps, principal: Principal, body: unknown): Promise<PolicyView> {
   const params = parseInput(createPolicySchema, body);
   const now = deps.clock.now().toISOString();
-  const policy: Policy = { id: newId('policy'), accountId: principal.account.id, name: params.name, scope: params.scope, rules: params.rules, version: 1, createdAt: now, updatedAt: now };
+  const policy: Policy = {
+    id: newId('policy'),
+    accountId: principal.account.id,
+    name: params.name,
+    scope: params.scope,
+    rules: params.rules,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
     await deps.store.policies.insert(policy);
   } catch (e) {
@@ -35,7 +44,13 @@ export async function createPolicy(deps: Deps, principal: Principal, body: unkno
     }
     throw e;
   }
-  await recordAudit(deps, { accountId: policy.accountId, type: 'policy.created', actor: actorOf(principal), subject: { policyId: policy.id }, details: { name: policy.name, scope: policy.scope, rules: policy.rules, version: 1 } });
+  await recordAudit(deps, {
+    accountId: policy.accountId,
+    type: 'policy.created',
+    actor: actorOf(principal),
+    subject: { policyId: policy.id },
+    details: { name: policy.name, scope: policy.scope, rules: policy.rules, version: 1 },
+  });
   return toPolicyView(policy);
 }
 
@@ -45,7 +60,13 @@ export async function getPolicy(deps: Pick<AppDeps, 'store'>, principal: Princip
 
 /** Query of GET /policies and Query.policies (the OpenAPI document uses it too). */
 export const listPoliciesSchema = z.strictObject({
-  first: z.coerce.number({ error: 'first must be a whole number' }).int('first must be a whole number').min(1, 'first must be at least 1').max(100, 'first must be at most 100').default(20).meta({ description: 'Page size, 1-100 (default 20)' }),
+  first: z.coerce
+    .number({ error: 'first must be a whole number' })
+    .int('first must be a whole number')
+    .min(1, 'first must be at least 1')
+    .max(100, 'first must be at most 100')
+    .default(20)
+    .meta({ description: 'Page size, 1-100 (default 20)' }),
   after: z.string().min(1, 'after must not be empty').optional().meta({ description: '`pageInfo.endCursor` of the previous page' }),
 });
 
@@ -65,7 +86,13 @@ export async function updatePolicy(deps: Deps, principal: Principal, policyId: s
     const cur = await ownPolicy(deps, principal, policyId);
     const next: Policy = { ...cur, name: params.name, rules: params.rules, version: cur.version + 1, updatedAt: deps.clock.now().toISOString() };
     if (await deps.store.policies.update(next, cur.version)) {
-      await recordAudit(deps, { accountId: next.accountId, type: 'policy.updated', actor: actorOf(principal), subject: { policyId: next.id }, details: { name: next.name, rules: next.rules, version: next.version, previousVersion: cur.version } });
+      await recordAudit(deps, {
+        accountId: next.accountId,
+        type: 'policy.updated',
+        actor: actorOf(principal),
+        subject: { policyId: next.id },
+        details: { name: next.name, rules: next.rules, version: next.version, previousVersion: cur.version },
+      });
       return toPolicyView(next);
     }
   }
@@ -86,5 +113,11 @@ export async function deletePolicy(deps: Deps, principal: Principal, policyId: s
   const wallets = await deps.store.wallets.countByPolicy(p.id);
   if (wallets > 0) throw policyInUse(p.id, wallets, false);
   await deps.store.policies.delete(p.id);
-  await recordAudit(deps, { accountId: p.accountId, type: 'policy.deleted', actor: actorOf(principal), subject: { policyId: p.id }, details: { name: p.name, version: p.version } });
+  await recordAudit(deps, {
+    accountId: p.accountId,
+    type: 'policy.deleted',
+    actor: actorOf(principal),
+    subject: { policyId: p.id },
+    details: { name: p.name, version: p.version },
+  });
 }

@@ -47,7 +47,11 @@ export async function checkPlanPolicy(deps: Pick<AppDeps, 'store' | 'chains' | '
   }
   const limit = usdCents(policy.rules.maxUsdPerDay);
   const take = await takeFromBudget(deps.store.usage, dailyWindow(intent.walletId, limit), Number(extra), deps.clock.now().getTime());
-  if (!take.ok) return { ok: false, error: policyViolation(policy, { rule: 'maxUsdPerDay', limit: policy.rules.maxUsdPerDay, requested: centsToUsd(BigInt(take.used) + extra) }) };
+  if (!take.ok)
+    return {
+      ok: false,
+      error: policyViolation(policy, { rule: 'maxUsdPerDay', limit: policy.rules.maxUsdPerDay, requested: centsToUsd(BigInt(take.used) + extra) }),
+    };
   const planned = { key: take.bucket.key, cents: (policy.planned?.cents ?? 0) + Number(extra), expiresAt: take.bucket.expiresAt.toISOString() };
   if (policy.planned && policy.planned.key !== planned.key) {
     // a second settlement in another bucket (planning ran again): keep one record by moving the first one's cents here

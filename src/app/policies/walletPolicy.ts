@@ -29,26 +29,49 @@ export async function effectivePolicy(deps: Pick<AppDeps, 'store'>, wallet: Wall
 export async function assertWalletPolicy(deps: Pick<AppDeps, 'store'>, principal: Principal, policyId: string): Promise<Policy> {
   const policy = await ownPolicy(deps, principal, policyId);
   if (policy.scope !== 'wallet') {
-    throw invalidRequest([{ path: 'policyId', message: 'an account-scope policy already governs every wallet without its own: set a wallet-scope policy here' }]);
+    throw invalidRequest([
+      { path: 'policyId', message: 'an account-scope policy already governs every wallet without its own: set a wallet-scope policy here' },
+    ]);
   }
   return policy;
 }
 
 /** PUT /wallets/:walletId/policy `{ policyId }`: the wallet's own policy (a wallet-scope policy of the account). 200 with the wallet. */
-export async function setWalletPolicy(deps: Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>, principal: Principal, walletId: string, body: unknown): Promise<WalletView> {
+export async function setWalletPolicy(
+  deps: Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>,
+  principal: Principal,
+  walletId: string,
+  body: unknown,
+): Promise<WalletView> {
   const { policyId } = parseInput(setWalletPolicySchema, body);
   const wallet = await getWalletById(deps, principal, walletId);
   const policy = await assertWalletPolicy(deps, principal, policyId);
   await deps.store.wallets.setPolicy(wallet.id, policy.id);
-  await recordAudit(deps, { accountId: wallet.accountId, type: 'wallet.policy_set', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: policy.id }, details: { previousPolicyId: wallet.policyId ?? null, version: policy.version } });
+  await recordAudit(deps, {
+    accountId: wallet.accountId,
+    type: 'wallet.policy_set',
+    actor: actorOf(principal),
+    subject: { walletId: wallet.id, policyId: policy.id },
+    details: { previousPolicyId: wallet.policyId ?? null, version: policy.version },
+  });
   return { ...toWalletView({ ...wallet, policyId: policy.id }) };
 }
 
 /** DELETE /wallets/:walletId/policy: 204; the account policy (if any) governs it again. */
-export async function removeWalletPolicy(deps: Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>, principal: Principal, walletId: string): Promise<void> {
+export async function removeWalletPolicy(
+  deps: Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>,
+  principal: Principal,
+  walletId: string,
+): Promise<void> {
   const wallet = await getWalletById(deps, principal, walletId);
   await deps.store.wallets.setPolicy(wallet.id, null);
   if (wallet.policyId) {
-    await recordAudit(deps, { accountId: wallet.accountId, type: 'wallet.policy_removed', actor: actorOf(principal), subject: { walletId: wallet.id, policyId: wallet.policyId }, details: {} });
+    await recordAudit(deps, {
+      accountId: wallet.accountId,
+      type: 'wallet.policy_removed',
+      actor: actorOf(principal),
+      subject: { walletId: wallet.id, policyId: wallet.policyId },
+      details: {},
+    });
   }
 }

@@ -42,7 +42,8 @@ export async function takeWalletSlot(deps: Pick<AppDeps, 'store'>, account: Acco
     const created = await wallets.countByAccount(account.id);
     const counted = await usage.get(key);
     if (counted < created) {
-      if (attempt >= RAISE_ATTEMPTS) throw new ServiceError('SERVICE_UNAVAILABLE', 'Wallet creation is busy for this account; try again', { headers: { 'Retry-After': '1' } });
+      if (attempt >= RAISE_ATTEMPTS)
+        throw new ServiceError('SERVICE_UNAVAILABLE', 'Wallet creation is busy for this account; try again', { headers: { 'Retry-After': '1' } });
       // Adds the difference only while the counter is still at `counted` (the result may not pass `created`).
       await usage.incrementIfAtMost(key, created - counted, created, NEVER);
       continue;

@@ -18,9 +18,7 @@ export interface CircuitBreakerOptions {
 
 /** Where one endpoint's circuit stands. */
 export type CircuitState =
-  | { state: 'closed'; failures: number }
-  | { state: 'open'; until: number; cooldownMs: number }
-  | { state: 'half-open'; cooldownMs: number; probing: boolean };
+  { state: 'closed'; failures: number } | { state: 'open'; until: number; cooldownMs: number } | { state: 'half-open'; cooldownMs: number; probing: boolean };
 
 /** What to do with a delivery claimed for an endpoint: send it, or hold it until `until` (ms), or (null) until the probe in flight has answered. */
 export type CircuitDecision = { send: true } | { send: false; until: number | null };

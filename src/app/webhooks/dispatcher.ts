@@ -100,7 +100,11 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   const pollMs = o.pollMs ?? Math.max(10, Math.min(1_000, o.retry.baseMs));
   const slots = createDeliverySlots({ total: o.concurrency ?? 16, perAccount: o.perAccount ?? 4, perEndpoint: o.perEndpoint ?? 2 });
   const breaker = createCircuitBreaker(
-    { threshold: o.breaker?.threshold ?? 5, cooldownMs: o.breaker?.cooldownMs ?? 6 * o.retry.baseMs, maxCooldownMs: o.breaker?.maxCooldownMs ?? 720 * o.retry.baseMs },
+    {
+      threshold: o.breaker?.threshold ?? 5,
+      cooldownMs: o.breaker?.cooldownMs ?? 6 * o.retry.baseMs,
+      maxCooldownMs: o.breaker?.maxCooldownMs ?? 720 * o.retry.baseMs,
+    },
     (endpointId, state) => {
       if (state === 'open') o.logger.warn({ endpointId }, 'webhook endpoint keeps failing: its deliveries are held for a cool-down');
       o.onEvent?.({ type: 'circuit', endpointId, state });
@@ -117,7 +121,14 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   async function attempt(d: WebhookDelivery): Promise<void> {
     const endpoint = await o.store.webhooks.getEndpoint(d.endpointId);
     if (!endpoint) {
-      await o.store.webhooks.finishAttempt(d.id, owner, { status: 'failed', attempts: d.attempts, nextAttemptAt: null, lastStatusCode: null, lastError: 'the endpoint was deleted', deliveredAt: null });
+      await o.store.webhooks.finishAttempt(d.id, owner, {
+        status: 'failed',
+        attempts: d.attempts,
+        nextAttemptAt: null,
+        lastStatusCode: null,
+        lastError: 'the endpoint was deleted',
+        deliveredAt: null,
+      });
       return;
     }
     const admitted = breaker.admit(endpoint.id, o.clock.now().getTime());
@@ -152,7 +163,14 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
     const attempts = d.attempts + 1;
     let outcome;
     if (result.ok) {
-      outcome = { status: 'delivered' as const, attempts, nextAttemptAt: null, lastStatusCode: result.statusCode, lastError: null, deliveredAt: now.toISOString() };
+      outcome = {
+        status: 'delivered' as const,
+        attempts,
+        nextAttemptAt: null,
+        lastStatusCode: result.statusCode,
+        lastError: null,
+        deliveredAt: now.toISOString(),
+      };
     } else {
       const next = nextAttemptAt(o.retry, Date.parse(d.createdAt), attempts, now.getTime());
       outcome = {

@@ -67,7 +67,13 @@ export async function createWebhookEndpoint(deps: Deps, principal: Principal, bo
   };
   await deps.store.webhooks.insertEndpoint(endpoint);
   // An endpoint receives every update of the account's intents: who added one, and where it sends, is on record (never its secret).
-  await recordAudit(deps, { accountId: endpoint.accountId, type: 'webhook.created', actor: actorOf(principal), subject: { webhookId: id }, details: { host: url.host, events: endpoint.events } });
+  await recordAudit(deps, {
+    accountId: endpoint.accountId,
+    type: 'webhook.created',
+    actor: actorOf(principal),
+    subject: { webhookId: id },
+    details: { host: url.host, events: endpoint.events },
+  });
   return { ...toWebhookView(endpoint), secret };
 }
 
@@ -84,7 +90,13 @@ export async function deleteWebhookEndpoint(deps: Pick<AppDeps, 'store' | 'clock
   const e = await ownWebhook(deps, principal, webhookId);
   // A concurrent delete that got there first records it; this one has nothing left to record.
   if (!(await deps.store.webhooks.deleteEndpoint(e.id))) return;
-  await recordAudit(deps, { accountId: e.accountId, type: 'webhook.deleted', actor: actorOf(principal), subject: { webhookId: e.id }, details: { host: hostOf(e.url) } });
+  await recordAudit(deps, {
+    accountId: e.accountId,
+    type: 'webhook.deleted',
+    actor: actorOf(principal),
+    subject: { webhookId: e.id },
+    details: { host: hostOf(e.url) },
+  });
 }
 
 /** The URL's host (and port), what the audit log names of an endpoint: its path and query may carry the receiver's own token. */
@@ -117,7 +129,11 @@ export async function sendTestWebhook(deps: Deps, principal: Principal, webhookI
     endpointId: e.id,
     accountId: e.accountId,
     eventType: WEBHOOK_TEST_EVENT,
-    body: JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: now, data: { webhookId: e.id, message: 'A test event: your endpoint receives and verifies webhooks.' } }),
+    body: JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now,
+      data: { webhookId: e.id, message: 'A test event: your endpoint receives and verifies webhooks.' },
+    }),
     status: 'pending',
     attempts: 0,
     nextAttemptAt: now,

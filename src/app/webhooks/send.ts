@@ -31,7 +31,12 @@ export async function sendWebhook(
     return { ok: false, statusCode: null, error: publicOutcome(null) };
   }
   // The full reason is told once, to the server log; the result carries only what the delivery log may show.
-  const failed = (statusCode: number | null, reason: string): SendResult & { reason: string } => ({ ok: false, statusCode, error: publicOutcome(statusCode), reason });
+  const failed = (statusCode: number | null, reason: string): SendResult & { reason: string } => ({
+    ok: false,
+    statusCode,
+    error: publicOutcome(statusCode),
+    reason,
+  });
   let pinned: { address: string; family: 4 | 6 };
   try {
     pinned = await resolveAllowed(target, options.egress);
@@ -41,7 +46,8 @@ export async function sendWebhook(
     return { ok: false, statusCode: null, error: publicOutcome(null) };
   }
   const lookup: LookupFunction = (_host, opts, cb) => {
-    if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
+    if ((opts as { all?: boolean }).all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
     else cb(null, pinned.address, pinned.family);
   };
   const client = target.protocol === 'https:' ? https : http;
@@ -59,7 +65,12 @@ export async function sendWebhook(
       target,
       {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'wallet-intent-service-webhooks/1', ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'User-Agent': 'wallet-intent-service-webhooks/1',
+          ...headers,
+        },
         lookup,
         agent: false,
       },
@@ -70,8 +81,7 @@ export async function sendWebhook(
           read += chunk.length;
           if (read > MAX_ANSWER_BYTES) res.destroy();
         });
-        const finish = () =>
-          done(statusCode >= 200 && statusCode < 300 ? { ok: true, statusCode } : failed(statusCode, `the endpoint answered ${statusCode}`));
+        const finish = () => done(statusCode >= 200 && statusCode < 300 ? { ok: true, statusCode } : failed(statusCode, `the endpoint answered ${statusCode}`));
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);

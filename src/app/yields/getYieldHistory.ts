@@ -93,7 +93,11 @@ export function bucketize(samples: readonly RateSample[], bucket: RateBucket): Y
  * RATE_HISTORY_RETENTION_DAYS at most. Every bad parameter is named in one
  * 400 INVALID_REQUEST.
  */
-export async function getYieldHistory(deps: Pick<AppDeps, 'store' | 'clock' | 'environment'>, principal: Principal, params: YieldHistoryParams): Promise<YieldHistory> {
+export async function getYieldHistory(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'environment'>,
+  principal: Principal,
+  params: YieldHistoryParams,
+): Promise<YieldHistory> {
   const q = parseInput(yieldHistoryQuerySchema, params);
   const chain = q.chain as ChainName | undefined;
   if (chain) assertChainsUsable(principal, [{ field: 'chain', chain }], deps.environment);
@@ -102,7 +106,8 @@ export async function getYieldHistory(deps: Pick<AppDeps, 'store' | 'clock' | 'e
   const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_HISTORY_WINDOW_MS;
   const issues: FieldIssue[] = [];
   if (from >= to) issues.push({ path: q.from !== undefined ? 'from' : 'to', message: 'from must be before to' });
-  else if (to - from > RATE_HISTORY_RETENTION_MS) issues.push({ path: 'from', message: `the window from → to may span at most ${RATE_HISTORY_RETENTION_DAYS} days` });
+  else if (to - from > RATE_HISTORY_RETENTION_MS)
+    issues.push({ path: 'from', message: `the window from → to may span at most ${RATE_HISTORY_RETENTION_DAYS} days` });
   const bucket = q.bucket ?? defaultBucket(Math.max(1, to - from));
   if (q.bucket !== undefined && from < to && Math.ceil((to - from) / BUCKET_MS[bucket]) > MAX_HISTORY_BUCKETS) {
     issues.push({ path: 'bucket', message: `bucket ${bucket} makes more than ${MAX_HISTORY_BUCKETS} buckets of this window; choose a wider one` });

@@ -62,7 +62,14 @@ export interface GetYieldsParams {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A market's rate as the API shows it. */
-const yieldRate = (r: MarketRate): YieldRate => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, token: r.token, apy: round2(r.apy), sandboxOnly: r.sandboxOnly === true });
+const yieldRate = (r: MarketRate): YieldRate => ({
+  chain: r.chain,
+  protocol: r.protocol,
+  asset: r.asset,
+  token: r.token,
+  apy: round2(r.apy),
+  sandboxOnly: r.sandboxOnly === true,
+});
 const pct = (n: number) => `${n.toFixed(2)}%`;
 
 /** Current rates through the ≤ 15 s single-flight cache (the planner and the yields report read the same numbers). */
@@ -85,7 +92,11 @@ function reasoningFor(best: MarketRate, others: MarketRate[]): string {
  * asset/chain when given, and the best market for the asset (USDC by default).
  * Naming an upcoming main network follows the plan rule of assertChainsUsable.
  */
-export async function getYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>, principal: Principal, params: GetYieldsParams = {}): Promise<YieldReport> {
+export async function getYields(
+  deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>,
+  principal: Principal,
+  params: GetYieldsParams = {},
+): Promise<YieldReport> {
   checkOptimizeParams(params);
   if (params.chain) assertChainsUsable(principal, [{ field: 'chain', chain: params.chain }], deps.environment);
   if (params.optimize !== undefined) return netReturnYields(deps, principal, params);
@@ -108,9 +119,11 @@ function checkOptimizeParams(params: GetYieldsParams): void {
     if (params.walletId === undefined) issues.push({ path: 'walletId', message: 'walletId is required with optimize' });
     if (params.amount === undefined) issues.push({ path: 'amount', message: 'amount is required with optimize' });
     const asset = params.asset ?? 'USDC';
-    if (params.amount !== undefined && decimalPlaces(params.amount) > ASSET_DECIMALS[asset]) issues.push({ path: 'amount', message: `amount has more than ${ASSET_DECIMALS[asset]} decimals, the precision of ${asset}` });
+    if (params.amount !== undefined && decimalPlaces(params.amount) > ASSET_DECIMALS[asset])
+      issues.push({ path: 'amount', message: `amount has more than ${ASSET_DECIMALS[asset]} decimals, the precision of ${asset}` });
   } else {
-    for (const field of ['walletId', 'amount', 'horizonDays'] as const) if (params[field] !== undefined) issues.push({ path: field, message: `${field} is only used with optimize=netReturn` });
+    for (const field of ['walletId', 'amount', 'horizonDays'] as const)
+      if (params[field] !== undefined) issues.push({ path: field, message: `${field} is only used with optimize=netReturn` });
   }
   if (issues.length > 0) throw invalidRequest(issues);
 }
@@ -123,7 +136,11 @@ function checkOptimizeParams(params: GetYieldsParams): void {
  * with. `best` is the first of the ranking (null when the funds reach no
  * market), its reasoning naming the runner-up and the numbers.
  */
-async function netReturnYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>, principal: Principal, params: GetYieldsParams): Promise<YieldReport> {
+async function netReturnYields(
+  deps: Pick<AppDeps, 'chains' | 'caches' | 'environment' | 'store'>,
+  principal: Principal,
+  params: GetYieldsParams,
+): Promise<YieldReport> {
   const asset = params.asset ?? 'USDC';
   const horizonDays = params.horizonDays ?? DEFAULT_HORIZON_DAYS;
   const wallet = await getWalletById(deps, principal, params.walletId!);
@@ -146,10 +163,16 @@ async function netReturnYields(deps: Pick<AppDeps, 'chains' | 'caches' | 'enviro
   const rates = all.filter((r) => r.asset === asset && (!params.chain || r.chain === params.chain));
   const ranking = rankNetReturns(request, read.snapshot, horizonDays);
   const top = ranking[0];
-  const marketOf = (r: { chain: ChainName; protocol: string }): MarketRate => all.find((m) => m.chain === r.chain && m.protocol === r.protocol && m.asset === asset)!;
+  const marketOf = (r: { chain: ChainName; protocol: string }): MarketRate =>
+    all.find((m) => m.chain === r.chain && m.protocol === r.protocol && m.asset === asset)!;
   return {
     rates: rates.map(yieldRate),
-    best: top ? { ...yieldRate(marketOf(top)), reasoning: `${netReturnReasoning(ranking, horizonDays)} Ranked by net return for ${params.amount} ${asset} from wallet ${wallet.id}; the highest APY alone would be ${describeApyBest(rates)}.` } : null,
+    best: top
+      ? {
+          ...yieldRate(marketOf(top)),
+          reasoning: `${netReturnReasoning(ranking, horizonDays)} Ranked by net return for ${params.amount} ${asset} from wallet ${wallet.id}; the highest APY alone would be ${describeApyBest(rates)}.`,
+        }
+      : null,
     netReturn: {
       horizonDays,
       amount: params.amount!,

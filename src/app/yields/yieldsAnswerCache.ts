@@ -13,7 +13,10 @@ import type { Principal } from '../accounts/principal';
  * takes `read` and keeps its text when the snapshot did not change while it
  * ran, so the text always belongs to the snapshot it is filed under.
  */
-export function yieldsAnswerCache(deps: Pick<AppDeps, 'caches'>, read: (principal: Principal) => Promise<unknown>): (principal: Principal) => string | Promise<string> {
+export function yieldsAnswerCache(
+  deps: Pick<AppDeps, 'caches'>,
+  read: (principal: Principal) => Promise<unknown>,
+): (principal: Principal) => string | Promise<string> {
   const rates = deps.caches.rates;
   let kept: { snapshot: MarketRate[]; text: string } | undefined;
   const slow = async (principal: Principal): Promise<string> => {

@@ -5,8 +5,29 @@ import { concat, hexToBigInt, hexToNumber, numberToHex, size, slice, type Hex } 
  * BurnMessageV2; the sandbox contracts in contracts/ use the same bytes).
  * Offsets in bytes.
  */
-const M = { version: 0, sourceDomain: 4, destinationDomain: 8, nonce: 12, sender: 44, recipient: 76, destinationCaller: 108, minFinality: 140, finalityExecuted: 144, body: 148 } as const;
-const B = { version: 0, burnToken: 4, mintRecipient: 36, amount: 68, messageSender: 100, maxFee: 132, feeExecuted: 164, expirationBlock: 196, hookData: 228 } as const;
+const M = {
+  version: 0,
+  sourceDomain: 4,
+  destinationDomain: 8,
+  nonce: 12,
+  sender: 44,
+  recipient: 76,
+  destinationCaller: 108,
+  minFinality: 140,
+  finalityExecuted: 144,
+  body: 148,
+} as const;
+const B = {
+  version: 0,
+  burnToken: 4,
+  mintRecipient: 36,
+  amount: 68,
+  messageSender: 100,
+  maxFee: 132,
+  feeExecuted: 164,
+  expirationBlock: 196,
+  hookData: 228,
+} as const;
 
 /** Finality thresholds of CCTP v2: fast transfers are attested at 1000 ("confirmed"), standard at 2000 ("finalized"). */
 export const FINALITY_FAST = 1000;
@@ -99,12 +120,14 @@ export function fillMessageV2(sent: Hex, fields: AttestedFields): Hex {
   // A message that is not a burn (sendMessage called directly) carries no fee fields.
   const isBurn = isBurnMessageBodyV2(body);
   if (!isBurn && fields.feeExecuted !== 0n) throw new Error('CCTP v2: a fee needs a burn message');
-  const filledBody = !isBurn ? body : concat([
-    slice(body, 0, B.feeExecuted),
-    numberToHex(fields.feeExecuted, { size: 32 }),
-    numberToHex(fields.expirationBlock, { size: 32 }),
-    ...(size(body) > B.hookData ? [slice(body, B.hookData)] : []),
-  ]);
+  const filledBody = !isBurn
+    ? body
+    : concat([
+        slice(body, 0, B.feeExecuted),
+        numberToHex(fields.feeExecuted, { size: 32 }),
+        numberToHex(fields.expirationBlock, { size: 32 }),
+        ...(size(body) > B.hookData ? [slice(body, B.hookData)] : []),
+      ]);
   return concat([
     slice(sent, 0, M.nonce),
     fields.nonce,

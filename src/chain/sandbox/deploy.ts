@@ -21,14 +21,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../domain/chains';
-import {
-  sandboxCometAbi,
-  sandboxCreate2FactoryAbi,
-  sandboxPriceFeedAbi,
-  sandboxTokenAbi,
-  messageTransmitterV2Abi,
-  tokenMessengerV2Abi,
-} from './abis';
+import { sandboxCometAbi, sandboxCreate2FactoryAbi, sandboxPriceFeedAbi, sandboxTokenAbi, messageTransmitterV2Abi, tokenMessengerV2Abi } from './abis';
 import artifacts from './artifacts.json';
 import {
   SANDBOX_COMET_APR,
@@ -130,10 +123,7 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     if (asset === 'USDC') continue;
     const { name, symbol } = SANDBOX_TOKEN_METADATA[asset];
     const args = [name, symbol, ASSET_DECIMALS[asset], ctx.owner] as const;
-    tokens[asset] = await create2(
-      `token:${asset}`,
-      encodeDeployData({ abi: sandboxTokenAbi, bytecode: bytecodeOf('SandboxToken'), args }),
-    );
+    tokens[asset] = await create2(`token:${asset}`, encodeDeployData({ abi: sandboxTokenAbi, bytecode: bytecodeOf('SandboxToken'), args }));
   }
   // Circle's own USDC, where Circle's is on the public test networks (x402 clients' default spending controls know these addresses).
   const usdc = (tokens.USDC = await ensureUsdc(ctx, options));
@@ -146,8 +136,23 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
   };
   const markets: ManifestMarket[] = [];
   const aaveSlots = slots.filter((m) => m.protocol === 'aave-v3');
-  const aave = aaveSlots.length > 0 ? await deployAave(ctx, factory, aaveSlots.map((m) => [m.asset, tokenOf(m.asset)] as const)) : null;
-  aaveSlots.forEach((m, i) => markets.push({ protocol: 'aave-v3', asset: m.asset, token: tokenOf(m.asset), aToken: aave!.aTokens[i]!, ...(m.sandboxOnly && { sandboxOnly: true as const }) }));
+  const aave =
+    aaveSlots.length > 0
+      ? await deployAave(
+          ctx,
+          factory,
+          aaveSlots.map((m) => [m.asset, tokenOf(m.asset)] as const),
+        )
+      : null;
+  aaveSlots.forEach((m, i) =>
+    markets.push({
+      protocol: 'aave-v3',
+      asset: m.asset,
+      token: tokenOf(m.asset),
+      aToken: aave!.aTokens[i]!,
+      ...(m.sandboxOnly && { sandboxOnly: true as const }),
+    }),
+  );
 
   for (const m of slots.filter((s) => s.protocol === 'compound-v3')) {
     const token = tokenOf(m.asset);
@@ -192,9 +197,7 @@ async function ensureFactory(ctx: ChainContext): Promise<Address> {
   if (await hasCode(ctx, factory)) return factory;
   const nonce = await ctx.public.getTransactionCount({ address: ctx.owner });
   if (nonce !== 0) {
-    throw new Error(
-      `deploySandbox: ${ctx.name}: deployer ${ctx.owner} has nonce ${nonce} but no factory at ${factory}; use a fresh chain or another key`,
-    );
+    throw new Error(`deploySandbox: ${ctx.name}: deployer ${ctx.owner} has nonce ${nonce} but no factory at ${factory}; use a fresh chain or another key`);
   }
   await confirm(ctx, ctx.wallet.deployContract({ abi: sandboxCreate2FactoryAbi, bytecode: bytecodeOf('SandboxCreate2Factory') }));
   return factory;
@@ -204,10 +207,7 @@ async function ensureCreate2(ctx: ChainContext, factory: Address, label: string,
   const salt = keccak256(stringToHex(`wallet-intent-sandbox:${label}`));
   const address = getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: initCode });
   if (await hasCode(ctx, address)) return address;
-  await confirm(
-    ctx,
-    ctx.wallet.writeContract({ address: factory, abi: sandboxCreate2FactoryAbi, functionName: 'deploy', args: [salt, initCode] }),
-  );
+  await confirm(ctx, ctx.wallet.writeContract({ address: factory, abi: sandboxCreate2FactoryAbi, functionName: 'deploy', args: [salt, initCode] }));
   if (!(await hasCode(ctx, address))) throw new Error(`deploySandbox: ${ctx.name}: ${label} not found at ${address}`);
   return address;
 }
@@ -246,7 +246,11 @@ async function ensureUsdc(ctx: ChainContext, options: DeploySandboxOptions): Pro
 
 async function ensureUsdcMinter(ctx: ChainContext, usdc: Address, minter: Address): Promise<void> {
   const isMinter = await ctx.public.readContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'isMinter', args: [minter] });
-  if (!isMinter) await confirm(ctx, ctx.wallet.writeContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [minter, USDC_MINTER_ALLOWANCE] }));
+  if (!isMinter)
+    await confirm(
+      ctx,
+      ctx.wallet.writeContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [minter, USDC_MINTER_ALLOWANCE] }),
+    );
 }
 
 /** Aave's L2 markets (Arbitrum, Base) run `L2Pool`; Ethereum's runs `Pool`. */
@@ -346,14 +350,19 @@ async function ensureBridge(
   await placeAt(ctx, deployer, transmitterTemplate, messageTransmitter, CCTP_CONSTRUCTOR_SLOTS);
   const messengerTemplate = await create2(
     'cctp-v2:TokenMessengerV2@circle',
-    encodeDeployData({ abi: tokenMessengerV2Abi, bytecode: bytecodeOf('TokenMessengerV2'), args: [messageTransmitter, CCTP_V2_VERSION, ctx.owner, SANDBOX_ADDRESSES.treasury] }),
+    encodeDeployData({
+      abi: tokenMessengerV2Abi,
+      bytecode: bytecodeOf('TokenMessengerV2'),
+      args: [messageTransmitter, CCTP_V2_VERSION, ctx.owner, SANDBOX_ADDRESSES.treasury],
+    }),
   );
   await placeAt(ctx, deployer, messengerTemplate, tokenMessenger, CCTP_CONSTRUCTOR_SLOTS);
   const client = { public: ctx.public, wallet: ctx.wallet };
   const transmitter = getContract({ address: messageTransmitter, abi: messageTransmitterV2Abi, client });
   if (!(await transmitter.read.isEnabledAttester([attester]))) await confirm(ctx, transmitter.write.enableAttester([attester]));
   const messenger = getContract({ address: tokenMessenger, abi: tokenMessengerV2Abi, client });
-  if ((await messenger.read.burnLimitsPerMessage([usdc])) !== CCTP_BURN_LIMIT) await confirm(ctx, messenger.write.setMaxBurnAmountPerMessage([usdc, CCTP_BURN_LIMIT]));
+  if ((await messenger.read.burnLimitsPerMessage([usdc])) !== CCTP_BURN_LIMIT)
+    await confirm(ctx, messenger.write.setMaxBurnAmountPerMessage([usdc, CCTP_BURN_LIMIT]));
   await ensureUsdcMinter(ctx, usdc, tokenMessenger);
   return { messageTransmitter, tokenMessenger };
 }

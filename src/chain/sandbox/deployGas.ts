@@ -16,7 +16,9 @@ export const SANDBOX_DEPLOY_GAS = 12_000_000n;
 /** `client` whose writes and deployments (also through getContract) send with the fixed limits unless given one. */
 export function withDeployGas<C extends WalletClient<Transport, Chain, Account>>(client: C): C {
   return client.extend((c) => ({
-    writeContract: ((args: Parameters<typeof writeContract>[1]) => writeContract(c, { gas: SANDBOX_WRITE_GAS, ...args } as never)) as unknown as C['writeContract'],
-    deployContract: ((args: Parameters<typeof deployContract>[1]) => deployContract(c, { gas: SANDBOX_DEPLOY_GAS, ...args } as never)) as unknown as C['deployContract'],
+    writeContract: ((args: Parameters<typeof writeContract>[1]) =>
+      writeContract(c, { gas: SANDBOX_WRITE_GAS, ...args } as never)) as unknown as C['writeContract'],
+    deployContract: ((args: Parameters<typeof deployContract>[1]) =>
+      deployContract(c, { gas: SANDBOX_DEPLOY_GAS, ...args } as never)) as unknown as C['deployContract'],
   })) as unknown as C;
 }

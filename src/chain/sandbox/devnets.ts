@@ -184,15 +184,11 @@ function spawnNode(configPath: string, host: string, port: number, watchdog: str
   const cli = join(dirname(hardhatPkg), 'internal', 'cli', 'cli.js');
   // Hardhat refuses to run unless the cwd resolves to its local install (HH12): use the project root.
   const projectRoot = dirname(dirname(dirname(hardhatPkg)));
-  const child = spawn(
-    process.execPath,
-    ['--require', watchdog, cli, 'node', '--hostname', host, '--port', String(port), '--config', configPath],
-    {
-      cwd: projectRoot,
-      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    },
-  );
+  const child = spawn(process.execPath, ['--require', watchdog, cli, 'node', '--hostname', host, '--port', String(port), '--config', configPath], {
+    cwd: projectRoot,
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   const keep = (chunk: Buffer): void => {
     output.tail = (output.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
     const banner = STARTED_BANNER.exec(output.tail)?.[1];

@@ -33,7 +33,11 @@ const deployment = z
       // a market's token is the chain's token of its asset: "USDC" is Circle's USDC, never a protocol's faucet token of that symbol
       const expected = d.tokens[m.asset];
       if (!expected || expected.toLowerCase() !== m.token.toLowerCase()) {
-        ctx.addIssue({ code: 'custom', path: ['markets', i, 'token'], message: `${key}: token ${m.token} is not the chain's ${m.asset} (${expected ?? 'none listed'})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['markets', i, 'token'],
+          message: `${key}: token ${m.token} is not the chain's ${m.asset} (${expected ?? 'none listed'})`,
+        });
       }
       if (m.protocol === 'aave-v3' && d.aavePool === null) ctx.addIssue({ code: 'custom', path: ['markets', i], message: `${key} needs aavePool` });
     });

@@ -62,7 +62,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   } catch (first) {
     // a fixed base port may still be held by the first try's nodes for a moment: only free ports are retried
     if (options.basePort !== undefined) throw first;
-    process.stderr.write(`sandbox: start failed, trying once more on fresh devnets: ${first instanceof Error ? first.message.split('\n')[0] : String(first)}\n`);
+    process.stderr.write(
+      `sandbox: start failed, trying once more on fresh devnets: ${first instanceof Error ? first.message.split('\n')[0] : String(first)}\n`,
+    );
     return startSandboxOnce(options);
   }
 }
@@ -85,7 +87,12 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
     const deployed = await deploy();
     // Attestations come over HTTP from an Iris-compatible service, as on the real networks: never from the service's own key.
     iris = await startIrisServer({
-      chains: Object.values(deployed.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
+      chains: Object.values(deployed.chains).map((d) => ({
+        chain: d!.chain,
+        domain: CHAINS[d!.chain].cctpDomain,
+        rpcUrl: d!.rpcUrl,
+        messageTransmitter: d!.messageTransmitter,
+      })),
       attesterKey: SANDBOX_KEYS.attester,
       feesBps: { fast: options.fastFeeBps ?? 0, standard: 0 },
       delaysMs: options.attestationDelaysMs,

@@ -17,7 +17,12 @@ export interface ChainClient {
  * Public clients per chain; JSON-RPC batching folds a chain's concurrent reads
  * into one HTTP round trip. `onRpc` is told of every request (metrics).
  */
-export function createChainClients(deployments: readonly ChainDeployment[], pollingIntervalMs: number, timeoutMs = 10_000, onRpc?: RpcObserver): Map<ChainName, ChainClient> {
+export function createChainClients(
+  deployments: readonly ChainDeployment[],
+  pollingIntervalMs: number,
+  timeoutMs = 10_000,
+  onRpc?: RpcObserver,
+): Map<ChainName, ChainClient> {
   const out = new Map<ChainName, ChainClient>();
   for (const d of deployments) {
     const chain = viemChainFor(d.chain, d.rpcUrl);

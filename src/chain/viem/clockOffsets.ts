@@ -20,7 +20,10 @@ export interface ChainClock {
 export async function readChainClocks(clients: readonly ChainClient[], now: () => number = Date.now): Promise<ChainClock[]> {
   return Promise.all(
     clients.map(async (c) => {
-      const block = await onChain(c.name, async () => (await c.client.getBlock({ blockTag: 'pending' }).catch(() => null)) ?? c.client.getBlock({ blockTag: 'latest' }));
+      const block = await onChain(
+        c.name,
+        async () => (await c.client.getBlock({ blockTag: 'pending' }).catch(() => null)) ?? c.client.getBlock({ blockTag: 'latest' }),
+      );
       const blockTimestamp = Number(block.timestamp);
       return { chain: c.name, blockTimestamp, offsetSeconds: blockTimestamp - Math.floor(now() / 1000) };
     }),

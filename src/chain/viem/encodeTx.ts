@@ -51,13 +51,15 @@ export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabot
     case 'supply': {
       const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;
       const m = marketOf(d, tx.protocol, tx.asset);
-      if (m.protocol === 'compound-v3') return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [m.token, amount] }) };
+      if (m.protocol === 'compound-v3')
+        return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [m.token, amount] }) };
       return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'supply', args: [m.token, amount, from, 0] }) };
     }
     case 'withdraw': {
       const amount = tx.amount === 'max' ? maxUint256 : tx.amount;
       const m = marketOf(d, tx.protocol, tx.asset);
-      if (m.protocol === 'compound-v3') return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [m.token, amount] }) };
+      if (m.protocol === 'compound-v3')
+        return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [m.token, amount] }) };
       return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'withdraw', args: [m.token, amount, from] }) };
     }
     case 'burn': {

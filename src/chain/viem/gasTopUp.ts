@@ -31,7 +31,9 @@ export async function topUpGas(ctx: GasTopUpContext, chain: ChainName, address: 
       chain,
       gasTank,
       () => access.call(chain, (x) => x.client.estimateFeesPerGas()),
-      async (nonce, fees) => ({ raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: 21_000n, ...fees }) }),
+      async (nonce, fees) => ({
+        raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: 21_000n, ...fees }),
+      }),
     )
     .catch((e: unknown) => {
       // nothing was signed for the caller yet: contention on the tank is transient, the engine retries with back-off

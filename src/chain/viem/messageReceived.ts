@@ -12,7 +12,9 @@ export async function messageReceived(access: ChainAccess, chain: ChainName, mes
   // CCTP v2 layout: the nonce (32 bytes, unique across source domains) at bytes 12..44; the transmitter keys usedNonces by it alone.
   const nonce = slice(message, 12, 44);
   const transmitter = access.client(chain).deployment.messageTransmitter;
-  const used = await access.call(chain, (c) => c.client.readContract({ address: transmitter, abi: messageTransmitterV2Abi, functionName: 'usedNonces', args: [nonce] }));
+  const used = await access.call(chain, (c) =>
+    c.client.readContract({ address: transmitter, abi: messageTransmitterV2Abi, functionName: 'usedNonces', args: [nonce] }),
+  );
   if (used === 0n) return null;
   const logs = await access.call(chain, async (c) => {
     const latest = await c.client.getBlockNumber();
@@ -21,7 +23,11 @@ export async function messageReceived(access: ChainAccess, chain: ChainName, mes
   });
   const received = logs[0];
   if (received === undefined) {
-    throw new ServiceError('INTERNAL_ERROR', `CCTP message nonce ${nonce} is used on ${chain} but its MessageReceived is older than ${RECEIVE_LOOKBACK_BLOCKS} blocks`, { details: { chain } });
+    throw new ServiceError(
+      'INTERNAL_ERROR',
+      `CCTP message nonce ${nonce} is used on ${chain} but its MessageReceived is older than ${RECEIVE_LOOKBACK_BLOCKS} blocks`,
+      { details: { chain } },
+    );
   }
   return received.transactionHash;
 }

@@ -22,7 +22,10 @@ export function alreadyKnown(e: unknown): boolean {
 
 /** Gas estimation failed because the call reverts in the EVM. */
 export function isExecutionRevert(e: unknown): boolean {
-  return e instanceof BaseError && (e instanceof EstimateGasExecutionError || e.walk((x) => x instanceof ContractFunctionRevertedError) !== null || /revert/i.test(e.message));
+  return (
+    e instanceof BaseError &&
+    (e instanceof EstimateGasExecutionError || e.walk((x) => x instanceof ContractFunctionRevertedError) !== null || /revert/i.test(e.message))
+  );
 }
 
 /** The node's revert reason, as specific as the error carries it. */
@@ -33,4 +36,5 @@ export function revertReason(e: unknown): string {
 }
 
 /** Node trouble (the node did not answer) as opposed to the call failing in the EVM. */
-export const isTransportError = (e: unknown): boolean => e instanceof BaseError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
+export const isTransportError = (e: unknown): boolean =>
+  e instanceof BaseError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;

@@ -30,7 +30,12 @@ export interface NonceSenderOptions {
  * A nonce another sender used first is signed again with a fresh one; one
  * refused for another reason is given back. Resolves with what was sent.
  */
-export type NonceSender = <P, S extends { raw: Hex }>(chain: ChainName, account: LocalAccount, prepare: () => Promise<P>, sign: (nonce: number, prepared: P) => Promise<S>) => Promise<S>;
+export type NonceSender = <P, S extends { raw: Hex }>(
+  chain: ChainName,
+  account: LocalAccount,
+  prepare: () => Promise<P>,
+  sign: (nonce: number, prepared: P) => Promise<S>,
+) => Promise<S>;
 
 /**
  * Whether a send refused for a taken nonce should be tried again: a short, growing,
@@ -46,7 +51,8 @@ async function retryTakenNonce(e: unknown, attempt: number): Promise<boolean> {
 export function createNonceSender(o: NonceSenderOptions): NonceSender {
   const { access } = o;
   const locks = new KeyedMutex();
-  const pendingNonce = (chain: ChainName, address: Address): Promise<number> => access.call(chain, (x) => x.client.getTransactionCount({ address, blockTag: 'pending' }));
+  const pendingNonce = (chain: ChainName, address: Address): Promise<number> =>
+    access.call(chain, (x) => x.client.getTransactionCount({ address, blockTag: 'pending' }));
 
   /**
    * The nonce a transaction of `account` signs with: from the store's
@@ -60,10 +66,22 @@ export function createNonceSender(o: NonceSenderOptions): NonceSender {
     const repo = o.nonces?.();
     if (repo === undefined) return { nonce: pending, release: async () => undefined };
     const key = nonceKey(access.client(chain).chain.id, account.address);
-    return takeNonce({ repo, key, pending, readPending: () => pendingNonce(chain, account.address), gapMs: o.gapMs, pollMs: Math.min(o.pollMs, NONCE_WAIT_POLL_MS) });
+    return takeNonce({
+      repo,
+      key,
+      pending,
+      readPending: () => pendingNonce(chain, account.address),
+      gapMs: o.gapMs,
+      pollMs: Math.min(o.pollMs, NONCE_WAIT_POLL_MS),
+    });
   }
 
-  return async function sendWithNonce<P, S extends { raw: Hex }>(chain: ChainName, account: LocalAccount, prepare: () => Promise<P>, sign: (nonce: number, prepared: P) => Promise<S>): Promise<S> {
+  return async function sendWithNonce<P, S extends { raw: Hex }>(
+    chain: ChainName,
+    account: LocalAccount,
+    prepare: () => Promise<P>,
+    sign: (nonce: number, prepared: P) => Promise<S>,
+  ): Promise<S> {
     return locks.run(`${chain}:${account.address}`, async () => {
       for (let attempt = 1; ; attempt++) {
         const [pending, prepared] = await Promise.all([pendingNonce(chain, account.address), prepare()]);

@@ -14,7 +14,9 @@ export async function readRates(c: ChainClient): Promise<MarketRate[]> {
         apy = aaveRayToApyPercent(BigInt(reserve.currentLiquidityRate));
       } else {
         const utilization = await client.readContract({ address: m.comet, abi: sandboxCometAbi, functionName: 'getUtilization' });
-        apy = cometRateToApyPercent(BigInt(await client.readContract({ address: m.comet, abi: sandboxCometAbi, functionName: 'getSupplyRate', args: [utilization] })));
+        apy = cometRateToApyPercent(
+          BigInt(await client.readContract({ address: m.comet, abi: sandboxCometAbi, functionName: 'getSupplyRate', args: [utilization] })),
+        );
       }
       return { chain: c.name, protocol: m.protocol, asset: m.asset, token: m.token, apy, ...(m.sandboxOnly && { sandboxOnly: true }) };
     }),

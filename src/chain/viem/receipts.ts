@@ -21,7 +21,12 @@ export async function receipt(ctx: ReceiptContext, chain: ChainName, txHash: Hex
 }
 
 /** ChainPort.findReceipt: the receipt of whichever of `hashes` is mined, polled every `pollMs` for up to `waitMs`; null while none is. */
-export async function findReceipt(ctx: ReceiptContext & { pollMs: number }, chain: ChainName, hashes: readonly Hex[], waitMs: number): Promise<TxReceipt | null> {
+export async function findReceipt(
+  ctx: ReceiptContext & { pollMs: number },
+  chain: ChainName,
+  hashes: readonly Hex[],
+  waitMs: number,
+): Promise<TxReceipt | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const mined = await ctx.access.call(chain, async (c) => {

@@ -16,7 +16,10 @@ export interface RouteFees {
 /** The tier of a fee route answer at `threshold`, in bps (a route without it is a service that does not offer the tier: free is not assumed). */
 function tierBps(tiers: readonly { finalityThreshold: number; minimumFeeBps: number }[], threshold: number, route: string): number {
   const tier = tiers.find((t) => t.finalityThreshold === threshold);
-  if (tier === undefined) throw new ServiceError('BRIDGE_FAILED', `The attestation service has no fee tier ${threshold} for ${route}`, { details: { service: 'attestation', route, threshold } });
+  if (tier === undefined)
+    throw new ServiceError('BRIDGE_FAILED', `The attestation service has no fee tier ${threshold} for ${route}`, {
+      details: { service: 'attestation', route, threshold },
+    });
   return tier.minimumFeeBps;
 }
 

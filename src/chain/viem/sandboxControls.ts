@@ -35,7 +35,12 @@ export function createSandboxControls(o: {
   const faucet = privateKeyToAccount(o.faucetKey).address;
   const wallet = (chain: ChainName, key: 'deployer' | 'faucet') => {
     const c = o.client(chain);
-    return { c, w: withDeployGas(createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) })) };
+    return {
+      c,
+      w: withDeployGas(
+        createWalletClient({ chain: c.chain, account: key === 'deployer' ? deployer : faucet, transport: http(c.deployment.rpcUrl, { retryCount: 0 }) }),
+      ),
+    };
   };
   const tokenOf = (c: ChainClient, asset: TokenAsset): Address => {
     const t = c.deployment.tokens[asset];
@@ -53,12 +58,21 @@ export function createSandboxControls(o: {
       const market = findMarket(c.deployment, protocol, asset);
       if (!market) throw invalidChain(chain, { reason: `no ${protocol} ${asset} market on ${chain}` });
       if (market.protocol === 'compound-v3') {
-        return mined(c, await w.writeContract({ address: market.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }));
+        return mined(
+          c,
+          await w.writeContract({ address: market.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }),
+        );
       }
       const rateStrategy = c.deployment.aaveRateStrategy;
       if (!rateStrategy) throw invalidChain(chain, { reason: `the aave-v3 market on ${chain} has no sandbox rate strategy` });
       // Aave's Pool takes a new rate only when one of its own actions touches the reserve: setSupplyApy sets the target, then pokes it.
-      const { txHashes } = await setSupplyApy({ publicClient: c.client, walletClient: w, market: { pool: c.deployment.aavePool!, rateStrategy }, asset: market.token, apyPercent: apy });
+      const { txHashes } = await setSupplyApy({
+        publicClient: c.client,
+        walletClient: w,
+        market: { pool: c.deployment.aavePool!, rateStrategy },
+        asset: market.token,
+        apyPercent: apy,
+      });
       return { txHash: txHashes.at(-1)! };
     },
     async mint({ chain, asset, address, amount }) {

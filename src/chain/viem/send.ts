@@ -18,7 +18,13 @@ export interface SendContext {
 }
 
 /** ChainPort.send: a wallet signer is topped up with native gas first, then the transaction is signed, handed to `onSigned`, and broadcast. */
-export async function send(ctx: SendContext, signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>, onGasTopUp?: (wei: bigint) => void): Promise<SignedTx> {
+export async function send(
+  ctx: SendContext,
+  signer: TxSigner,
+  tx: TxRequest,
+  onSigned: (signed: SignedTx) => Promise<void>,
+  onGasTopUp?: (wei: bigint) => void,
+): Promise<SignedTx> {
   const account = accountOf(ctx.accounts, signer);
   if (typeof signer === 'object') {
     const toppedUp = await topUpGas(ctx.gas, tx.chain, account.address);
@@ -31,21 +37,24 @@ export async function send(ctx: SendContext, signer: TxSigner, tx: TxRequest, on
 async function signAndSend(ctx: SendContext, account: LocalAccount, tx: TxRequest, onSigned: (s: SignedTx) => Promise<void>): Promise<SignedTx> {
   const { access } = ctx;
   const c = access.client(tx.chain);
-  const sabotage = (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
+  const sabotage =
+    (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
   const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
   const prepare = () =>
     Promise.all([
       access.call(tx.chain, (x) => x.client.estimateFeesPerGas()),
-      access.call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data })).then(
-        (g) => (g * 12n) / 10n,
-        (e) => {
-          // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
-          // estimation revert is refused here, before signing: sending it would only burn gas.
-          if (sabotage) return REVERTING_GAS_LIMIT;
-          if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
-          throw e;
-        },
-      ),
+      access
+        .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))
+        .then(
+          (g) => (g * 12n) / 10n,
+          (e) => {
+            // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
+            // estimation revert is refused here, before signing: sending it would only burn gas.
+            if (sabotage) return REVERTING_GAS_LIMIT;
+            if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
+            throw e;
+          },
+        ),
     ]);
   // Another process may share a service account (tests, several instances): a nonce taken
   // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.

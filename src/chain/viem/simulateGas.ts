@@ -22,7 +22,11 @@ const SIMULATION_GAS_CAP = 3_000_000n;
 
 /** The storage slot of `mapping(address => …)` at `slot`, for `key`. */
 const mappingSlot = (key: Address, slot: bigint | Hex): Hex =>
-  keccak256(typeof slot === 'bigint' ? encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, slot]) : encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [key, slot]));
+  keccak256(
+    typeof slot === 'bigint'
+      ? encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, slot])
+      : encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [key, slot]),
+  );
 
 /**
  * The least gas with which `to`/`data` succeeds when `from` holds `assume`
@@ -30,7 +34,15 @@ const mappingSlot = (key: Address, slot: bigint | Hex): Hex =>
  * a search between 21,000 and the cap, to 0.5 %. Null when it fails even
  * with the cap (it would revert, or the token is laid out otherwise).
  */
-export async function simulateGas(access: ChainAccess, chain: ChainName, from: Address, to: Address, data: Hex, assume: AssumedFunds, typical: bigint): Promise<bigint | null> {
+export async function simulateGas(
+  access: ChainAccess,
+  chain: ChainName,
+  from: Address,
+  to: Address,
+  data: Hex,
+  assume: AssumedFunds,
+  typical: bigint,
+): Promise<bigint | null> {
   const d = access.client(chain).deployment;
   const tokenAddress = token(d, assume.asset);
   const amount = pad(toHex(assume.amount));

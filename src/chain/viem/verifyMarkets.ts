@@ -15,7 +15,11 @@ export async function verifyMarketTokens(c: ChainClient): Promise<string[]> {
   await Promise.all(
     c.deployment.markets.map(async (m) => {
       const at: Address = m.protocol === 'aave-v3' ? m.aToken : m.comet;
-      const lends = await c.client.readContract({ address: at, abi: underlyingAbi, functionName: m.protocol === 'aave-v3' ? 'UNDERLYING_ASSET_ADDRESS' : 'baseToken' });
+      const lends = await c.client.readContract({
+        address: at,
+        abi: underlyingAbi,
+        functionName: m.protocol === 'aave-v3' ? 'UNDERLYING_ASSET_ADDRESS' : 'baseToken',
+      });
       if (lends.toLowerCase() !== m.token.toLowerCase()) problems.push(`${c.name} ${m.protocol} ${m.asset}: ${at} lends ${lends}, not ${m.token}`);
     }),
   );

@@ -79,7 +79,15 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
     }
     markets.push({
       chain,
-      accept: { scheme: 'exact', network: caip(chain) as PaymentRequirements['network'], asset, amount: PRICE_UNITS, payTo: o.payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS, extra: { name, version } },
+      accept: {
+        scheme: 'exact',
+        network: caip(chain) as PaymentRequirements['network'],
+        asset,
+        amount: PRICE_UNITS,
+        payTo: o.payTo,
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+        extra: { name, version },
+      },
     });
   }
   if (markets.length === 0) throw new Error('x402: none of the payment networks (base-sepolia, ethereum-sepolia) is configured and answering');
@@ -125,9 +133,19 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
     if (payload.x402Version === 2) {
       const a = payload.accepted as Partial<PaymentRequirements> | undefined;
       const market = markets.find(
-        (m) => a && a.scheme === 'exact' && a.network === m.accept.network && same(a.asset, m.accept.asset) && same(a.payTo, m.accept.payTo) && a.amount === m.accept.amount,
+        (m) =>
+          a &&
+          a.scheme === 'exact' &&
+          a.network === m.accept.network &&
+          same(a.asset, m.accept.asset) &&
+          same(a.payTo, m.accept.payTo) &&
+          a.amount === m.accept.amount,
       );
-      if (!market) throw new PaymentRejected('requirements_mismatch', 'The payment does not answer these requirements (scheme, network, asset, payee and amount must be as offered)');
+      if (!market)
+        throw new PaymentRejected(
+          'requirements_mismatch',
+          'The payment does not answer these requirements (scheme, network, asset, payee and amount must be as offered)',
+        );
       return { market, requirements: market.accept };
     }
     const v1 = payload as unknown as { scheme?: string; network?: string };
@@ -145,7 +163,14 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
       throw new PaymentRejected('invalid_payload', 'The payment carries no EIP-3009 authorization (from, nonce)');
     }
     const nonceKey = `${market.accept.network}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
-    return { payload, market, requirements, authorization: authorization as Partial<EvmAuthorization> & Pick<EvmAuthorization, 'from' | 'nonce'>, nonceKey, signature: (payload.payload as { signature?: unknown }).signature };
+    return {
+      payload,
+      market,
+      requirements,
+      authorization: authorization as Partial<EvmAuthorization> & Pick<EvmAuthorization, 'from' | 'nonce'>,
+      nonceKey,
+      signature: (payload.payload as { signature?: unknown }).signature,
+    };
   }
 
   /**
@@ -162,7 +187,14 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
         domain: { name: extra.name, version: extra.version, chainId: CHAINS[market.chain].chainId, verifyingContract: requirements.asset as Address },
         types: authorizationTypes,
         primaryType: 'TransferWithAuthorization',
-        message: { from: a.from, to: a.to as Address, value: BigInt(a.value as string), validAfter: BigInt(a.validAfter as string), validBefore: BigInt(a.validBefore as string), nonce: a.nonce as Hex },
+        message: {
+          from: a.from,
+          to: a.to as Address,
+          value: BigInt(a.value as string),
+          validAfter: BigInt(a.validAfter as string),
+          validBefore: BigInt(a.validBefore as string),
+          nonce: a.nonce as Hex,
+        },
         signature,
       });
       return same(signer, a.from);
@@ -180,7 +212,10 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
         accepts: markets.map((m) => m.accept),
       };
       const v1Markets = markets.filter((m) => V1_NETWORK[m.chain] !== undefined);
-      return { header: encodePaymentRequiredHeader(required), v1: { x402Version: 1, accepts: v1Markets.map((m) => v1Accept(m, resource)) } } satisfies PaymentOffer;
+      return {
+        header: encodePaymentRequiredHeader(required),
+        v1: { x402Version: 1, accepts: v1Markets.map((m) => v1Accept(m, resource)) },
+      } satisfies PaymentOffer;
     },
 
     async inspect(proof, resource) {
@@ -210,13 +245,22 @@ export async function createX402Payments(o: X402Options): Promise<PaymentVerifie
         async settle(): Promise<Settlement> {
           try {
             const r = await facilitator.settle(payload, requirements);
-            return { success: r.success, transaction: r.transaction, network: r.network, payer: r.payer ?? String(authorization.from), errorReason: r.errorReason === undefined ? undefined : String(r.errorReason) };
+            return {
+              success: r.success,
+              transaction: r.transaction,
+              network: r.network,
+              payer: r.payer ?? String(authorization.from),
+              errorReason: r.errorReason === undefined ? undefined : String(r.errorReason),
+            };
           } catch (e) {
             return { success: false, transaction: '', network: market.accept.network, payer: String(authorization.from), errorReason: (e as Error).message };
           }
         },
         responseHeader(s) {
-          return { name: version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE', value: encodePaymentResponseHeader(s as Parameters<typeof encodePaymentResponseHeader>[0]) };
+          return {
+            name: version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE',
+            value: encodePaymentResponseHeader(s as Parameters<typeof encodePaymentResponseHeader>[0]),
+          };
         },
       };
     },

@@ -3,8 +3,7 @@ import { ServiceError } from './base';
 export const unauthorized = (message = 'API key missing or invalid', details: Record<string, unknown> = {}): ServiceError =>
   new ServiceError('UNAUTHORIZED', message, { details, headers: { 'WWW-Authenticate': 'Bearer' } });
 
-export const forbidden = (message: string, details: Record<string, unknown> = {}): ServiceError =>
-  new ServiceError('FORBIDDEN', message, { details });
+export const forbidden = (message: string, details: Record<string, unknown> = {}): ServiceError => new ServiceError('FORBIDDEN', message, { details });
 
 export const planRestricted = (plan: string, chain: string): ServiceError =>
   new ServiceError('PLAN_RESTRICTED', `The ${plan} plan can use test networks only; ${chain} is a main network`, {

@@ -1,7 +1,6 @@
 import { ServiceError } from './base';
 
-export const intentNotFound = (intentId: string): ServiceError =>
-  new ServiceError('INTENT_NOT_FOUND', 'Intent not found', { details: { intentId } });
+export const intentNotFound = (intentId: string): ServiceError => new ServiceError('INTENT_NOT_FOUND', 'Intent not found', { details: { intentId } });
 
 export const insufficientFunds = (details: Record<string, unknown>): ServiceError =>
   new ServiceError('INSUFFICIENT_FUNDS', 'Not enough funds across all chains', { details });

@@ -33,5 +33,4 @@ export const idempotencyConflict = (key: string): ServiceError =>
     details: { idempotencyKey: key },
   });
 
-export const serviceUnavailable = (message = 'Service temporarily unavailable'): ServiceError =>
-  new ServiceError('SERVICE_UNAVAILABLE', message);
+export const serviceUnavailable = (message = 'Service temporarily unavailable'): ServiceError => new ServiceError('SERVICE_UNAVAILABLE', message);

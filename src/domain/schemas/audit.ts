@@ -21,7 +21,10 @@ function isIsoInstant(s: string): boolean {
 const idOf = (kind: 'wallet' | 'intent', field: string) =>
   z
     .string({ error: `${field} must be a string` })
-    .regex(new RegExp(`^${ID_PREFIX[kind]}[0-9a-f]{32}$`), `${field} must be ${kind === 'wallet' ? 'a wallet id (svc_wallet_' : 'an intent id (intent_'} and 32 hex characters)`);
+    .regex(
+      new RegExp(`^${ID_PREFIX[kind]}[0-9a-f]{32}$`),
+      `${field} must be ${kind === 'wallet' ? 'a wallet id (svc_wallet_' : 'an intent id (intent_'} and 32 hex characters)`,
+    );
 
 /**
  * GET /v1/audit-events?type=&walletId=&intentId=&since=&cursor=&limit= (query
@@ -33,8 +36,12 @@ export const listAuditEventsSchema = z.strictObject({
     .enum(AUDIT_EVENT_TYPES, { error: `type must be one of: ${AUDIT_EVENT_TYPES.join(', ')}` })
     .optional()
     .meta({ description: 'Only events of this type', examples: ['intent.failed'] }),
-  walletId: idOf('wallet', 'walletId').optional().meta({ description: 'Only events about this wallet', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
-  intentId: idOf('intent', 'intentId').optional().meta({ description: 'Only events about this intent', examples: ['intent_0123456789abcdef0123456789abcdef'] }),
+  walletId: idOf('wallet', 'walletId')
+    .optional()
+    .meta({ description: 'Only events about this wallet', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+  intentId: idOf('intent', 'intentId')
+    .optional()
+    .meta({ description: 'Only events about this intent', examples: ['intent_0123456789abcdef0123456789abcdef'] }),
   since: z
     .string({ error: 'since must be a string' })
     .refine(isIsoInstant, 'since must be an ISO 8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)')

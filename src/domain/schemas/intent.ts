@@ -17,8 +17,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isTokenAsset = (v: unknown): v is TokenAsset => typeof v === 'string' && (TOKEN_ASSETS as readonly string[]).includes(v);
 
 /** Message for a required field: "x is required" when absent, `wrong` otherwise. */
-const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }) =>
-  iss.input === undefined ? `${name} is required` : wrong;
+const requiredField = (name: string, wrong: string) => (iss: { input?: unknown }) => (iss.input === undefined ? `${name} is required` : wrong);
 
 /**
  * The least an intent moves, in token units (docs/decisions.md, "shared gas"): below it
@@ -49,7 +48,11 @@ export const intentAmountSchema = z
     // A JSON number past ~15 significant digits was already rounded by the parser: what the client
     // wrote is lost, so it must come as a string instead of being silently moved as something else.
     if (Number.isFinite(v) && significantDigits(v) > MAX_EXACT_DIGITS) {
-      ctx.issues.push({ code: 'custom', input: v, message: `amount ${v} has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly; send it as a decimal string` });
+      ctx.issues.push({
+        code: 'custom',
+        input: v,
+        message: `amount ${v} has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly; send it as a decimal string`,
+      });
       return z.NEVER;
     }
     return numberToDecimalString(v);
@@ -74,13 +77,16 @@ export const intentAmountSchema = z
 
 /** What each chain field means, for the API reference. */
 const CHAIN_FIELD_DOCS: Record<ChainField, string> = {
-  chain: 'lend: where to lend (the best rate among the wallet\'s chains when absent); withdraw: the chain of the position (required); not used by bridge',
+  chain: "lend: where to lend (the best rate among the wallet's chains when absent); withdraw: the chain of the position (required); not used by bridge",
   fromChain: 'bridge only (required there): the chain the USDC leaves',
   toChain: 'bridge only (required there): the chain it arrives on; must differ from fromChain',
 };
 
 const chainSchema = (field: ChainField) =>
-  z.enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` }).optional().meta({ description: CHAIN_FIELD_DOCS[field] });
+  z
+    .enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` })
+    .optional()
+    .meta({ description: CHAIN_FIELD_DOCS[field] });
 
 /** Rules that read several fields: per-action chain fields, asset on the named chains, decimals of the asset. */
 function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
@@ -123,48 +129,54 @@ function crossFieldRules(value: unknown, ctx: z.RefinementCtx): void {
 
 /** Body of POST /intents (the API parameter table + docs/decisions.md); unknown fields are rejected. */
 export const createIntentSchema = z
-  .strictObject({
-    walletId: z
-      .string({ error: requiredField('walletId', 'walletId must be a string') })
-      .min(1, 'walletId must not be empty')
-      .meta({ description: 'One of your wallets', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
-    action: z
-      .enum(INTENT_ACTIONS, { error: requiredField('action', `action must be one of: ${INTENT_ACTIONS.join(', ')}`) })
-      .meta({ description: 'lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)' }),
-    amount: intentAmountSchema,
-    asset: z
-      .enum(TOKEN_ASSETS, { error: `asset must be one of: ${TOKEN_ASSETS.join(', ')}` })
-      .default('USDC')
-      .meta({
-        description: `The token moved; it must exist on every chain the request names (${CHAIN_NAMES.filter((c) => CHAINS[c].tokens.length < TOKEN_ASSETS.length)
-          .map((c) => `${c}: ${CHAINS[c].tokens.join(', ')} only`)
-          .join('; ')}); bridge moves USDC only`,
-      }),
-    chain: chainSchema('chain'),
-    fromChain: chainSchema('fromChain'),
-    toChain: chainSchema('toChain'),
-    optimize: z
-      .enum(OPTIMIZE_GOALS, { error: `optimize must be one of: ${OPTIMIZE_GOALS.join(', ')}` })
-      .optional()
-      .meta({
+  .strictObject(
+    {
+      walletId: z
+        .string({ error: requiredField('walletId', 'walletId must be a string') })
+        .min(1, 'walletId must not be empty')
+        .meta({ description: 'One of your wallets', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+      action: z.enum(INTENT_ACTIONS, { error: requiredField('action', `action must be one of: ${INTENT_ACTIONS.join(', ')}`) }).meta({
         description:
-          'lend only, opt-in: `netReturn` chooses the market (when `chain` is absent) by what the amount nets over `horizonDays` (earnings at the APY less route fees and gas, from the wallet\'s funds) instead of the highest APY',
+          'lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)',
       }),
-    horizonDays: z
-      .number({ error: 'horizonDays must be a whole number of days' })
-      .int('horizonDays must be a whole number of days')
-      .min(1, 'horizonDays must be at least 1')
-      .max(MAX_HORIZON_DAYS, `horizonDays must be at most ${MAX_HORIZON_DAYS}`)
-      .optional()
-      .meta({ description: `with optimize only: the days earnings are counted over (default ${DEFAULT_HORIZON_DAYS})`, examples: [30] }),
-    speed: z
-      .enum(BRIDGE_SPEEDS, { error: `speed must be one of: ${BRIDGE_SPEEDS.join(', ')}` })
-      .optional()
-      .meta({
-        description:
-          'bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee',
-      }),
-  }, { error: 'the request body must be a JSON object' })
+      amount: intentAmountSchema,
+      asset: z
+        .enum(TOKEN_ASSETS, { error: `asset must be one of: ${TOKEN_ASSETS.join(', ')}` })
+        .default('USDC')
+        .meta({
+          description: `The token moved; it must exist on every chain the request names (${CHAIN_NAMES.filter(
+            (c) => CHAINS[c].tokens.length < TOKEN_ASSETS.length,
+          )
+            .map((c) => `${c}: ${CHAINS[c].tokens.join(', ')} only`)
+            .join('; ')}); bridge moves USDC only`,
+        }),
+      chain: chainSchema('chain'),
+      fromChain: chainSchema('fromChain'),
+      toChain: chainSchema('toChain'),
+      optimize: z
+        .enum(OPTIMIZE_GOALS, { error: `optimize must be one of: ${OPTIMIZE_GOALS.join(', ')}` })
+        .optional()
+        .meta({
+          description:
+            "lend only, opt-in: `netReturn` chooses the market (when `chain` is absent) by what the amount nets over `horizonDays` (earnings at the APY less route fees and gas, from the wallet's funds) instead of the highest APY",
+        }),
+      horizonDays: z
+        .number({ error: 'horizonDays must be a whole number of days' })
+        .int('horizonDays must be a whole number of days')
+        .min(1, 'horizonDays must be at least 1')
+        .max(MAX_HORIZON_DAYS, `horizonDays must be at most ${MAX_HORIZON_DAYS}`)
+        .optional()
+        .meta({ description: `with optimize only: the days earnings are counted over (default ${DEFAULT_HORIZON_DAYS})`, examples: [30] }),
+      speed: z
+        .enum(BRIDGE_SPEEDS, { error: `speed must be one of: ${BRIDGE_SPEEDS.join(', ')}` })
+        .optional()
+        .meta({
+          description:
+            'bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee',
+        }),
+    },
+    { error: 'the request body must be a JSON object' },
+  )
   // runs even when single fields failed, so one answer names every bad field
   .superRefine(crossFieldRules, { when: (payload) => isRecord(payload.value) });
 

@@ -27,16 +27,29 @@ export const policyRulesSchema = z
         .meta({ description: 'The intent actions allowed (absent: all of them)', examples: [['lend', 'withdraw']] }),
       chains: listOf('chains', CHAIN_NAMES)
         .optional()
-        .meta({ description: 'The chains an intent may touch: where its funds leave, pass and arrive (absent: all of them). The planner uses no other', examples: [['arbitrum-sepolia', 'base-sepolia']] }),
+        .meta({
+          description: 'The chains an intent may touch: where its funds leave, pass and arrive (absent: all of them). The planner uses no other',
+          examples: [['arbitrum-sepolia', 'base-sepolia']],
+        }),
       protocols: listOf('protocols', LENDING_PROTOCOLS)
         .optional()
-        .meta({ description: 'The lending protocols an intent may supply to or withdraw from, named as in /yields (absent: all of them)', examples: [['aave-v3']] }),
+        .meta({
+          description: 'The lending protocols an intent may supply to or withdraw from, named as in /yields (absent: all of them)',
+          examples: [['aave-v3']],
+        }),
       maxUsdPerIntent: usdAmount('maxUsdPerIntent')
         .optional()
-        .meta({ description: "The most one intent may move, in USD at the asset's price when it is accepted (exactly the limit is allowed)", examples: ['100'] }),
+        .meta({
+          description: "The most one intent may move, in USD at the asset's price when it is accepted (exactly the limit is allowed)",
+          examples: ['100'],
+        }),
       maxUsdPerDay: usdAmount('maxUsdPerDay')
         .optional()
-        .meta({ description: 'The most one wallet may move in any rolling 24 h, in USD; each intent reserves its value when accepted, and gets it back when it fails before signing anything', examples: ['500.50'] }),
+        .meta({
+          description:
+            'The most one wallet may move in any rolling 24 h, in USD; each intent reserves its value when accepted, and gets it back when it fails before signing anything',
+          examples: ['500.50'],
+        }),
     },
     { error: 'rules must be an object' },
   )
@@ -51,10 +64,10 @@ export const createPolicySchema = z.strictObject({
     .min(1, 'name is required')
     .max(64, 'name must be at most 64 characters')
     .meta({ description: 'For people: 1-64 characters once surrounding whitespace is trimmed (stored trimmed)', examples: ['Small lends on L2s'] }),
-  scope: z
-    .enum(['wallet', 'account'], { error: 'scope must be "wallet" or "account"' })
-    .default('wallet')
-    .meta({ description: 'wallet: governs the wallets it is set on (PUT /wallets/{walletId}/policy); account: governs every wallet of the account without a policy of its own (one per account)' }),
+  scope: z.enum(['wallet', 'account'], { error: 'scope must be "wallet" or "account"' }).default('wallet').meta({
+    description:
+      'wallet: governs the wallets it is set on (PUT /wallets/{walletId}/policy); account: governs every wallet of the account without a policy of its own (one per account)',
+  }),
   rules: policyRulesSchema,
 });
 

@@ -17,7 +17,10 @@ const amountSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
   if (!/^\d+(\.\d+)?$/.test(text)) {
     ctx.addIssue({
       code: 'custom',
-      message: typeof v === 'number' ? `amount ${text} is not a plain decimal number; send it as a decimal string` : 'amount must be a positive decimal string like "12.5"',
+      message:
+        typeof v === 'number'
+          ? `amount ${text} is not a plain decimal number; send it as a decimal string`
+          : 'amount must be a positive decimal string like "12.5"',
     });
     return z.NEVER;
   }
@@ -71,5 +74,9 @@ export const faultSchema = z
 
 export const increaseTimeSchema = z.strictObject({
   chain: chainNameSchema.optional(),
-  seconds: z.number().int().min(1).max(10 * 365 * 86400),
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 365 * 86400),
 });

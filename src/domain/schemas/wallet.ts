@@ -18,9 +18,21 @@ export const chainTypeSchema = z
 export const createWalletSchema = z.strictObject({
   userId: userIdSchema,
   chainType: chainTypeSchema.default('ethereum'),
-  email: z.email({ error: 'email must be a valid e-mail address' }).max(254).optional().meta({ description: 'Shown to the owner only (never to paid readers)', examples: ['ada@example.com'] }),
+  email: z
+    .email({ error: 'email must be a valid e-mail address' })
+    .max(254)
+    .optional()
+    .meta({ description: 'Shown to the owner only (never to paid readers)', examples: ['ada@example.com'] }),
   metadata: metadataSchema.optional(),
-  policyId: z.string({ error: 'policyId must be a string' }).min(1, 'policyId must not be empty').max(64).optional().meta({ description: "A wallet-scope spending policy of your account to govern the new wallet (else the account's account-scope policy, if any)", examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }),
+  policyId: z
+    .string({ error: 'policyId must be a string' })
+    .min(1, 'policyId must not be empty')
+    .max(64)
+    .optional()
+    .meta({
+      description: "A wallet-scope spending policy of your account to govern the new wallet (else the account's account-scope policy, if any)",
+      examples: ['svc_policy_0123456789abcdef0123456789abcdef'],
+    }),
 });
 
 export type CreateWalletInput = z.input<typeof createWalletSchema>;

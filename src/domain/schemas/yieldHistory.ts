@@ -34,7 +34,11 @@ export const yieldHistoryQuerySchema = z.strictObject({
     .optional()
     .meta({ description: 'Only markets of this lending protocol' }),
   asset: tokenAssetSchema.optional().meta({ description: 'Only markets of this asset' }),
-  from: instant('from', `Start of the window (inclusive), ISO 8601; default 24 h before \`to\`; at most ${RATE_HISTORY_RETENTION_DAYS} days before \`to\``, '2026-01-30T12:00:00Z'),
+  from: instant(
+    'from',
+    `Start of the window (inclusive), ISO 8601; default 24 h before \`to\`; at most ${RATE_HISTORY_RETENTION_DAYS} days before \`to\``,
+    '2026-01-30T12:00:00Z',
+  ),
   to: instant('to', 'End of the window (exclusive), ISO 8601; default now', '2026-01-31T12:00:00Z'),
   bucket: z
     .enum(RATE_BUCKETS, { error: `bucket must be one of ${RATE_BUCKETS.join(', ')}` })

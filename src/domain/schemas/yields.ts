@@ -8,7 +8,9 @@ export const chainNameSchema = z.enum(CHAIN_NAMES, { error: `chain must be one o
 /** GET /yields?asset=&chain= (both optional filters). */
 export const yieldsQuerySchema = z.strictObject({
   asset: tokenAssetSchema.optional().meta({ description: 'Only this asset; also the asset `best` is picked for (USDC when absent)' }),
-  chain: chainNameSchema.optional().meta({ description: 'Only this chain (an upcoming main network: 403 PLAN_RESTRICTED on the free plan, else 400 INVALID_CHAIN)' }),
+  chain: chainNameSchema
+    .optional()
+    .meta({ description: 'Only this chain (an upcoming main network: 403 PLAN_RESTRICTED on the free plan, else 400 INVALID_CHAIN)' }),
   optimize: z
     .enum(OPTIMIZE_GOALS, { error: `optimize must be one of: ${OPTIMIZE_GOALS.join(', ')}` })
     .optional()
@@ -16,7 +18,14 @@ export const yieldsQuerySchema = z.strictObject({
       description:
         'Opt-in: `netReturn` ranks the markets by what lending `amount` from the wallet `walletId` nets over `horizonDays` (earnings at the APY less route fees and gas) and picks `best` by it; needs walletId and amount. Without it `best` is the highest APY',
     }),
-  walletId: z.string().min(1, 'walletId must not be empty').optional().meta({ description: 'With optimize: the wallet whose funds (less what its executing intents hold) are lent', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+  walletId: z
+    .string()
+    .min(1, 'walletId must not be empty')
+    .optional()
+    .meta({
+      description: 'With optimize: the wallet whose funds (less what its executing intents hold) are lent',
+      examples: ['svc_wallet_0123456789abcdef0123456789abcdef'],
+    }),
   amount: z
     .string()
     .regex(/^(?:\d*[1-9]\d*(?:\.\d+)?|0+\.(?:[1-9]\d*|0[1-9]\d*))$/, 'amount must be a plain decimal number of at least 0.01')

@@ -82,8 +82,7 @@ interface Cell<M> {
 /** Creates an actor system: a FIFO mailbox per actor, one message at a time, supervised failures, idle stop. */
 export function createActorSystem<M>(options: ActorSystemOptions<M> = {}): ActorSystem<M> {
   const clock = options.clock ?? createSystemClock();
-  const onError =
-    options.onError ?? ((error: unknown, info: { actorId: string }) => console.error(`actor ${info.actorId} failed`, error));
+  const onError = options.onError ?? ((error: unknown, info: { actorId: string }) => console.error(`actor ${info.actorId} failed`, error));
   const cells = new Map<string, Cell<M>>();
 
   function clearIdle(cell: Cell<M>): void {

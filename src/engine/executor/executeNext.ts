@@ -83,7 +83,12 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
     case 'sub-tx':
       return runSubTx(intent, action.step, action.spec, ctx);
     case 'reverted':
-      return failStep(intent, action.step, stepFailed(action.step, `${action.record.kind} transaction reverted`, { kind: action.record.kind, txHash: action.record.txHash }), ctx);
+      return failStep(
+        intent,
+        action.step,
+        stepFailed(action.step, `${action.record.kind} transaction reverted`, { kind: action.record.kind, txHash: action.record.txHash }),
+        ctx,
+      );
     case 'finish-step':
       return finishStep(intent, action.step, ctx);
     case 'complete':

@@ -34,10 +34,7 @@ export function backoffMs(policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, attempt
  * Runs `fn` until it succeeds, retrying transient errors with back-off on the
  * injected clock; the last transient error (or any other error) is thrown.
  */
-export async function withRetry<T>(
-  fn: (attempt: number) => Promise<T>,
-  o: { policy: RetryPolicy; clock: Clock; signal: AbortSignal },
-): Promise<T> {
+export async function withRetry<T>(fn: (attempt: number) => Promise<T>, o: { policy: RetryPolicy; clock: Clock; signal: AbortSignal }): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);

@@ -62,7 +62,10 @@ class SubTxRun {
 
   private replace = async (record: SubTxRecord): Promise<SubTxRecord> => {
     const signer = await this.signer();
-    await untilAborted(this.ctx.chains.replace(signer, record, (s) => this.commitSigned(s, true)), this.ctx.signal);
+    await untilAborted(
+      this.ctx.chains.replace(signer, record, (s) => this.commitSigned(s, true)),
+      this.ctx.signal,
+    );
     return this.record!;
   };
 
@@ -70,7 +73,8 @@ class SubTxRun {
   private async observed(txHash: Hex): Promise<TxReceipt> {
     this.observedOnly = true;
     const receipt = await untilAborted(this.ctx.chains.findReceipt(this.spec.chain, [txHash], 0), this.ctx.signal);
-    if (receipt === null) throw new ServiceError('NETWORK_ERROR', `The mint ${txHash} on ${this.spec.chain} has no receipt yet`, { details: { chain: this.spec.chain } });
+    if (receipt === null)
+      throw new ServiceError('NETWORK_ERROR', `The mint ${txHash} on ${this.spec.chain} has no receipt yet`, { details: { chain: this.spec.chain } });
     this.intent = await this.ctx.commit({ type: 'progress', results: withObserved(this.intent.results ?? emptyResults(), this.step, this.spec, txHash) });
     return receipt;
   }
@@ -99,7 +103,10 @@ class SubTxRun {
     const signer = await this.signer();
     // A gas top-up is the gas tank's money spent for this account, whatever becomes of the transaction.
     const toppedUp = (wei: bigint) => ctx.onGasSpent?.(this.intent, wei);
-    await untilAborted(ctx.chains.send(signer, request, (s) => this.commitSigned(s, false), toppedUp), ctx.signal);
+    await untilAborted(
+      ctx.chains.send(signer, request, (s) => this.commitSigned(s, false), toppedUp),
+      ctx.signal,
+    );
     const record = this.record;
     if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
     return followTx(record, ctx, this.replace);
@@ -191,7 +198,12 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
       // The node says it would revert: nothing was signed or spent, and the step fails with its domain code.
       // Never at a mint, whose burn is confirmed: that one goes up and is retried (burned means minted).
       if (e instanceof WouldRevertError && spec.kind !== 'mint') {
-        return failStep(run.intent, step, stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }), ctx);
+        return failStep(
+          run.intent,
+          step,
+          stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }),
+          ctx,
+        );
       }
       if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
       const inFlight = run.record !== undefined || spec.kind === 'mint';

@@ -94,7 +94,14 @@ export async function buildRequest(intent: Intent, step: Step, spec: SubTxSpec, 
       case 'approve':
         return { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount };
       case 'burn':
-        return { kind: 'burn', chain: step.from, toChain: step.to, amount, maxFee: plannedFeeOf(step), minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast };
+        return {
+          kind: 'burn',
+          chain: step.from,
+          toChain: step.to,
+          amount,
+          maxFee: plannedFeeOf(step),
+          minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast,
+        };
       case 'revoke':
         return { kind: 'revoke', chain: step.from, asset: 'USDC', spender: 'bridge' };
       case 'mint': {

@@ -36,9 +36,7 @@ export const hashesOf = (r: SubTxRecord): Hex[] => [r.txHash, ...(r.replaced ?? 
 /** Whether a transaction record carries the engine's sub-transaction fields. */
 export function isSubTxRecord(t: TransactionRecord): t is SubTxRecord {
   const r = t as Partial<SubTxRecord>;
-  return (
-    typeof r.kind === 'string' && typeof r.step === 'number' && typeof r.raw === 'string' && typeof r.status === 'string' && t.txHash.startsWith('0x')
-  );
+  return typeof r.kind === 'string' && typeof r.step === 'number' && typeof r.raw === 'string' && typeof r.status === 'string' && t.txHash.startsWith('0x');
 }
 
 /** The records of step `step`, in sending order. */
@@ -99,7 +97,12 @@ export function withSigned(results: IntentResults, type: StepType, step: number,
  * mint relayed by another party for our burn): recorded like a signed one,
  * with no bytes of ours, so its receipt lands on it as on any other.
  */
-export function withObserved(results: IntentResults, step: { type: StepType; index: number }, spec: { kind: TxKind; chain: ChainName }, txHash: Hex): IntentResults {
+export function withObserved(
+  results: IntentResults,
+  step: { type: StepType; index: number },
+  spec: { kind: TxKind; chain: ChainName },
+  txHash: Hex,
+): IntentResults {
   const record: SubTxRecord = { type: step.type, kind: spec.kind, chain: spec.chain, step: step.index, txHash, raw: '0x', status: 'signed' };
   const same = (t: TransactionRecord): boolean => isSubTxRecord(t) && t.step === step.index && t.kind === spec.kind;
   return { ...results, transactions: [...results.transactions.filter((t) => !same(t)), record] };

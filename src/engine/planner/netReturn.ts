@@ -80,7 +80,14 @@ export function rankByNetReturn(input: PlannerInput, ranked: readonly RateQuote[
   const { amount, asset } = input.request;
   const out: MarketReturn[] = [];
   for (const market of ranked) {
-    const gathered = consolidate({ target: market.chain, required: amount, asset, balances: input.balances, routeFees: input.routeFees, minBridgeAmount: input.minBridgeAmount ?? 1n });
+    const gathered = consolidate({
+      target: market.chain,
+      required: amount,
+      asset,
+      balances: input.balances,
+      routeFees: input.routeFees,
+      minBridgeAmount: input.minBridgeAmount ?? 1n,
+    });
     if (!gathered.ok || gathered.arrives === 0n) continue;
     const fees = gathered.bridges.reduce((sum, b) => sum + b.fee, 0n);
     const gas = gathered.bridges.reduce((sum, b) => sum + (options.gasUsd.bridge[b.from]?.[market.chain] ?? 0), options.gasUsd.deposit[market.chain] ?? 0);

@@ -24,7 +24,8 @@ function targetReasoning(input: PlannerInput, ranked: RateQuote[], best: RateQuo
     return `${head} on ${chain} (chosen by the client). ${asset} APY on ${chain}: ${protocols}. Using ${best.protocol} at ${formatApy(best.apy)}${tie}.`;
   }
   const markets = compareRates(ranked, (r) => `${r.chain}/${r.protocol}`);
-  if (byNetReturn) return `${head}. ${asset} APY: ${markets}. Chosen by net return (optimize: netReturn): ${best.chain}/${best.protocol} at ${formatApy(best.apy)}.`;
+  if (byNetReturn)
+    return `${head}. ${asset} APY: ${markets}. Chosen by net return (optimize: netReturn): ${best.chain}/${best.protocol} at ${formatApy(best.apy)}.`;
   return `${head}. ${asset} APY: ${markets}. Best: ${best.chain}/${best.protocol} at ${formatApy(best.apy)}${tie}.`;
 }
 

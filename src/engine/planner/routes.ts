@@ -17,4 +17,3 @@ export function routeFeeBps(fees: RouteFees | undefined, from: ChainName, to: Ch
   }
   return bps;
 }
-

@@ -67,7 +67,7 @@ const AuditSubjectRef = builder.objectRef<AuditSubject>('AuditSubject').implemen
 });
 
 const AuditEventRef = builder.objectRef<AuditEventView>('AuditEvent').implement({
-  description: 'One entry of the account\'s audit log (same resource as GET /v1/audit-events). Never holds a secret.',
+  description: "One entry of the account's audit log (same resource as GET /v1/audit-events). Never holds a secret.",
   fields: (t) => ({
     id: t.exposeID('id', { description: 'svc_audit_ and 32 hex characters.' }),
     at: t.expose('at', { type: 'DateTime', description: 'When it happened.' }),
@@ -89,7 +89,8 @@ builder.queryField('auditEvents', (t) =>
   t.field({
     type: AuditEventConnectionRef,
     nullable: true,
-    description: "The account's audit log, newest first, kept 90 days (same as GET /v1/audit-events), by Relay cursors both ways; null with its error when refused.",
+    description:
+      "The account's audit log, newest first, kept 90 days (same as GET /v1/audit-events), by Relay cursors both ways; null with its error when refused.",
     args: {
       first: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.first }),
       after: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.after }),

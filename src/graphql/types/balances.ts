@@ -62,7 +62,13 @@ builder.queryField('balances', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const walletId = String(args.walletId);
-      return runOperation(ctx.deps, principal, 'getBalances', () => once(ctx, 'balances', walletId, () => getBalances(ctx.deps, principal, walletId)), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'getBalances',
+        () => once(ctx, 'balances', walletId, () => getBalances(ctx.deps, principal, walletId)),
+        ctx.charge,
+      );
     },
   }),
 );

@@ -67,7 +67,9 @@ export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implemen
   description: 'Where a page of a connection stands in the whole list (Relay cursor connections).',
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether items follow the last edge (older ones): ask with `first` and `after: endCursor`.' }),
-    hasPreviousPage: t.exposeBoolean('hasPreviousPage', { description: 'Whether items precede the first edge (newer ones): ask with `last` and `before: startCursor`.' }),
+    hasPreviousPage: t.exposeBoolean('hasPreviousPage', {
+      description: 'Whether items precede the first edge (newer ones): ask with `last` and `before: startCursor`.',
+    }),
     startCursor: t.exposeString('startCursor', { nullable: true, description: 'The cursor of the first edge; null when the page is empty.' }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'The cursor of the last edge; null when the page is empty.' }),
   }),
@@ -100,7 +102,12 @@ const present = <T>(v: T | null | undefined): v is T => v !== null && v !== unde
 
 function checkSize(value: number, field: 'last'): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE) {
-    throw invalidRequest([{ path: field, message: value < 1 ? `${field} must be at least 1` : value > MAX_PAGE ? `${field} must be at most ${MAX_PAGE}` : `${field} must be a whole number` }]);
+    throw invalidRequest([
+      {
+        path: field,
+        message: value < 1 ? `${field} must be at least 1` : value > MAX_PAGE ? `${field} must be at most ${MAX_PAGE}` : `${field} must be a whole number`,
+      },
+    ]);
   }
   return value;
 }
@@ -114,7 +121,10 @@ export async function paginate<T>(args: PageArgs, read: ReadForward<T>): Promise
   const backwardArgs = present(args.last) || present(args.before);
   if (forwardArgs && backwardArgs) {
     throw invalidRequest([
-      { path: present(args.last) ? 'last' : 'before', message: 'first/after and last/before cannot be combined: page forward with first and after, or backward with last and before' },
+      {
+        path: present(args.last) ? 'last' : 'before',
+        message: 'first/after and last/before cannot be combined: page forward with first and after, or backward with last and before',
+      },
     ]);
   }
   if (!backwardArgs) return forward(args, read);
@@ -198,7 +208,11 @@ export function connectionTypes<T, N>(name: string, nodeRef: ObjectRef<typeof bu
     description: w.connection,
     fields: (t) => ({
       edges: t.field({ type: [edgeRef], description: `The ${w.many} of this page, newest first (whichever way one pages).`, resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfoRef, description: `Whether more ${w.many} precede or follow, and the cursors to ask for them.`, resolve: (c) => c.pageInfo }),
+      pageInfo: t.field({
+        type: PageInfoRef,
+        description: `Whether more ${w.many} precede or follow, and the cursors to ask for them.`,
+        resolve: (c) => c.pageInfo,
+      }),
     }),
   });
 }

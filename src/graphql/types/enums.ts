@@ -89,12 +89,12 @@ export const StepTypeEnum = builder.enumType('StepType', {
 export const TransactionKindEnum = builder.enumType('TransactionKind', {
   description: 'What a transaction sent on chain does.',
   values: describedValues<TransactionKind>({
-    approve: 'Allows a protocol or the bridge to move the wallet\'s tokens (ERC-20 approve).',
+    approve: "Allows a protocol or the bridge to move the wallet's tokens (ERC-20 approve).",
     revoke: 'Takes back an allowance a failed step left standing (approve to 0).',
     supply: 'Supplies tokens to a lending protocol.',
     withdraw: 'Withdraws tokens from a lending protocol.',
     burn: 'Burns USDC on the source chain of a bridge (CCTP depositForBurn).',
-    mint: 'Mints the bridged USDC on the destination chain (CCTP receiveMessage, sent by the service\'s relayer).',
+    mint: "Mints the bridged USDC on the destination chain (CCTP receiveMessage, sent by the service's relayer).",
     transfer: 'A plain token transfer (demo funding).',
   }),
 });
@@ -127,6 +127,9 @@ export const BridgeSpeedEnum = builder.enumType('BridgeSpeed', {
 export const OptimizeGoalEnum = builder.enumType('OptimizeGoal', {
   description: 'An opt-in rule for choosing where a lend goes, instead of the highest APY (REST spells NET_RETURN "netReturn").',
   values: {
-    NET_RETURN: { value: 'netReturn' as const, description: 'The market where the amount nets the most over the horizon: earnings at the APY less route fees and gas.' },
+    NET_RETURN: {
+      value: 'netReturn' as const,
+      description: 'The market where the amount nets the most over the horizon: earnings at the APY less route fees and gas.',
+    },
   },
 });

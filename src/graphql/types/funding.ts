@@ -29,7 +29,8 @@ builder.mutationField('fundDemoWallet', (t) =>
   t.field({
     type: FundingReceiptRef,
     nullable: true,
-    description: 'Sends 1 test USDC on arbitrum-sepolia to the wallet (same as POST /v1/demo/fund). Null with its error when refused (e.g. FUNDING_LIMIT_EXCEEDED).',
+    description:
+      'Sends 1 test USDC on arbitrum-sepolia to the wallet (same as POST /v1/demo/fund). Null with its error when refused (e.g. FUNDING_LIMIT_EXCEEDED).',
     args: { walletId: t.arg.id({ required: true, description: 'The wallet to fund (svc_wallet_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);

@@ -1,5 +1,17 @@
 import { builder } from '../builder';
-import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, TransactionStatusEnum, OptimizeGoalEnum, BridgeSpeedEnum, describedValues, known, type TransactionStatus } from './enums';
+import {
+  ChainEnum,
+  LendingProtocolEnum,
+  StepTypeEnum,
+  TokenAssetEnum,
+  TransactionKindEnum,
+  TransactionStatusEnum,
+  OptimizeGoalEnum,
+  BridgeSpeedEnum,
+  describedValues,
+  known,
+  type TransactionStatus,
+} from './enums';
 import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
@@ -41,7 +53,8 @@ const IntentStatusEnum = builder.enumType('IntentStatus', {
     executing: 'The plan is being carried out, step by step.',
     completed: 'Every step completed (final).',
     failed: 'Stopped: see `error` (final).',
-    cancelled: 'Stopped by a cancel before a step that had nothing signed: `results` say which steps completed; funds stay where the last of them left them (final).',
+    cancelled:
+      'Stopped by a cancel before a step that had nothing signed: `results` say which steps completed; funds stay where the last of them left them (final).',
   }),
 });
 
@@ -96,8 +109,16 @@ const StepRef = builder.interfaceRef<Step>('Step').implement({
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When the step ended; null until then.' }),
     gasUsed: t.exposeString('gasUsed', { nullable: true, description: 'Gas used by its transactions (integer string); null until mined.' }),
     gasCostUsd: t.exposeFloat('gasCostUsd', { nullable: true, description: 'What that gas cost, in USD; null until mined.' }),
-    attempts: t.exposeInt('attempts', { nullable: true, description: 'While the step keeps meeting trouble: tries so far (null once its transaction is mined).' }),
-    lastError: t.field({ type: StepErrorRef, nullable: true, description: 'The last trouble while the step keeps trying.', resolve: (s) => s.lastError ?? null }),
+    attempts: t.exposeInt('attempts', {
+      nullable: true,
+      description: 'While the step keeps meeting trouble: tries so far (null once its transaction is mined).',
+    }),
+    lastError: t.field({
+      type: StepErrorRef,
+      nullable: true,
+      description: 'The last trouble while the step keeps trying.',
+      resolve: (s) => s.lastError ?? null,
+    }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the step tries again.' }),
   }),
 });
@@ -131,9 +152,18 @@ builder.objectRef<BridgeStep>('BridgeStep').implement({
   fields: (t) => ({
     from: t.field({ type: ChainEnum, description: 'The source chain.', resolve: (s) => s.from }),
     to: t.field({ type: ChainEnum, description: 'The destination chain.', resolve: (s) => s.to }),
-    fee: t.exposeString('fee', { nullable: true, description: 'CCTP fee taken out on arrival, decimal string: the planned one until the mint, then what the mint kept back.' }),
-    maxFee: t.exposeString('maxFee', { nullable: true, description: "The most the mint may keep back (the fee planned at the intent's speed): the burn's maxFee, decimal string." }),
-    minFinalityThreshold: t.exposeInt('minFinalityThreshold', { nullable: true, description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard." }),
+    fee: t.exposeString('fee', {
+      nullable: true,
+      description: 'CCTP fee taken out on arrival, decimal string: the planned one until the mint, then what the mint kept back.',
+    }),
+    maxFee: t.exposeString('maxFee', {
+      nullable: true,
+      description: "The most the mint may keep back (the fee planned at the intent's speed): the burn's maxFee, decimal string.",
+    }),
+    minFinalityThreshold: t.exposeInt('minFinalityThreshold', {
+      nullable: true,
+      description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard.",
+    }),
   }),
 });
 
@@ -159,7 +189,8 @@ const TransactionRef = builder.objectRef<TransactionRecord>('IntentTransaction')
     kind: t.field({
       type: TransactionKindEnum,
       nullable: true,
-      description: 'What the transaction does (APPROVE, SUPPLY, WITHDRAW, BURN, MINT, or REVOKE: an allowance taken back after a failure); null on records that do not say.',
+      description:
+        'What the transaction does (APPROVE, SUPPLY, WITHDRAW, BURN, MINT, or REVOKE: an allowance taken back after a failure); null on records that do not say.',
       resolve: (r) => known(TX_KINDS, extra(r, 'kind')),
     }),
     replacedTxHashes: t.stringList({
@@ -192,7 +223,10 @@ const ResultsRef = builder.objectRef<IntentResults>('IntentResults').implement({
     finalAmount: t.exposeString('finalAmount', { description: 'Token units in place at the end (decimal string).' }),
     apy: t.exposeFloat('apy', { description: 'APY obtained, percent.' }),
     failedStep: t.exposeInt('failedStep', { nullable: true, description: 'Position (from 1) of the step that failed.' }),
-    bridgeFees: t.exposeString('bridgeFees', { nullable: true, description: "What the CCTP fees of the intent's bridges took, as their mints kept it back (decimal string); null until a bridge is minted." }),
+    bridgeFees: t.exposeString('bridgeFees', {
+      nullable: true,
+      description: "What the CCTP fees of the intent's bridges took, as their mints kept it back (decimal string); null until a bridge is minted.",
+    }),
   }),
 });
 
@@ -200,7 +234,8 @@ const IntentErrorRef = builder.objectRef<IntentError>('IntentError').implement({
   description: 'Why a failed intent failed.',
   fields: (t) => ({
     code: t.exposeString('code', {
-      description: 'The error code, as REST `error` and GraphQL `extensions.code` spell it (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION, …).',
+      description:
+        'The error code, as REST `error` and GraphQL `extensions.code` spell it (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION, …).',
     }),
     message: t.exposeString('message', { description: 'What went wrong, in words.' }),
     details: t.expose('details', { type: 'JSON', description: 'Facts of the failure, by code (e.g. required and available amounts).' }),
@@ -218,21 +253,45 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
     amount: t.exposeString('amount', { description: 'Decimal string: what the plan moves once planned (after route fees).' }),
     requestedAmount: t.exposeString('requestedAmount', { description: 'Decimal string: what was asked for.' }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset moved.', resolve: (i) => i.asset }),
-    chain: t.field({ type: ChainEnum, nullable: true, description: 'lend: the destination asked for (null: best APY); withdraw: the chain of the position.', resolve: (i) => i.chain }),
+    chain: t.field({
+      type: ChainEnum,
+      nullable: true,
+      description: 'lend: the destination asked for (null: best APY); withdraw: the chain of the position.',
+      resolve: (i) => i.chain,
+    }),
     fromChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the source chain; null otherwise.', resolve: (i) => i.fromChain }),
     toChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the destination chain; null otherwise.', resolve: (i) => i.toChain }),
-    speed: t.field({ type: BridgeSpeedEnum, nullable: true, description: 'bridge and lend: how fast the bridges are attested; null for a withdraw.', resolve: (i) => i.speed }),
-    executionPlan: t.field({ type: ExecutionPlanRef, nullable: true, description: 'The plan; null while pending or planning (and when planning failed).', resolve: (i) => i.executionPlan }),
+    speed: t.field({
+      type: BridgeSpeedEnum,
+      nullable: true,
+      description: 'bridge and lend: how fast the bridges are attested; null for a withdraw.',
+      resolve: (i) => i.speed,
+    }),
+    executionPlan: t.field({
+      type: ExecutionPlanRef,
+      nullable: true,
+      description: 'The plan; null while pending or planning (and when planning failed).',
+      resolve: (i) => i.executionPlan,
+    }),
     results: t.field({ type: ResultsRef, nullable: true, description: 'What execution did; null until it starts.', resolve: (i) => i.results }),
     error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the intent was accepted.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached COMPLETED, FAILED or CANCELLED; null before.' }),
-    cancelRequestedAt: t.expose('cancelRequestedAt', { type: 'DateTime', nullable: true, description: 'When a cancel was asked for (cancelIntent); null when none was.' }),
+    cancelRequestedAt: t.expose('cancelRequestedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a cancel was asked for (cancelIntent); null when none was.',
+    }),
   }),
 });
 
-const IntentConnectionRef = connectionTypes<Intent, Intent>('Intent', IntentRef, { edge: 'An intent', one: 'intent', many: 'intents', within: 'list', connection: "A page of a wallet's intents, newest first." }, (i) => i);
+const IntentConnectionRef = connectionTypes<Intent, Intent>(
+  'Intent',
+  IntentRef,
+  { edge: 'An intent', one: 'intent', many: 'intents', within: 'list', connection: "A page of a wallet's intents, newest first." },
+  (i) => i,
+);
 
 export const CreateIntentInput = builder.inputType('CreateIntentInput', {
   description: 'A new intent (the body of POST /v1/intents).',
@@ -244,7 +303,10 @@ export const CreateIntentInput = builder.inputType('CreateIntentInput', {
     chain: t.field({ type: ChainEnum, description: 'lend: the destination (default: best APY); withdraw: required.' }),
     fromChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
     toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
-    optimize: t.field({ type: OptimizeGoalEnum, description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.' }),
+    optimize: t.field({
+      type: OptimizeGoalEnum,
+      description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.',
+    }),
     horizonDays: t.int({ description: 'With optimize only: the days earnings are counted over, 1-3650 (default 30).' }),
     speed: t.field({ type: BridgeSpeedEnum, description: 'bridge and lend: FAST (default, seconds, a fee of a few bps) or STANDARD (hard finality, no fee).' }),
   }),
@@ -254,7 +316,8 @@ builder.queryField('intent', (t) =>
   t.field({
     type: IntentRef,
     nullable: true,
-    description: "One of the caller's intents (same as GET /v1/intents/:intentId); null with an INTENT_NOT_FOUND error when there is none (another account's answers the same).",
+    description:
+      "One of the caller's intents (same as GET /v1/intents/:intentId); null with an INTENT_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
@@ -280,7 +343,13 @@ builder.queryField('intents', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const filters = withoutNulls({ walletId: String(args.walletId), status: args.status });
-      return runOperation(ctx.deps, principal, 'listIntents', () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page })), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'listIntents',
+        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page })),
+        ctx.charge,
+      );
     },
   }),
 );
@@ -295,11 +364,17 @@ builder.mutationField('createIntent', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });
-      return runOperation(ctx.deps, principal, 'createIntent', async () => {
-        const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
-        // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
-        return getIntent(ctx.deps, principal, result.body.id);
-      }, ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'createIntent',
+        async () => {
+          const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
+          // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
+          return getIntent(ctx.deps, principal, result.body.id);
+        },
+        ctx.charge,
+      );
     },
   }),
 );
@@ -309,7 +384,7 @@ builder.mutationField('cancelIntent', (t) =>
     type: IntentRef,
     nullable: true,
     description:
-      'Cancels an intent (same as POST /v1/intents/:intentId/cancel): a PENDING one is CANCELLED at once; a PLANNING or EXECUTING one records the request (cancelRequestedAt) and stops before its next step that has nothing signed, ending CANCELLED with `results` saying what completed (a step with a signed transaction always runs to its end; intentUpdated carries the change). A CANCELLED one is answered as it is. Null with INTENT_NOT_CANCELLABLE when it is COMPLETED or FAILED, INTENT_NOT_FOUND when it is not the caller\'s.',
+      "Cancels an intent (same as POST /v1/intents/:intentId/cancel): a PENDING one is CANCELLED at once; a PLANNING or EXECUTING one records the request (cancelRequestedAt) and stops before its next step that has nothing signed, ending CANCELLED with `results` saying what completed (a step with a signed transaction always runs to its end; intentUpdated carries the change). A CANCELLED one is answered as it is. Null with INTENT_NOT_CANCELLABLE when it is COMPLETED or FAILED, INTENT_NOT_FOUND when it is not the caller's.",
     args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);

@@ -3,7 +3,14 @@ import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, Transacti
 import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { previewIntent, type IntentPreview, type PreviewAlternative, type PreviewSpeed, type PreviewStep, type PreviewTransaction } from '../../app/intents/previewIntent';
+import {
+  previewIntent,
+  type IntentPreview,
+  type PreviewAlternative,
+  type PreviewSpeed,
+  type PreviewStep,
+  type PreviewTransaction,
+} from '../../app/intents/previewIntent';
 import type { LendingProtocol } from '../../domain/chains';
 
 /**
@@ -23,7 +30,10 @@ const GasEstimateMethodEnum = builder.enumType('GasEstimateMethod', {
   description: 'How a gas figure was obtained.',
   values: {
     ESTIMATED: { value: 'estimated' as const, description: 'eth_estimateGas on the chain as it stands.' },
-    SIMULATED: { value: 'simulated' as const, description: 'eth_call under a state override giving the wallet the funds and allowance the transactions before it bring.' },
+    SIMULATED: {
+      value: 'simulated' as const,
+      description: 'eth_call under a state override giving the wallet the funds and allowance the transactions before it bring.',
+    },
     TYPICAL: { value: 'typical' as const, description: 'The figure of the kind measured on the sandbox (a CCTP mint needs the attestation of its burn).' },
   },
 });
@@ -56,17 +66,34 @@ const PreviewStepRef = builder.objectRef<PreviewStep>('PreviewStep').implement({
     chain: t.field({ type: ChainEnum, description: "The step's chain (a bridge's source).", resolve: (s) => s.chain }),
     from: t.field({ type: ChainEnum, nullable: true, description: 'Bridge: the source chain.', resolve: (s) => s.from ?? null }),
     to: t.field({ type: ChainEnum, nullable: true, description: 'Bridge: the destination chain.', resolve: (s) => s.to ?? null }),
-    protocol: t.field({ type: LendingProtocolEnum, nullable: true, description: 'Deposit or withdraw: the lending protocol.', resolve: (s) => (s.protocol ?? null) as LendingProtocol | null }),
+    protocol: t.field({
+      type: LendingProtocolEnum,
+      nullable: true,
+      description: 'Deposit or withdraw: the lending protocol.',
+      resolve: (s) => (s.protocol ?? null) as LendingProtocol | null,
+    }),
     amount: t.exposeString('amount', { description: 'What the step moves, token units.' }),
     amountUnits: t.exposeString('amountUnits', { description: 'The same in smallest units.' }),
     routeFee: t.exposeString('routeFee', { description: 'Route fee of a bridge (0 otherwise), token units.' }),
     routeFeeUnits: t.exposeString('routeFeeUnits', { description: 'The same in smallest units.' }),
     arrives: t.exposeString('arrives', { description: 'amount − routeFee, token units.' }),
     arrivesUnits: t.exposeString('arrivesUnits', { description: 'The same in smallest units.' }),
-    routeFeeBps: t.float({ nullable: true, description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed).", resolve: (s) => s.routeFeeBps ?? null }),
-    expectedWaitSeconds: t.int({ nullable: true, description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds.", resolve: (s) => s.expectedWaitSeconds ?? null }),
+    routeFeeBps: t.float({
+      nullable: true,
+      description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed).",
+      resolve: (s) => s.routeFeeBps ?? null,
+    }),
+    expectedWaitSeconds: t.int({
+      nullable: true,
+      description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds.",
+      resolve: (s) => s.expectedWaitSeconds ?? null,
+    }),
     apy: t.float({ nullable: true, description: 'Deposit: the market APY, percent.', resolve: (s) => s.apy ?? null }),
-    expectedYearlyEarnings: t.string({ nullable: true, description: 'Deposit: what it earns in a year at the APY, token units.', resolve: (s) => s.expectedYearlyEarnings ?? null }),
+    expectedYearlyEarnings: t.string({
+      nullable: true,
+      description: 'Deposit: what it earns in a year at the APY, token units.',
+      resolve: (s) => s.expectedYearlyEarnings ?? null,
+    }),
     gas: t.field({ type: PreviewStepGasRef, description: 'The gas of the step.', resolve: (s) => s.gas }),
   }),
 });
@@ -76,9 +103,15 @@ const PreviewTotalsRef = builder.objectRef<IntentPreview['totals']>('PreviewTota
   fields: (t) => ({
     routeFees: t.exposeString('routeFees', { description: 'Route fees of every bridge, token units.' }),
     routeFeesUnits: t.exposeString('routeFeesUnits', { description: 'The same in smallest units.' }),
-    gasUnits: t.exposeString('gasUnits', { description: "Gas of every transaction, as results.totalGasUsed counts it (the gas tank's top-up of the wallet is in neither)." }),
+    gasUnits: t.exposeString('gasUnits', {
+      description: "Gas of every transaction, as results.totalGasUsed counts it (the gas tank's top-up of the wallet is in neither).",
+    }),
     gasUsd: t.exposeFloat('gasUsd', { description: 'What that gas costs now, in USD.' }),
-    expectedYearlyEarnings: t.string({ nullable: true, description: 'Lend: what the deposit earns in a year at the APY, token units.', resolve: (x) => x.expectedYearlyEarnings ?? null }),
+    expectedYearlyEarnings: t.string({
+      nullable: true,
+      description: 'Lend: what the deposit earns in a year at the APY, token units.',
+      resolve: (x) => x.expectedYearlyEarnings ?? null,
+    }),
   }),
 });
 
@@ -88,7 +121,9 @@ const PreviewSpeedRef = builder.objectRef<PreviewSpeed>('PreviewSpeed').implemen
     speed: t.field({ type: BridgeSpeedEnum, description: 'FAST or STANDARD.', resolve: (s) => s.speed }),
     routeFees: t.exposeString('routeFees', { description: "CCTP fees of the plan's bridges at this speed's tier, token units." }),
     routeFeesUnits: t.exposeString('routeFeesUnits', { description: 'The same in smallest units.' }),
-    expectedWaitSeconds: t.exposeInt('expectedWaitSeconds', { description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds).' }),
+    expectedWaitSeconds: t.exposeInt('expectedWaitSeconds', {
+      description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds).',
+    }),
   }),
 });
 
@@ -120,10 +155,25 @@ const IntentPreviewRef = builder.objectRef<IntentPreview>('IntentPreview').imple
     amountUnits: t.exposeString('amountUnits', { description: 'The same in smallest units.' }),
     strategy: t.field({ type: StrategyEnum, description: 'The strategy of the plan.', resolve: (p) => p.strategy }),
     reasoning: t.exposeString('reasoning', { description: 'The plan explained, as the intent would record it.' }),
-    choice: t.field({ type: PreviewChoiceEnum, nullable: true, description: 'Lend without chain: which rule chose the market.', resolve: (p) => p.choice ?? null }),
+    choice: t.field({
+      type: PreviewChoiceEnum,
+      nullable: true,
+      description: 'Lend without chain: which rule chose the market.',
+      resolve: (p) => p.choice ?? null,
+    }),
     horizonDays: t.int({ nullable: true, description: 'Lend without chain: the days the net return is counted over.', resolve: (p) => p.horizonDays ?? null }),
-    speed: t.field({ type: BridgeSpeedEnum, nullable: true, description: "Bridge and lend: the speed the plan's bridges go at.", resolve: (p) => p.speed ?? null }),
-    speeds: t.field({ type: [PreviewSpeedRef], nullable: true, description: "When the plan bridges: its bridges priced at each speed (the plan itself is priced at speed).", resolve: (p) => p.speeds ?? null }),
+    speed: t.field({
+      type: BridgeSpeedEnum,
+      nullable: true,
+      description: "Bridge and lend: the speed the plan's bridges go at.",
+      resolve: (p) => p.speed ?? null,
+    }),
+    speeds: t.field({
+      type: [PreviewSpeedRef],
+      nullable: true,
+      description: 'When the plan bridges: its bridges priced at each speed (the plan itself is priced at speed).',
+      resolve: (p) => p.speeds ?? null,
+    }),
     apy: t.float({ nullable: true, description: 'APY of the market lent to (or withdrawn from), percent; null for a bridge.', resolve: (p) => p.apy }),
     steps: t.field({ type: [PreviewStepRef], description: 'The steps, in order, priced.', resolve: (p) => p.steps }),
     totals: t.field({ type: PreviewTotalsRef, description: 'Totals of the plan.', resolve: (p) => p.totals }),

@@ -9,8 +9,8 @@ builder.subscriptionField('intentUpdated', (t) =>
   t.field({
     type: IntentRef,
     description:
-      'An intent\'s progress: the current snapshot first, then every persisted change in order; completes after the final state. Costs 1 credit per subscription.',
-    args: { id: t.arg.id({ required: true, description: 'The intent to follow (intent_…); INTENT_NOT_FOUND unless it is one of your account\'s.' }) },
+      "An intent's progress: the current snapshot first, then every persisted change in order; completes after the final state. Costs 1 credit per subscription.",
+    args: { id: t.arg.id({ required: true, description: "The intent to follow (intent_…); INTENT_NOT_FOUND unless it is one of your account's." }) },
     subscribe: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const charge = await authorizeOperation(ctx.deps, principal, 'watchIntent');

@@ -33,10 +33,28 @@ const PolicyRulesRef = builder.objectRef<PolicyRules>('PolicyRules').implement({
   description: 'What a policy allows; an absent rule allows everything it would govern.',
   fields: (t) => ({
     actions: t.field({ type: [ActionEnum], nullable: true, description: 'Intent actions allowed; null: all.', resolve: (r) => r.actions ?? null }),
-    chains: t.field({ type: [ChainEnum], nullable: true, description: 'Chains an intent may touch: where funds leave, pass and arrive; null: all.', resolve: (r) => (r.chains as ChainName[] | undefined) ?? null }),
-    protocols: t.field({ type: [LendingProtocolEnum], nullable: true, description: 'Lending protocols an intent may use; null: all.', resolve: (r) => r.protocols ?? null }),
-    maxUsdPerIntent: t.string({ nullable: true, description: 'Most one intent may move, in USD (decimal string); null: no limit.', resolve: (r) => r.maxUsdPerIntent ?? null }),
-    maxUsdPerDay: t.string({ nullable: true, description: 'Most one wallet may move in any rolling 24 h, in USD (decimal string); null: no limit.', resolve: (r) => r.maxUsdPerDay ?? null }),
+    chains: t.field({
+      type: [ChainEnum],
+      nullable: true,
+      description: 'Chains an intent may touch: where funds leave, pass and arrive; null: all.',
+      resolve: (r) => (r.chains as ChainName[] | undefined) ?? null,
+    }),
+    protocols: t.field({
+      type: [LendingProtocolEnum],
+      nullable: true,
+      description: 'Lending protocols an intent may use; null: all.',
+      resolve: (r) => r.protocols ?? null,
+    }),
+    maxUsdPerIntent: t.string({
+      nullable: true,
+      description: 'Most one intent may move, in USD (decimal string); null: no limit.',
+      resolve: (r) => r.maxUsdPerIntent ?? null,
+    }),
+    maxUsdPerDay: t.string({
+      nullable: true,
+      description: 'Most one wallet may move in any rolling 24 h, in USD (decimal string); null: no limit.',
+      resolve: (r) => r.maxUsdPerDay ?? null,
+    }),
   }),
 });
 
@@ -53,15 +71,25 @@ export const PolicyRef = builder.objectRef<PolicyView>('Policy').implement({
   }),
 });
 
-const PolicyConnectionRef = connectionTypes<PolicyView, PolicyView>('Policy', PolicyRef, { edge: 'A policy', one: 'policy', many: 'policies', within: 'list', connection: "A page of the account's spending policies, newest first." }, (p) => p);
+const PolicyConnectionRef = connectionTypes<PolicyView, PolicyView>(
+  'Policy',
+  PolicyRef,
+  { edge: 'A policy', one: 'policy', many: 'policies', within: 'list', connection: "A page of the account's spending policies, newest first." },
+  (p) => p,
+);
 
 const PolicyRulesInput = builder.inputType('PolicyRulesInput', {
   description: 'At least one rule. USD amounts as decimal strings with at most 2 decimals.',
   fields: (t) => ({
     actions: t.field({ type: [ActionEnum], description: 'The intent actions allowed, without repeats (absent: all of them).' }),
     chains: t.field({ type: [ChainEnum], description: 'The chains an intent may touch, without repeats (absent: all of them). The planner uses no other.' }),
-    protocols: t.field({ type: [LendingProtocolEnum], description: 'The lending protocols an intent may supply to or withdraw from, without repeats (absent: all of them).' }),
-    maxUsdPerIntent: t.string({ description: 'The most one intent may move, in USD at the asset\'s price when it is accepted (exactly the limit is allowed), e.g. "100".' }),
+    protocols: t.field({
+      type: [LendingProtocolEnum],
+      description: 'The lending protocols an intent may supply to or withdraw from, without repeats (absent: all of them).',
+    }),
+    maxUsdPerIntent: t.string({
+      description: 'The most one intent may move, in USD at the asset\'s price when it is accepted (exactly the limit is allowed), e.g. "100".',
+    }),
     maxUsdPerDay: t.string({ description: 'The most one wallet may move in any rolling 24 h, in USD, e.g. "500.50".' }),
   }),
 });
@@ -90,7 +118,8 @@ builder.queryField('policy', (t) =>
   t.field({
     type: PolicyRef,
     nullable: true,
-    description: "One of the account's policies (same as GET /v1/policies/:policyId); null with a POLICY_NOT_FOUND error when there is none (another account's answers the same).",
+    description:
+      "One of the account's policies (same as GET /v1/policies/:policyId); null with a POLICY_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The policy id (svc_policy_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
@@ -103,7 +132,8 @@ builder.mutationField('createPolicy', (t) =>
   t.field({
     type: PolicyRef,
     nullable: true,
-    description: 'Creates a spending policy (same as POST /v1/policies). Null with its error when refused (e.g. POLICY_CONFLICT: a second account-scope policy).',
+    description:
+      'Creates a spending policy (same as POST /v1/policies). Null with its error when refused (e.g. POLICY_CONFLICT: a second account-scope policy).',
     args: {
       name: t.arg.string({ required: true, description: 'For people: 1-64 characters once surrounding whitespace is trimmed.' }),
       scope: t.arg({ type: ScopeEnum, description: 'WALLET (default) or ACCOUNT.' }),
@@ -140,7 +170,8 @@ builder.mutationField('deletePolicy', (t) =>
   t.field({
     type: 'Boolean',
     nullable: true,
-    description: 'Deletes a policy no wallet uses (same as DELETE /v1/policies/:policyId): true when deleted; null with its error when refused (POLICY_IN_USE, POLICY_NOT_FOUND).',
+    description:
+      'Deletes a policy no wallet uses (same as DELETE /v1/policies/:policyId): true when deleted; null with its error when refused (POLICY_IN_USE, POLICY_NOT_FOUND).',
     args: { id: t.arg.id({ required: true, description: 'The policy to delete (svc_policy_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
@@ -160,7 +191,13 @@ builder.mutationField('setWalletPolicy', (t) =>
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'setWalletPolicy', () => setWalletPolicy(ctx.deps, principal, String(args.walletId), { policyId: String(args.policyId) }), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'setWalletPolicy',
+        () => setWalletPolicy(ctx.deps, principal, String(args.walletId), { policyId: String(args.policyId) }),
+        ctx.charge,
+      );
     },
   }),
 );
@@ -174,7 +211,13 @@ builder.mutationField('removeWalletPolicy', (t) =>
     args: { walletId: t.arg.id({ required: true, description: 'The wallet (svc_wallet_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'removeWalletPolicy', async () => (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'removeWalletPolicy',
+        async () => (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true),
+        ctx.charge,
+      );
     },
   }),
 );

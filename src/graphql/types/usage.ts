@@ -26,8 +26,11 @@ const planDescription = (p: PlanName): string => {
 };
 
 export const PlanEnum = builder.enumType('Plan', {
-  description: "An account's plan: its credits, rate limit, wallets and networks (REST spells it in lower case: FREE is \"free\").",
-  values: Object.fromEntries(PLAN_NAMES.map((p) => [p.toUpperCase(), { value: p, description: planDescription(p) }])) as Record<Uppercase<PlanName>, { value: PlanName; description: string }>,
+  description: 'An account\'s plan: its credits, rate limit, wallets and networks (REST spells it in lower case: FREE is "free").',
+  values: Object.fromEntries(PLAN_NAMES.map((p) => [p.toUpperCase(), { value: p, description: planDescription(p) }])) as Record<
+    Uppercase<PlanName>,
+    { value: PlanName; description: string }
+  >,
 });
 
 /** `ref`, bound to the type another file implements under `name` (Pothos resolves it when the schema is built). */
@@ -49,7 +52,11 @@ export const UsageRef = builder.objectRef<UsageView>('Usage').implement({
       description: 'Credits this month: `limit - used` is what the X-Credits-Remaining header of every REST answer says. This field costs none.',
       resolve: (u) => u.credits,
     }),
-    rateWindow: t.field({ type: RateWindowRef, description: 'The current one-minute request window of all the account\'s keys (this operation counted).', resolve: (u) => u.rateWindow }),
+    rateWindow: t.field({
+      type: RateWindowRef,
+      description: "The current one-minute request window of all the account's keys (this operation counted).",
+      resolve: (u) => u.rateWindow,
+    }),
     wallets: t.field({ type: WalletUsageRef, description: 'Wallets against the plan limit.', resolve: (u) => u.wallets }),
   }),
 });
@@ -58,7 +65,8 @@ builder.queryField('usage', (t) =>
   t.field({
     type: UsageRef,
     nullable: true,
-    description: "The caller's account usage: plan, credits, rate window, wallets (same as GET /v1/usage). Costs 0 credits; API keys only. Null only with an error.",
+    description:
+      "The caller's account usage: plan, credits, rate window, wallets (same as GET /v1/usage). Costs 0 credits; API keys only. Null only with an error.",
     resolve: (_root, _args, ctx) => {
       const principal = requirePrincipal(ctx);
       return runOperation(ctx.deps, principal, 'getUsage', async () => toUsageView(await getUsage(ctx.deps, principal.account)), ctx.charge);

@@ -66,7 +66,11 @@ const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, to recognise it by.' }),
     scopes: t.field({ type: [ScopeEnum], description: 'What the key may do.', resolve: (k) => k.scopes }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was created.' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'When the key last admitted a request (recorded in batches: up to a few seconds behind).' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key last admitted a request (recorded in batches: up to a few seconds behind).',
+    }),
     status: t.field({ type: ApiKeyStatusEnum, description: 'Whether the key still admits requests.', resolve: (k) => k.status }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the key was revoked; null while active.' }),
   }),
@@ -141,7 +145,10 @@ const WalletSummaryRef = builder.objectRef<WalletSummary>('WalletSummary').imple
     address: t.exposeString('address', { description: 'The public address.' }),
     chains: t.field({ type: [ChainEnum], description: 'The chains the wallet acts on.', resolve: (w) => w.chains as ChainName[] }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the wallet was created.' }),
-    totalValueUsd: t.exposeFloat('totalValueUsd', { nullable: true, description: 'Tokens plus positions in USD; null when its chains could not be read just now.' }),
+    totalValueUsd: t.exposeFloat('totalValueUsd', {
+      nullable: true,
+      description: 'Tokens plus positions in USD; null when its chains could not be read just now.',
+    }),
   }),
 });
 
@@ -150,8 +157,16 @@ const ViewerAccountRef = builder.objectRef<{ principal: Principal; account: Acco
   fields: (t) => ({
     id: t.field({ type: 'ID', description: 'The account id (acct_…).', resolve: (a) => a.account.id }),
     plan: t.field({ type: PlanEnum, description: "The account's plan.", resolve: (a) => a.account.plan }),
-    usage: t.field({ type: AccountUsageRef, description: 'Credits, wallets and rate window as they stand.', resolve: (a, _args, ctx) => accountUsage(ctx.deps, a.account) }),
-    keys: t.field({ type: [ApiKeyRef], description: "The account's API keys, revoked ones included.", resolve: (a, _args, ctx) => listAccountKeys(ctx.deps, a.account.id) }),
+    usage: t.field({
+      type: AccountUsageRef,
+      description: 'Credits, wallets and rate window as they stand.',
+      resolve: (a, _args, ctx) => accountUsage(ctx.deps, a.account),
+    }),
+    keys: t.field({
+      type: [ApiKeyRef],
+      description: "The account's API keys, revoked ones included.",
+      resolve: (a, _args, ctx) => listAccountKeys(ctx.deps, a.account.id),
+    }),
     wallets: t.field({ type: [WalletSummaryRef], description: 'The newest 100 wallets.', resolve: (a, _args, ctx) => accountWallets(ctx.deps, a.principal) }),
     intents: t.field({
       type: [IntentRef],
@@ -183,7 +198,8 @@ builder.mutationField('createApiKey', (t) =>
   t.field({
     type: CreatedApiKeyRef,
     nullable: true,
-    description: 'Creates an API key for the signed-in account (dashboard session only). The answer is the only time the key is shown. Null with its error when refused.',
+    description:
+      'Creates an API key for the signed-in account (dashboard session only). The answer is the only time the key is shown. Null with its error when refused.',
     args: {
       name: t.arg.string({ required: true, description: 'A name to recognise the key by: 1-64 characters, no control characters.' }),
       scopes: t.arg({ type: [ScopeEnum], description: 'What the key may do (default: READ and WRITE).' }),
@@ -200,7 +216,8 @@ builder.mutationField('revokeApiKey', (t) =>
   t.field({
     type: ApiKeyRef,
     nullable: true,
-    description: "Revokes one of the signed-in account's keys, effective at once (dashboard session only). Null with a NOT_FOUND error when the account has no such key.",
+    description:
+      "Revokes one of the signed-in account's keys, effective at once (dashboard session only). Null with a NOT_FOUND error when the account has no such key.",
     args: { id: t.arg.id({ required: true, description: 'The key id (key_…).' }) },
     resolve: (_root, args, ctx) => revokeAccountKey(ctx.deps, sessionOf(ctx.principal), String(args.id)),
   }),

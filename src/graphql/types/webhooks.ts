@@ -55,7 +55,9 @@ const CreatedWebhookRef = builder.objectRef<CreatedWebhookView>('CreatedWebhookE
   description: 'A new webhook endpoint and its signing secret, which is never shown again.',
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointRef, description: 'The endpoint.', resolve: (w) => w }),
-    secret: t.exposeString('secret', { description: 'The signing secret (whsec_…), shown this once: verify deliveries with it (any Standard Webhooks library).' }),
+    secret: t.exposeString('secret', {
+      description: 'The signing secret (whsec_…), shown this once: verify deliveries with it (any Standard Webhooks library).',
+    }),
   }),
 });
 
@@ -68,7 +70,10 @@ const DeliveryRef = builder.objectRef<DeliveryView>('WebhookDelivery').implement
     status: t.field({ type: DeliveryStatusEnum, description: 'Where the delivery stands.', resolve: (d) => d.status }),
     attempts: t.exposeInt('attempts', { description: 'Attempts so far.' }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null unless pending.' }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: "The endpoint's last HTTP status; null before the first attempt or when it did not answer." }),
+    lastStatusCode: t.exposeInt('lastStatusCode', {
+      nullable: true,
+      description: "The endpoint's last HTTP status; null before the first attempt or when it did not answer.",
+    }),
     lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed; null when none did.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event happened.' }),
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true, description: 'When the endpoint answered 2xx; null until then.' }),
@@ -112,7 +117,8 @@ builder.queryField('webhookDeliveries', (t) =>
   t.field({
     type: DeliveryConnectionRef,
     nullable: true,
-    description: "An endpoint's delivery log, newest first (same as GET /v1/webhooks/:webhookId/deliveries), by Relay cursors both ways; null with its error when refused.",
+    description:
+      "An endpoint's delivery log, newest first (same as GET /v1/webhooks/:webhookId/deliveries), by Relay cursors both ways; null with its error when refused.",
     args: {
       endpointId: t.arg.id({ required: true, description: 'The endpoint (svc_webhook_…).' }),
       first: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.first }),
@@ -123,7 +129,13 @@ builder.queryField('webhookDeliveries', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const id = String(args.endpointId);
-      return runOperation(ctx.deps, principal, 'listWebhookDeliveries', () => paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page)), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'listWebhookDeliveries',
+        () => paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page)),
+        ctx.charge,
+      );
     },
   }),
 );
@@ -131,7 +143,11 @@ builder.queryField('webhookDeliveries', (t) =>
 const CreateWebhookInput = builder.inputType('CreateWebhookEndpointInput', {
   description: 'A webhook endpoint to register.',
   fields: (t) => ({
-    url: t.string({ required: true, description: 'Where to POST deliveries: http or https, at most 2048 characters; its host must resolve to public addresses (a sandbox also allows loopback).' }),
+    url: t.string({
+      required: true,
+      description:
+        'Where to POST deliveries: http or https, at most 2048 characters; its host must resolve to public addresses (a sandbox also allows loopback).',
+    }),
     events: t.field({ type: [WebhookEventEnum], required: true, description: 'The events to deliver, at least one, without repeats.' }),
     description: t.string({ description: 'For people, at most 256 characters.' }),
   }),
@@ -141,7 +157,8 @@ builder.mutationField('createWebhookEndpoint', (t) =>
   t.field({
     type: CreatedWebhookRef,
     nullable: true,
-    description: 'Registers a webhook endpoint and answers its signing secret, the only time it is shown (same as POST /v1/webhooks). Null with its error when refused.',
+    description:
+      'Registers a webhook endpoint and answers its signing secret, the only time it is shown (same as POST /v1/webhooks). Null with its error when refused.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true, description: 'The endpoint.' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
@@ -155,11 +172,18 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
   t.field({
     type: 'Boolean',
     nullable: true,
-    description: 'Deletes a webhook endpoint and drops the deliveries still owed to it (same as DELETE /v1/webhooks/:webhookId): true when deleted; null with its error when refused (WEBHOOK_NOT_FOUND).',
+    description:
+      'Deletes a webhook endpoint and drops the deliveries still owed to it (same as DELETE /v1/webhooks/:webhookId): true when deleted; null with its error when refused (WEBHOOK_NOT_FOUND).',
     args: { id: t.arg.id({ required: true, description: 'The endpoint to delete (svc_webhook_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'deleteWebhook', async () => (await deleteWebhookEndpoint(ctx.deps, principal, String(args.id)), true), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'deleteWebhook',
+        async () => (await deleteWebhookEndpoint(ctx.deps, principal, String(args.id)), true),
+        ctx.charge,
+      );
     },
   }),
 );
@@ -168,7 +192,8 @@ builder.mutationField('sendTestWebhook', (t) =>
   t.field({
     type: DeliveryRef,
     nullable: true,
-    description: 'Queues a webhook.test event to the endpoint, signed and retried like any delivery (same as POST /v1/webhooks/:webhookId/test); answers the pending delivery. Null with its error when refused.',
+    description:
+      'Queues a webhook.test event to the endpoint, signed and retried like any delivery (same as POST /v1/webhooks/:webhookId/test); answers the pending delivery. Null with its error when refused.',
     args: { endpointId: t.arg.id({ required: true, description: 'The endpoint to test (svc_webhook_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);

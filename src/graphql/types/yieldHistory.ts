@@ -20,10 +20,12 @@ const BUCKET_NAMES: Record<RateBucket, { name: string; description: string }> = 
 
 const YieldHistoryBucketWidthEnum = builder.enumType('YieldHistoryBucketWidth', {
   description: 'The width of the buckets of an APY history.',
-  values: Object.fromEntries((Object.entries(BUCKET_NAMES) as [RateBucket, { name: string; description: string }][]).map(([value, v]) => [v.name, { value, description: v.description }])) as Record<
-    string,
-    { value: RateBucket; description: string }
-  >,
+  values: Object.fromEntries(
+    (Object.entries(BUCKET_NAMES) as [RateBucket, { name: string; description: string }][]).map(([value, v]) => [
+      v.name,
+      { value, description: v.description },
+    ]),
+  ) as Record<string, { value: RateBucket; description: string }>,
 });
 
 const YieldHistoryBucketRef = builder.objectRef<YieldHistoryBucket>('YieldHistoryBucket').implement({
@@ -53,8 +55,16 @@ const YieldHistoryRef = builder.objectRef<YieldHistory>('YieldHistory').implemen
   fields: (t) => ({
     from: t.expose('from', { type: 'DateTime', description: 'Start of the window (inclusive).' }),
     to: t.expose('to', { type: 'DateTime', description: 'End of the window (exclusive).' }),
-    bucket: t.field({ type: YieldHistoryBucketWidthEnum, description: 'The width of the buckets (the one asked for, or the default for the window).', resolve: (h) => h.bucket }),
-    series: t.field({ type: [YieldHistorySeriesRef], description: 'One series per market with samples in the window, by chain, protocol and asset.', resolve: (h) => h.series }),
+    bucket: t.field({
+      type: YieldHistoryBucketWidthEnum,
+      description: 'The width of the buckets (the one asked for, or the default for the window).',
+      resolve: (h) => h.bucket,
+    }),
+    series: t.field({
+      type: [YieldHistorySeriesRef],
+      description: 'One series per market with samples in the window, by chain, protocol and asset.',
+      resolve: (h) => h.series,
+    }),
   }),
 });
 

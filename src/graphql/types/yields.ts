@@ -15,9 +15,13 @@ const YieldRateRef = builder.objectRef<YieldRate>('YieldRate').implement({
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
-    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
+    token: t.exposeString('token', {
+      description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC.",
+    }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
-    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', {
+      description: 'A market the sandbox adds where the real test network has none; always false on real networks.',
+    }),
   }),
 });
 
@@ -27,9 +31,13 @@ const BestYieldRef = builder.objectRef<NonNullable<YieldReport['best']>>('BestYi
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
-    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
+    token: t.exposeString('token', {
+      description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC.",
+    }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
-    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', {
+      description: 'A market the sandbox adds where the real test network has none; always false on real networks.',
+    }),
     reasoning: t.exposeString('reasoning', { description: 'Why, naming every market compared.' }),
   }),
 });
@@ -40,9 +48,13 @@ const NetReturnRateRef = builder.objectRef<NetReturnRate>('NetReturnRate').imple
     chain: t.field({ type: ChainEnum, description: 'The chain of the market.', resolve: (r) => r.chain }),
     protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the market.', resolve: (r) => r.protocol as LendingProtocol }),
     asset: t.field({ type: TokenAssetEnum, description: 'The asset supplied.', resolve: (r) => r.asset }),
-    token: t.exposeString('token', { description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC." }),
+    token: t.exposeString('token', {
+      description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC.",
+    }),
     apy: t.exposeFloat('apy', { description: 'Supply APY in percent, 2 decimals.' }),
-    sandboxOnly: t.exposeBoolean('sandboxOnly', { description: 'A market the sandbox adds where the real test network has none; always false on real networks.' }),
+    sandboxOnly: t.exposeBoolean('sandboxOnly', {
+      description: 'A market the sandbox adds where the real test network has none; always false on real networks.',
+    }),
     bridges: t.exposeInt('bridges', { description: 'Bridges needed to gather the amount there.' }),
     amount: t.exposeString('amount', { description: 'What would be deposited after route fees, token units.' }),
     earningsUsd: t.exposeFloat('earningsUsd', { description: 'amount × APY × horizonDays / 365, in USD.' }),
@@ -90,14 +102,25 @@ builder.queryField('yields', (t) =>
     args: {
       asset: t.arg({ type: TokenAssetEnum, description: 'Only this asset; also the asset `best` is picked for (USDC when absent).' }),
       chain: t.arg({ type: ChainEnum, description: 'Only this chain (an upcoming main network: PLAN_RESTRICTED on the free plan, else INVALID_CHAIN).' }),
-      optimize: t.arg({ type: OptimizeGoalEnum, description: 'Opt-in: NET_RETURN picks `best` by what lending `amount` from `walletId` nets over `horizonDays` (earnings less route fees and gas); needs walletId and amount.' }),
+      optimize: t.arg({
+        type: OptimizeGoalEnum,
+        description:
+          'Opt-in: NET_RETURN picks `best` by what lending `amount` from `walletId` nets over `horizonDays` (earnings less route fees and gas); needs walletId and amount.',
+      }),
       walletId: t.arg.id({ description: 'With optimize: the wallet whose funds are lent.' }),
       amount: t.arg.string({ description: 'With optimize: the amount to lend, token units (decimal string, at least 0.01).' }),
       horizonDays: t.arg.int({ description: 'With optimize: the days earnings are counted over, 1-3650 (default 30).' }),
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const q = parseInput(yieldsQuerySchema, withoutNulls({ ...args, walletId: args.walletId == null ? null : String(args.walletId), horizonDays: args.horizonDays == null ? null : String(args.horizonDays) }));
+      const q = parseInput(
+        yieldsQuerySchema,
+        withoutNulls({
+          ...args,
+          walletId: args.walletId == null ? null : String(args.walletId),
+          horizonDays: args.horizonDays == null ? null : String(args.horizonDays),
+        }),
+      );
       const params = yieldsParams(q);
       return runOperation(ctx.deps, principal, 'getYields', () => once(ctx, 'yields', params, () => getYields(ctx.deps, principal, params)), ctx.charge);
     },

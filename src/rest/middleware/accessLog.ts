@@ -27,7 +27,15 @@ export function accessRecorder(logger: Logger, metrics: Pick<Metrics, 'httpDurat
     metrics.httpDuration.observe({ method: r.method, route: r.route, status: String(r.status) }, ms / 1000);
     line(
       'info',
-      { requestId: r.requestId, method: r.method, route: r.route, path: r.path, status: r.status, durationMs: Math.round(ms * 100) / 100, accountId: r.accountId },
+      {
+        requestId: r.requestId,
+        method: r.method,
+        route: r.route,
+        path: r.path,
+        status: r.status,
+        durationMs: Math.round(ms * 100) / 100,
+        accountId: r.accountId,
+      },
       'request',
     );
   };

@@ -34,7 +34,12 @@ function proofOf(ctx: RestContext): PaidReadRequest['proof'] {
  * out with its settlement header, or, when the settlement fails, a 402
  * PAYMENT_INVALID goes out instead of it (the read's body is never sent).
  */
-async function paidRead(deps: AppDeps & Required<Pick<AppDeps, 'payments'>>, ctx: RestContext, next: () => Promise<unknown>, o: AdmissionOptions): Promise<void> {
+async function paidRead(
+  deps: AppDeps & Required<Pick<AppDeps, 'payments'>>,
+  ctx: RestContext,
+  next: () => Promise<unknown>,
+  o: AdmissionOptions,
+): Promise<void> {
   const operation = ctx.routerName as Operation;
   const paid = await admitPaidRead(
     { ...deps, paidReadEvents: o.events },
@@ -73,7 +78,12 @@ async function paidRead(deps: AppDeps & Required<Pick<AppDeps, 'payments'>>, ctx
  * fails leaves the header out rather than failing the answer. Null: no header
  * to set.
  */
-export function creditHeadersFor(deps: AppDeps, principal: Principal, used: number | undefined, thrown?: unknown): Record<string, string> | Promise<Record<string, string>> | null {
+export function creditHeadersFor(
+  deps: AppDeps,
+  principal: Principal,
+  used: number | undefined,
+  thrown?: unknown,
+): Record<string, string> | Promise<Record<string, string>> | null {
   if (principal.via !== 'apiKey') return null; // a paid read has no credits of its own
   if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.headers) return null;
   return used !== undefined ? creditHeaders(principal.account, used) : readCreditHeaders(deps, principal.account).catch(() => ({}));
@@ -118,7 +128,13 @@ export function admission(deps: AppDeps, o: AdmissionOptions): Middleware<RestSt
  * Koa's routes (operation()) and the front door's fast reads (fastKeyedReads)
  * both charge through it.
  */
-export async function runCharged(deps: AppDeps, principal: Principal, op: Operation, run: () => Promise<boolean>, noteUsed: (used: number) => void): Promise<void> {
+export async function runCharged(
+  deps: AppDeps,
+  principal: Principal,
+  op: Operation,
+  run: () => Promise<boolean>,
+  noteUsed: (used: number) => void,
+): Promise<void> {
   const charge = await authorizeOperation(deps, principal, op);
   let ok = false;
   try {

@@ -43,7 +43,10 @@ export function jsonBody(limitBytes: number): Middleware<RestState> {
       }
       // Refused before validation: recursive schema checks must never meet a hostile depth.
       if (jsonDepthExceeds(ctx.state.body)) {
-        throw invalidRequest([{ path: '', message: `body nests deeper than ${MAX_JSON_DEPTH} levels` }], `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+        throw invalidRequest(
+          [{ path: '', message: `body nests deeper than ${MAX_JSON_DEPTH} levels` }],
+          `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`,
+        );
       }
     }
     await next();

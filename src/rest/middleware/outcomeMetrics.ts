@@ -14,7 +14,12 @@ const isOperation = (name: string | undefined): name is Operation => name !== un
  * anything else; payments and sessions pay none). For Koa (outcomeMetrics)
  * and the front door's fast reads (fastKeyedReads).
  */
-export function noteCreditsCharged(deps: Pick<AppDeps, 'onCreditsCharged'>, status: number, principal: Principal | undefined, operation: string | undefined): void {
+export function noteCreditsCharged(
+  deps: Pick<AppDeps, 'onCreditsCharged'>,
+  status: number,
+  principal: Principal | undefined,
+  operation: string | undefined,
+): void {
   if (status >= 200 && status < 300 && principal?.via === 'apiKey' && isOperation(operation) && CREDIT_COST[operation] > 0) {
     deps.onCreditsCharged?.(operation, CREDIT_COST[operation]);
   }
@@ -33,7 +38,8 @@ export function outcomeMetrics(deps: Pick<AppDeps, 'onCreditsCharged'>, metrics:
     noteCreditsCharged(deps, ctx.status, ctx.state.principal, ctx.routerName);
     if (ctx.status === 402) {
       const body = ctx.body as { error?: unknown; details?: { reason?: unknown } } | undefined;
-      if (body?.error === 'PAYMENT_INVALID' && body.details?.reason !== 'settlement_failed') metrics.payments.inc({ outcome: 'refused', reason: typeof body.details?.reason === 'string' ? body.details.reason : 'unknown' });
+      if (body?.error === 'PAYMENT_INVALID' && body.details?.reason !== 'settlement_failed')
+        metrics.payments.inc({ outcome: 'refused', reason: typeof body.details?.reason === 'string' ? body.details.reason : 'unknown' });
     }
   };
 }

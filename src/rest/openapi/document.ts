@@ -8,7 +8,20 @@ import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
 import { CREDIT_COST, PAYABLE_OPERATIONS, PLANS, WRITE_OPERATIONS, type Operation } from '../../domain/plans';
 import { FUNDING_LIMIT } from '../../app/funding/fundDemoWallet';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../../domain/schemas/metadata';
-import { auditPageSchema, balanceReportSchema, fundingReceiptSchema, intentPageSchema, intentPreviewSchema, intentSchema, policyPageSchema, policySchema, usageSchema, walletReadSchema, walletSchema, yieldReportSchema } from './schemas';
+import {
+  auditPageSchema,
+  balanceReportSchema,
+  fundingReceiptSchema,
+  intentPageSchema,
+  intentPreviewSchema,
+  intentSchema,
+  policyPageSchema,
+  policySchema,
+  usageSchema,
+  walletReadSchema,
+  walletSchema,
+  yieldReportSchema,
+} from './schemas';
 import { createPolicyBodySchema, setWalletPolicyBodySchema, updatePolicyBodySchema } from './policyBody';
 import { listAuditEventsSchema } from '../../domain/schemas/audit';
 import { listPoliciesSchema } from '../../app/policies/managePolicies';
@@ -19,7 +32,16 @@ import { yieldHistoryQuerySchema } from '../../domain/schemas/yieldHistory';
 import { MAX_HISTORY_BUCKETS } from '../../app/yields/getYieldHistory';
 import { CODE_DOCS, RESPONSE_HEADERS, errorSchema, fieldIssueSchema, paymentErrorSchema, type ResponseHeaderName } from './errors';
 import { EXAMPLES, PAGE_EXAMPLE, POLICY_PAGE_EXAMPLE, X402_V1_ACCEPTS, errorExample } from './examples';
-import { WEBHOOK_EXAMPLES, createWebhookBodySchema, createdWebhookSchema, deliveryPageSchema, deliverySchema, webhookIdParam, webhookListSchema, webhookSchema } from './webhooks';
+import {
+  WEBHOOK_EXAMPLES,
+  createWebhookBodySchema,
+  createdWebhookSchema,
+  deliveryPageSchema,
+  deliverySchema,
+  webhookIdParam,
+  webhookListSchema,
+  webhookSchema,
+} from './webhooks';
 import { listDeliveriesSchema } from '../../domain/schemas/webhooks';
 
 /**
@@ -70,13 +92,22 @@ const credits = (op: Operation) => `${CREDIT_COST[op]} credit${CREDIT_COST[op] =
 const cost = (op: Operation) => (payable(op) ? `${credits(op)}, or 0.001 USDC over x402 without a key` : credits(op));
 
 const walletIdParam = z.object({
-  walletId: z.string().meta({ description: 'A wallet id (any other value, or another account\'s wallet, is 404 WALLET_NOT_FOUND)', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
+  walletId: z.string().meta({
+    description: "A wallet id (any other value, or another account's wallet, is 404 WALLET_NOT_FOUND)",
+    examples: ['svc_wallet_0123456789abcdef0123456789abcdef'],
+  }),
 });
 const intentIdParam = z.object({
-  intentId: z.string().meta({ description: 'An intent id (any other value, or another account\'s intent, is 404 INTENT_NOT_FOUND)', examples: ['intent_0123456789abcdef0123456789abcdef'] }),
+  intentId: z.string().meta({
+    description: "An intent id (any other value, or another account's intent, is 404 INTENT_NOT_FOUND)",
+    examples: ['intent_0123456789abcdef0123456789abcdef'],
+  }),
 });
 const policyIdParam = z.object({
-  policyId: z.string().meta({ description: 'A policy id (any other value, or another account\'s policy, is 404 POLICY_NOT_FOUND)', examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }),
+  policyId: z.string().meta({
+    description: "A policy id (any other value, or another account's policy, is 404 POLICY_NOT_FOUND)",
+    examples: ['svc_policy_0123456789abcdef0123456789abcdef'],
+  }),
 });
 /** The same field the route validates the path parameter with (createWalletSchema.userId). */
 const userIdParam = createWalletSchema.pick({ userId: true });
@@ -124,7 +155,13 @@ const OPERATIONS: OperationSpec[] = [
       },
     },
     unknownQuery: 'ignored',
-    success: { status: 201, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'Created', value: EXAMPLES.wallet } }, headers: { 'Idempotent-Replayed': false } },
+    success: {
+      status: 201,
+      description: 'The wallet',
+      schema: walletSchema,
+      examples: { wallet: { summary: 'Created', value: EXAMPLES.wallet } },
+      headers: { 'Idempotent-Replayed': false },
+    },
     errors: { 403: ['WALLET_LIMIT_EXCEEDED'], 404: ['POLICY_NOT_FOUND'], 409: ['WALLET_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
   },
   {
@@ -141,7 +178,10 @@ const OPERATIONS: OperationSpec[] = [
       status: 200,
       description: 'The wallet (Wallet to its account; PaidWallet to a paid read)',
       schema: walletReadSchema,
-      examples: { wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet }, paid: { summary: 'As a paid read sees it', value: EXAMPLES.paidWallet } },
+      examples: {
+        wallet: { summary: 'As its owner sees it', value: EXAMPLES.wallet },
+        paid: { summary: 'As a paid read sees it', value: EXAMPLES.paidWallet },
+      },
     },
     errors: { 400: ['INVALID_REQUEST'], 403: ['FORBIDDEN'], 404: ['WALLET_NOT_FOUND'] },
   },
@@ -154,7 +194,12 @@ const OPERATIONS: OperationSpec[] = [
     description: `Tokens and lending positions of the wallet on each of its chains, with USD values (read through a short cache). ${cost('getBalances')}.`,
     request: { params: walletIdParam },
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The balance report', schema: balanceReportSchema, examples: { report: { summary: 'USDC held and lent', value: EXAMPLES.balances } } },
+    success: {
+      status: 200,
+      description: 'The balance report',
+      schema: balanceReportSchema,
+      examples: { report: { summary: 'USDC held and lent', value: EXAMPLES.balances } },
+    },
     errors: { 404: ['WALLET_NOT_FOUND'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
   },
   {
@@ -168,7 +213,12 @@ const OPERATIONS: OperationSpec[] = [
 By default \`best\` is the highest APY. Opt-in, \`optimize=netReturn&walletId=…&amount=…\` (and \`horizonDays\`, default 30) ranks the markets the wallet's funds reach by what lending \`amount\` there nets over the horizon: earnings at the APY on what arrives, less route fees and the typical gas of every step at each chain's gas price now; \`best\` is the first and its reasoning names the runner-up and the numbers, \`netReturn.ranking\` lists them all. It is the ranking a lend intent with \`optimize: netReturn\` plans with. walletId, amount and horizonDays without optimize are 400 INVALID_REQUEST.`,
     request: { query: yieldsQuerySchema },
     unknownQuery: 'refused',
-    success: { status: 200, description: 'The yield report', schema: yieldReportSchema, examples: { report: { summary: 'USDC markets', value: EXAMPLES.yields } } },
+    success: {
+      status: 200,
+      description: 'The yield report',
+      schema: yieldReportSchema,
+      examples: { report: { summary: 'USDC markets', value: EXAMPLES.yields } },
+    },
     errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'], 404: ['WALLET_NOT_FOUND'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
   },
   {
@@ -180,7 +230,12 @@ By default \`best\` is the highest APY. Opt-in, \`optimize=netReturn&walletId=�
     description: `Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window \`from\` → \`to\` defaults to the last 24 h and spans 30 days at most; \`bucket\` defaults to the smallest width making at most 500 buckets, and one asked for may make at most ${MAX_HISTORY_BUCKETS}. ${cost('getYieldHistory')}. Every bad parameter is named in \`details.issues\`.`,
     request: { query: yieldHistoryQuerySchema },
     unknownQuery: 'refused',
-    success: { status: 200, description: 'The APY history', schema: yieldHistorySchema, examples: { history: { summary: 'One market over the last hour, 5-minute buckets', value: YIELD_HISTORY_EXAMPLE } } },
+    success: {
+      status: 200,
+      description: 'The APY history',
+      schema: yieldHistorySchema,
+      examples: { history: { summary: 'One market over the last hour, 5-minute buckets', value: YIELD_HISTORY_EXAMPLE } },
+    },
     errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'] },
   },
   {
@@ -202,7 +257,13 @@ The spending policy governing the wallet (its own, else the account's account-sc
       },
     },
     unknownQuery: 'ignored',
-    success: { status: 201, description: 'The intent, pending', schema: intentSchema, examples: { intent: { summary: 'Accepted under a policy', value: EXAMPLES.intent } }, headers: { 'Retry-After': true, 'Idempotent-Replayed': false } },
+    success: {
+      status: 201,
+      description: 'The intent, pending',
+      schema: intentSchema,
+      examples: { intent: { summary: 'Accepted under a policy', value: EXAMPLES.intent } },
+      headers: { 'Retry-After': true, 'Idempotent-Replayed': false },
+    },
     errors: {
       400: ['INVALID_CHAIN'],
       403: ['PLAN_RESTRICTED', 'POLICY_VIOLATION'],
@@ -230,7 +291,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
       },
     },
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The plan, priced', schema: intentPreviewSchema, examples: { preview: { summary: 'A single-bridge lend', value: EXAMPLES.preview } } },
+    success: {
+      status: 200,
+      description: 'The plan, priced',
+      schema: intentPreviewSchema,
+      examples: { preview: { summary: 'A single-bridge lend', value: EXAMPLES.preview } },
+    },
     errors: {
       400: ['INVALID_CHAIN'],
       403: ['PLAN_RESTRICTED', 'POLICY_VIOLATION'],
@@ -300,7 +366,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `Sends 1 test USDC on arbitrum-sepolia from the faucet and answers once the transaction is broadcast. ${cost('fundDemo')}; at most ${FUNDING_LIMIT.perWallet} per wallet and ${FUNDING_LIMIT.perAccount} per account in any ${FUNDING_LIMIT.windowHours} h.`,
     body: { schema: fundDemoBody, examples: { fund: { summary: 'Fund a wallet', value: EXAMPLES.fundDemo } } },
     unknownQuery: 'ignored',
-    success: { status: 202, description: 'The funding transaction, broadcast', schema: fundingReceiptSchema, examples: { funding: { summary: 'Submitted', value: EXAMPLES.funding } } },
+    success: {
+      status: 202,
+      description: 'The funding transaction, broadcast',
+      schema: fundingReceiptSchema,
+      examples: { funding: { summary: 'Submitted', value: EXAMPLES.funding } },
+    },
     errors: { 400: ['INVALID_CHAIN'], 404: ['WALLET_NOT_FOUND'], 429: ['FUNDING_LIMIT_EXCEEDED'], 503: ['NETWORK_ERROR', 'TIMEOUT'] },
   },
   {
@@ -312,7 +383,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `Who decided what in the account (policies, intents created, denied, completed or failed, keys created or revoked), newest first, by cursor: pass nextCursor as \`cursor\` for the next page. ${cost('listAuditEvents')}. A repeated parameter is 400.`,
     request: { query: listAuditEventsSchema },
     unknownQuery: 'refused',
-    success: { status: 200, description: 'A page of audit events', schema: auditPageSchema, examples: { page: { summary: 'One event', value: EXAMPLES.auditPage } } },
+    success: {
+      status: 200,
+      description: 'A page of audit events',
+      schema: auditPageSchema,
+      examples: { page: { summary: 'One event', value: EXAMPLES.auditPage } },
+    },
     errors: { 400: ['INVALID_REQUEST'] },
   },
   {
@@ -342,7 +418,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `The account's policies, newest first, by cursor: pass pageInfo.endCursor as \`after\` for the next page. ${cost('listPolicies')}. A repeated parameter counts by its first value.`,
     request: { query: listPoliciesQuery },
     unknownQuery: 'refused',
-    success: { status: 200, description: 'A page of policies', schema: policyPageSchema, examples: { page: { summary: 'One policy, more after it', value: POLICY_PAGE_EXAMPLE } } },
+    success: {
+      status: 200,
+      description: 'A page of policies',
+      schema: policyPageSchema,
+      examples: { page: { summary: 'One policy, more after it', value: POLICY_PAGE_EXAMPLE } },
+    },
     errors: { 400: ['INVALID_REQUEST'] },
   },
   {
@@ -365,9 +446,17 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     summary: 'Replace the name and rules of a policy',
     description: `Replaces the name and every rule, version + 1; the scope stays. Intents accepted afterwards are decided under the new version; those already accepted keep the version they recorded. ${cost('updatePolicy')}.`,
     request: { params: policyIdParam },
-    body: { schema: updatePolicyBodySchema, examples: { update: { summary: 'Lends only, a higher cap per intent, no daily cap', value: EXAMPLES.updatePolicy } } },
+    body: {
+      schema: updatePolicyBodySchema,
+      examples: { update: { summary: 'Lends only, a higher cap per intent, no daily cap', value: EXAMPLES.updatePolicy } },
+    },
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The policy, one version up', schema: policySchema, examples: { policy: { summary: 'Version 2', value: EXAMPLES.updatedPolicy } } },
+    success: {
+      status: 200,
+      description: 'The policy, one version up',
+      schema: policySchema,
+      examples: { policy: { summary: 'Version 2', value: EXAMPLES.updatedPolicy } },
+    },
     errors: { 404: ['POLICY_NOT_FOUND'], 409: ['VERSION_CONFLICT'] },
   },
   {
@@ -392,7 +481,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     request: { params: walletIdParam },
     body: { schema: setWalletPolicyBodySchema, examples: { set: { summary: 'A wallet-scope policy', value: EXAMPLES.setWalletPolicy } } },
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The wallet', schema: walletSchema, examples: { wallet: { summary: 'Governed by its own policy', value: EXAMPLES.walletWithPolicy } } },
+    success: {
+      status: 200,
+      description: 'The wallet',
+      schema: walletSchema,
+      examples: { wallet: { summary: 'Governed by its own policy', value: EXAMPLES.walletWithPolicy } },
+    },
     errors: { 404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'] },
   },
   {
@@ -415,7 +509,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     summary: 'Your plan, credits and limits',
     description: `The account of the key: its plan, the credits used this month and their limit (null: unlimited) and when they reset, the current one-minute rate window (this request counted), and its wallets against the plan limit. ${cost('getUsage')}: it never spends the credits it reports (it still counts in the rate window). X-Credits-Remaining on every answer says \`credits.limit - credits.used\` (or \`unlimited\`) without this call.`,
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The usage of your account', schema: usageSchema, examples: { usage: { summary: 'A free account early in the month', value: EXAMPLES.usage } } },
+    success: {
+      status: 200,
+      description: 'The usage of your account',
+      schema: usageSchema,
+      examples: { usage: { summary: 'A free account early in the month', value: EXAMPLES.usage } },
+    },
     errors: {},
   },
   {
@@ -427,7 +526,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `An endpoint the service POSTs intent events to: \`intent.updated\` (every status an intent enters), \`intent.completed\`, \`intent.failed\`, \`intent.cancelled\`. ${cost('createWebhook')}. The answer carries the signing secret (\`whsec_…\`) this once. Deliveries are signed as Standard Webhooks specifies (headers webhook-id, webhook-timestamp, webhook-signature: \`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`), retried with back-off for 24 h until a 2xx, at least once (drop repeats by webhook-id). The URL must be http or https, without credentials, at most 2048 characters; its host must resolve to public addresses only (a sandbox outside production also allows loopback): otherwise 400 INVALID_REQUEST naming \`url\`. At most 20 endpoints per account.`,
     body: { schema: createWebhookBodySchema, examples: { create: { summary: 'Completed and failed intents', value: WEBHOOK_EXAMPLES.create } } },
     unknownQuery: 'ignored',
-    success: { status: 201, description: 'The endpoint and its signing secret (shown once)', schema: createdWebhookSchema, examples: { created: { summary: 'Created', value: WEBHOOK_EXAMPLES.created } } },
+    success: {
+      status: 201,
+      description: 'The endpoint and its signing secret (shown once)',
+      schema: createdWebhookSchema,
+      examples: { created: { summary: 'Created', value: WEBHOOK_EXAMPLES.created } },
+    },
     errors: {},
   },
   {
@@ -438,7 +542,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     summary: "List the account's webhook endpoints",
     description: `Every endpoint of the account, newest first (without their secrets). ${cost('listWebhooks')}.`,
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The endpoints', schema: webhookListSchema, examples: { list: { summary: 'One endpoint', value: WEBHOOK_EXAMPLES.list } } },
+    success: {
+      status: 200,
+      description: 'The endpoints',
+      schema: webhookListSchema,
+      examples: { list: { summary: 'One endpoint', value: WEBHOOK_EXAMPLES.list } },
+    },
     errors: {},
   },
   {
@@ -450,7 +559,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `The endpoint (without its secret). ${cost('getWebhook')}.`,
     request: { params: webhookIdParam },
     unknownQuery: 'ignored',
-    success: { status: 200, description: 'The endpoint', schema: webhookSchema, examples: { webhook: { summary: 'An endpoint', value: WEBHOOK_EXAMPLES.webhook } } },
+    success: {
+      status: 200,
+      description: 'The endpoint',
+      schema: webhookSchema,
+      examples: { webhook: { summary: 'An endpoint', value: WEBHOOK_EXAMPLES.webhook } },
+    },
     errors: { 404: ['WEBHOOK_NOT_FOUND'] },
   },
   {
@@ -474,7 +588,20 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `The deliveries owed to the endpoint, newest first, by cursor (pass pageInfo.endCursor as \`after\`): each with its status (pending, delivered, failed), attempts, the endpoint's last status code or error, when the next attempt is due, and the payload sent. ${cost('listWebhookDeliveries')}. Kept 30 days on MongoDB.`,
     request: { params: webhookIdParam, query: listDeliveriesSchema },
     unknownQuery: 'refused',
-    success: { status: 200, description: 'A page of deliveries', schema: deliveryPageSchema, examples: { page: { summary: 'One delivery', value: { deliveries: [WEBHOOK_EXAMPLES.delivery], pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjA1LjAwMFoiLCJtc2dfMDEyMyJd' } } } } },
+    success: {
+      status: 200,
+      description: 'A page of deliveries',
+      schema: deliveryPageSchema,
+      examples: {
+        page: {
+          summary: 'One delivery',
+          value: {
+            deliveries: [WEBHOOK_EXAMPLES.delivery],
+            pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjA1LjAwMFoiLCJtc2dfMDEyMyJd' },
+          },
+        },
+      },
+    },
     errors: { 400: ['INVALID_REQUEST'], 404: ['WEBHOOK_NOT_FOUND'] },
   },
   {
@@ -486,7 +613,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     description: `Queues a \`webhook.test\` event to the endpoint, whatever it subscribes to, signed and retried like any delivery; follow it in the delivery log. ${cost('sendTestWebhook')}. No body.`,
     request: { params: webhookIdParam },
     unknownQuery: 'ignored',
-    success: { status: 202, description: 'The delivery, pending', schema: deliverySchema, examples: { delivery: { summary: 'Queued', value: WEBHOOK_EXAMPLES.testDelivery } } },
+    success: {
+      status: 202,
+      description: 'The delivery, pending',
+      schema: deliverySchema,
+      examples: { delivery: { summary: 'Queued', value: WEBHOOK_EXAMPLES.testDelivery } },
+    },
     errors: { 404: ['WEBHOOK_NOT_FOUND'] },
   },
 ];
@@ -562,7 +694,7 @@ function errorResponse(op: OperationSpec, status: Status, codes: ErrorCode[], us
   const list = codes.map((c) => `- \`${c}\`: ${CODE_DOCS[c]}`).join('\n');
   let description = `${STATUS_TEXT[status]}:\n${list}`;
   if (status === 400 && op.unknownQuery === 'refused') description += '\n\nUnknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).';
-  if (status === 401) description += '\n\nWWW-Authenticate: Bearer. A revoked key still shows its account\'s rate headers; its request is not counted.';
+  if (status === 401) description += "\n\nWWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.";
   if (status === 503) description += '\n\nRetry-After when the cause is known to pass (database failover, shutdown).';
   const base = status === 402 ? 'PaymentError' : 'Error';
   const schema = { allOf: [{ $ref: `#/components/schemas/${base}` }, { properties: { error: { enum: codes } } }] };
@@ -582,7 +714,8 @@ function route(op: OperationSpec, used: Set<string>): RouteConfig {
     errors[s] = [...new Set([...(errors[s] ?? []), ...(codes ?? [])])];
   }
   const { success } = op;
-  if ((success.status === 204) !== (success.schema === undefined)) throw new Error(`openapi: ${op.operationId}: a 204 has no body, every other success has one`);
+  if ((success.status === 204) !== (success.schema === undefined))
+    throw new Error(`openapi: ${op.operationId}: a 204 has no body, every other success has one`);
   const responses: RouteConfig['responses'] = {
     [success.status]: {
       description: success.description,
@@ -594,9 +727,7 @@ function route(op: OperationSpec, used: Set<string>): RouteConfig {
     responses[status] = errorResponse(op, status, errors[status]!, used);
   }
   const query =
-    op.unknownQuery === 'refused'
-      ? 'Query parameters it does not name are refused: 400 INVALID_REQUEST.'
-      : 'Query parameters it does not name are ignored.';
+    op.unknownQuery === 'refused' ? 'Query parameters it does not name are refused: 400 INVALID_REQUEST.' : 'Query parameters it does not name are ignored.';
   const scope = WRITE_OPERATIONS.has(op.operationId) ? 'write' : 'read';
   return {
     method: op.method,
@@ -705,7 +836,7 @@ export function openApiDocument(): object {
       { name: 'Intents', description: 'Lend, withdraw and bridge, planned and executed by the service' },
       { name: 'Policies', description: 'Spending policies: what each wallet may do, enforced before anything is signed' },
       { name: 'Demo', description: 'Test funds for trying the API' },
-      { name: 'Audit', description: 'The account\'s audit log' },
+      { name: 'Audit', description: "The account's audit log" },
       { name: 'Account', description: 'Your plan, credits and limits' },
       { name: 'Webhooks', description: 'Intent events POSTed to your endpoints, signed (Standard Webhooks) and retried for 24 h' },
     ],

@@ -27,17 +27,31 @@ export const errorSchema = z
   .object({
     error: z.enum(ERROR_CODES).meta({ description: 'Machine-readable code; each status lists the codes it carries' }),
     message: z.string().meta({ description: 'For people; 500s say only that an internal error occurred' }),
-    details: z.record(z.string(), z.unknown()).meta({ description: 'Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed' }),
+    details: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed' }),
   })
   .meta({
     allOf: [
       {
         if: { properties: { error: { const: 'INVALID_REQUEST' } } },
-        then: { properties: { details: { required: ['issues'], properties: { issues: { type: 'array', items: { $ref: '#/components/schemas/FieldIssue' } } }, additionalProperties: true } }, additionalProperties: true },
+        then: {
+          properties: {
+            details: {
+              required: ['issues'],
+              properties: { issues: { type: 'array', items: { $ref: '#/components/schemas/FieldIssue' } } },
+              additionalProperties: true,
+            },
+          },
+          additionalProperties: true,
+        },
       },
       {
         if: { properties: { error: { const: 'INTERNAL_ERROR' } } },
-        then: { properties: { details: { required: ['requestId'], properties: { requestId: { type: 'string' } }, additionalProperties: true } }, additionalProperties: true },
+        then: {
+          properties: { details: { required: ['requestId'], properties: { requestId: { type: 'string' } }, additionalProperties: true } },
+          additionalProperties: true,
+        },
       },
     ],
   })
@@ -47,7 +61,9 @@ export const errorSchema = z
 export const paymentErrorSchema = errorSchema
   .extend({
     x402Version: z.literal(1).meta({ description: 'x402 protocol version of `accepts`' }),
-    accepts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'x402 v1 payment requirements, one per payment network (the v2 ones are in the PAYMENT-REQUIRED header)' }),
+    accepts: z
+      .array(z.record(z.string(), z.unknown()))
+      .meta({ description: 'x402 v1 payment requirements, one per payment network (the v2 ones are in the PAYMENT-REQUIRED header)' }),
   })
   .openapi('PaymentError', { description: 'PAYMENT_REQUIRED or PAYMENT_INVALID, with the offer (x402 v1 in the body, v2 in the PAYMENT-REQUIRED header)' });
 
@@ -58,13 +74,14 @@ export const CODE_DOCS: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)',
   PAYMENT_REQUIRED: 'a payable read without credentials: pay with x402 or send a key',
   PAYMENT_INVALID: 'the payment proof was refused (details.reason)',
-  FORBIDDEN: "the key lacks the scope the operation needs (details.requiredScope)",
+  FORBIDDEN: 'the key lacks the scope the operation needs (details.requiredScope)',
   PLAN_RESTRICTED: 'the plan (or a staging deployment) cannot use this main network (details.plan, details.chain)',
   WALLET_LIMIT_EXCEEDED: "the plan's wallet limit is reached (details.limit)",
   CREDITS_EXHAUSTED: "the month's credits are spent (details.limit, details.used, details.resetsAt)",
   POLICY_VIOLATION: "the wallet's spending policy does not allow it (details.policyId, details.version, details.rule, details.limit, details.requested)",
   POLICY_NOT_FOUND: "no such policy in your account, or the wallet's own policy is gone: the wallet fails closed (details.policyId)",
-  POLICY_IN_USE: 'the policy is the own policy of some wallets, or the account policy while a wallet has none of its own: remove it from them first (details.policyId, details.walletCount, details.accountPolicy)',
+  POLICY_IN_USE:
+    'the policy is the own policy of some wallets, or the account policy while a wallet has none of its own: remove it from them first (details.policyId, details.walletCount, details.accountPolicy)',
   POLICY_CONFLICT: 'the account already has an account-scope policy (details.policyId)',
   INTENT_NOT_CANCELLABLE: 'the intent is completed or failed already: nothing is left to cancel (details.intentId, details.status)',
   WALLET_NOT_FOUND: 'no such wallet in your account',
@@ -117,8 +134,15 @@ export const RESPONSE_HEADERS: Record<
   | 'X-PAYMENT-RESPONSE',
   { description: string; schema: HeaderSchema }
 > = {
-  'X-Request-Id': { description: "The request's id: the caller's X-Request-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. On every answer.", schema: text() },
-  'X-RateLimit-Limit': { description: "The account's requests per minute. On every answer once the API key is admitted, and on the 401 of a revoked key; not when no account is known (401 for a missing, malformed or unknown key, a failure before admission) nor on paid reads.", schema: integer(1) },
+  'X-Request-Id': {
+    description: "The request's id: the caller's X-Request-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. On every answer.",
+    schema: text(),
+  },
+  'X-RateLimit-Limit': {
+    description:
+      "The account's requests per minute. On every answer once the API key is admitted, and on the 401 of a revoked key; not when no account is known (401 for a missing, malformed or unknown key, a failure before admission) nor on paid reads.",
+    schema: integer(1),
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current one-minute window.', schema: integer(0) },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: integer(0) },
   'X-Credits-Remaining': {
@@ -127,13 +151,19 @@ export const RESPONSE_HEADERS: Record<
     schema: text({ pattern: '^(0|[1-9][0-9]*|unlimited)$' }),
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: integer(1) },
-  'Idempotent-Replayed': { description: 'Present (`true`) when the answer is the stored first answer to this Idempotency-Key.', schema: text({ enum: ['true'] }) },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when the answer is the stored first answer to this Idempotency-Key.',
+    schema: text({ enum: ['true'] }),
+  },
   'WWW-Authenticate': { description: '`Bearer`: send an API key.', schema: text({ enum: ['Bearer'] }) },
   'PAYMENT-REQUIRED': {
     description: 'Base64 JSON x402 v2 PaymentRequired: x402Version 2, resource, accepts (one per payment network; 1000 atomic USDC = 0.001 USDC).',
     schema: text({ contentEncoding: 'base64' }),
   },
-  'PAYMENT-RESPONSE': { description: 'Base64 JSON settlement {success, transaction, network, payer}, after a read paid with a v2 proof.', schema: text({ contentEncoding: 'base64' }) },
+  'PAYMENT-RESPONSE': {
+    description: 'Base64 JSON settlement {success, transaction, network, payer}, after a read paid with a v2 proof.',
+    schema: text({ contentEncoding: 'base64' }),
+  },
   'X-PAYMENT-RESPONSE': { description: 'The same settlement, after a read paid with a v1 proof (X-PAYMENT).', schema: text({ contentEncoding: 'base64' }) },
 };
 

@@ -26,7 +26,15 @@ const WALLET = {
 } as const;
 
 export const EXAMPLES = {
-  paidWallet: { id: WALLET.id, userId: WALLET.userId, address: WALLET.address, chainType: WALLET.chainType, chains: WALLET.chains, policyId: null, createdAt: WALLET.createdAt },
+  paidWallet: {
+    id: WALLET.id,
+    userId: WALLET.userId,
+    address: WALLET.address,
+    chainType: WALLET.chainType,
+    chains: WALLET.chains,
+    policyId: null,
+    createdAt: WALLET.createdAt,
+  },
   createWallet: { userId: 'user_42', email: 'ada@example.com', metadata: { plan: 'gold' } },
   createGovernedWallet: { userId: 'user_43', policyId: POLICY_ID },
   wallet: WALLET,
@@ -37,7 +45,17 @@ export const EXAMPLES = {
       {
         chain: 'arbitrum-sepolia',
         tokens: [{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
-        positions: [{ protocol: 'aave-v3', asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '2500000', balanceFormatted: '2.5', decimals: 6, valueUsd: 2.5 }],
+        positions: [
+          {
+            protocol: 'aave-v3',
+            asset: 'USDC',
+            token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
+            balance: '2500000',
+            balanceFormatted: '2.5',
+            decimals: 6,
+            valueUsd: 2.5,
+          },
+        ],
       },
       { chain: 'base-sepolia', tokens: [], positions: [] },
     ],
@@ -55,7 +73,8 @@ export const EXAMPLES = {
       token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
       apy: 4.2,
       sandboxOnly: false,
-      reasoning: 'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with ethereum-sepolia/compound-v3 3.10%.',
+      reasoning:
+        'arbitrum-sepolia/aave-v3 pays the highest USDC supply APY at 4.20%, 1.10 points above the next best; compared with ethereum-sepolia/compound-v3 3.10%.',
     },
   },
   createPolicy: {
@@ -67,7 +86,13 @@ export const EXAMPLES = {
     id: POLICY_ID,
     name: 'Small lends on L2s',
     scope: 'wallet',
-    rules: { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '100', maxUsdPerDay: '500.5' },
+    rules: {
+      actions: ['lend', 'withdraw'],
+      chains: ['arbitrum-sepolia', 'base-sepolia'],
+      protocols: ['aave-v3'],
+      maxUsdPerIntent: '100',
+      maxUsdPerDay: '500.5',
+    },
     version: 1,
     createdAt: AT,
     updatedAt: AT,
@@ -95,7 +120,8 @@ export const EXAMPLES = {
     amount: '9.995',
     amountUnits: '9995000',
     strategy: 'single-bridge',
-    reasoning: 'Lend 10 USDC. USDC APY: base-sepolia/aave-v3 4.29% > arbitrum-sepolia/aave-v3 4.20%. Best: base-sepolia/aave-v3 at 4.29%. No USDC on base-sepolia yet; 1 bridge needed via CCTP: 10 USDC from arbitrum-sepolia (fee 0.005 USDC, 5 bps). Depositing 9.995 USDC of the 10 USDC requested after route fees.',
+    reasoning:
+      'Lend 10 USDC. USDC APY: base-sepolia/aave-v3 4.29% > arbitrum-sepolia/aave-v3 4.20%. Best: base-sepolia/aave-v3 at 4.29%. No USDC on base-sepolia yet; 1 bridge needed via CCTP: 10 USDC from arbitrum-sepolia (fee 0.005 USDC, 5 bps). Depositing 9.995 USDC of the 10 USDC requested after route fees.',
     choice: 'bestApy',
     horizonDays: 30,
     apy: 4.29,
@@ -191,11 +217,22 @@ export const EXAMPLES = {
           gasCostUsd: 0.02,
         },
       ],
-      reasoning: 'Lend 10.5 USDC. USDC APY: arbitrum-sepolia/aave-v3 4.20% > ethereum-sepolia/compound-v3 3.10%. Best: arbitrum-sepolia/aave-v3 at 4.20%. 10.5 USDC already on arbitrum-sepolia: no bridge needed. Depositing 10.5 USDC.',
+      reasoning:
+        'Lend 10.5 USDC. USDC APY: arbitrum-sepolia/aave-v3 4.20% > ethereum-sepolia/compound-v3 3.10%. Best: arbitrum-sepolia/aave-v3 at 4.20%. 10.5 USDC already on arbitrum-sepolia: no bridge needed. Depositing 10.5 USDC.',
     },
     results: {
       completedSteps: 1,
-      transactions: [{ type: 'deposit', kind: 'supply', txHash: `0x${'ab'.repeat(32)}`, chain: 'arbitrum-sepolia', status: 'confirmed', gasUsed: '182000', gasCostUsd: 0.02 }],
+      transactions: [
+        {
+          type: 'deposit',
+          kind: 'supply',
+          txHash: `0x${'ab'.repeat(32)}`,
+          chain: 'arbitrum-sepolia',
+          status: 'confirmed',
+          gasUsed: '182000',
+          gasCostUsd: 0.02,
+        },
+      ],
       totalGasUsed: '182000',
       totalGasCostUsd: 0.02,
       finalAmount: '10.5',
@@ -230,9 +267,15 @@ export const EXAMPLES = {
 
 EXAMPLES satisfies Record<string, object>;
 
-export const PAGE_EXAMPLE = { intents: [EXAMPLES.intent], pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJpbnRlbnRfMDEyMyJd' } };
+export const PAGE_EXAMPLE = {
+  intents: [EXAMPLES.intent],
+  pageInfo: { hasNextPage: false, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJpbnRlbnRfMDEyMyJd' },
+};
 
-export const POLICY_PAGE_EXAMPLE = { policies: [EXAMPLES.policy], pageInfo: { hasNextPage: true, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJzdmNfcG9saWN5XzAxMjMiXQ' } };
+export const POLICY_PAGE_EXAMPLE = {
+  policies: [EXAMPLES.policy],
+  pageInfo: { hasNextPage: true, endCursor: 'WyIyMDI2LTAxLTMxVDEyOjAwOjAwLjAwMFoiLCJzdmNfcG9saWN5XzAxMjMiXQ' },
+};
 
 /** Details an example of `code` carries (what the service sends, abridged). */
 const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {

@@ -39,9 +39,16 @@ export function amountPattern(decimals?: number): string {
 /** The amount itself: a decimal string or a JSON number, ≥ 0.01 (the decimals depend on the asset: see decimalsRules). */
 const amount = z
   .union([
-    z.string().regex(new RegExp(amountPattern())).meta({ examples: ['10.5'] }),
+    z
+      .string()
+      .regex(new RegExp(amountPattern()))
+      .meta({ examples: ['10.5'] }),
     // numbers from 1e21 on print with an exponent, which the schema refuses
-    z.number().min(Number(MIN_INTENT_AMOUNT)).lt(1e21).meta({ examples: [25] }),
+    z
+      .number()
+      .min(Number(MIN_INTENT_AMOUNT))
+      .lt(1e21)
+      .meta({ examples: [25] }),
   ])
   .meta(intentAmountSchema.meta() ?? {});
 
@@ -79,12 +86,26 @@ const differentChainsRules = (): object[] =>
 const defaultAsset = fields.asset.parse(undefined) as TokenAsset;
 
 /** horizonDays only with optimize. */
-const horizonNeedsOptimize = { if: { properties: { horizonDays: { type: 'integer' } }, required: ['horizonDays'] }, then: { ...then({ optimize: { type: 'string' } }), required: ['optimize'] } };
+const horizonNeedsOptimize = {
+  if: { properties: { horizonDays: { type: 'integer' } }, required: ['horizonDays'] },
+  then: { ...then({ optimize: { type: 'string' } }), required: ['optimize'] },
+};
 
 export const lendIntentSchema = z
-  .strictObject({ walletId: fields.walletId, action: action('lend'), amount, asset: fields.asset, chain: fields.chain, optimize: fields.optimize, horizonDays: fields.horizonDays, speed: fields.speed })
+  .strictObject({
+    walletId: fields.walletId,
+    action: action('lend'),
+    amount,
+    asset: fields.asset,
+    chain: fields.chain,
+    optimize: fields.optimize,
+    horizonDays: fields.horizonDays,
+    speed: fields.speed,
+  })
   .meta({ allOf: [...decimalsRules(defaultAsset, TOKEN_ASSETS), ...assetOnChainRules('chain'), horizonNeedsOptimize] })
-  .openapi('LendIntentRequest', { description: "Lend `amount` of `asset` on `chain`, or where the APY is best among the wallet's chains; USDC elsewhere is bridged there first" });
+  .openapi('LendIntentRequest', {
+    description: "Lend `amount` of `asset` on `chain`, or where the APY is best among the wallet's chains; USDC elsewhere is bridged there first",
+  });
 
 export const withdrawIntentSchema = z
   .strictObject({ walletId: fields.walletId, action: action('withdraw'), amount, asset: fields.asset, chain: required(fields.chain) })
@@ -107,7 +128,9 @@ export const bridgeIntentSchema = z
   .openapi('BridgeIntentRequest', { description: 'Move `amount` USDC from `fromChain` to `toChain` (burn, attestation, mint)' });
 
 /** The request body: a variant per action, chosen by `action`. */
-export const createIntentBodySchema = z.discriminatedUnion('action', [lendIntentSchema, withdrawIntentSchema, bridgeIntentSchema]).openapi('CreateIntentRequest', {
-  description:
-    'One variant per `action`. Unknown fields are refused. An unknown chain name answers 400 INVALID_CHAIN (details.field, details.supported); every other violation 400 INVALID_REQUEST naming each bad field in details.issues.',
-});
+export const createIntentBodySchema = z
+  .discriminatedUnion('action', [lendIntentSchema, withdrawIntentSchema, bridgeIntentSchema])
+  .openapi('CreateIntentRequest', {
+    description:
+      'One variant per `action`. Unknown fields are refused. An unknown chain name answers 400 INVALID_CHAIN (details.field, details.supported); every other violation 400 INVALID_REQUEST naming each bad field in details.issues.',
+  });

@@ -15,7 +15,17 @@ export const CANCEL_EXAMPLES = {
     executionPlan: {
       strategy: 'single-bridge',
       steps: [
-        { type: 'bridge', from: 'arbitrum-sepolia', to: 'base-sepolia', index: 0, status: 'executing', chain: 'arbitrum-sepolia', amount: '10.5', amountUnits: '10500000', startedAt: AT },
+        {
+          type: 'bridge',
+          from: 'arbitrum-sepolia',
+          to: 'base-sepolia',
+          index: 0,
+          status: 'executing',
+          chain: 'arbitrum-sepolia',
+          amount: '10.5',
+          amountUnits: '10500000',
+          startedAt: AT,
+        },
         { type: 'deposit', protocol: 'aave-v3', asset: 'USDC', index: 1, status: 'pending', chain: 'base-sepolia', amount: '10.5', amountUnits: '10500000' },
       ],
       reasoning: 'Lend 10.5 USDC. Best: base-sepolia/aave-v3 at 4.29%. Bridging 10.5 USDC from arbitrum-sepolia, then depositing.',
@@ -39,7 +49,10 @@ export const CANCELLED_MIDWAY_EXAMPLE = {
   completedAt: LATER,
   executionPlan: {
     ...CANCEL_EXAMPLES.requested.executionPlan,
-    steps: [{ ...CANCEL_EXAMPLES.requested.executionPlan.steps[0], status: 'completed', txHash: BURN, completedAt: LATER, gasUsed: '190000', gasCostUsd: 0.02 }, CANCEL_EXAMPLES.requested.executionPlan.steps[1]],
+    steps: [
+      { ...CANCEL_EXAMPLES.requested.executionPlan.steps[0], status: 'completed', txHash: BURN, completedAt: LATER, gasUsed: '190000', gasCostUsd: 0.02 },
+      CANCEL_EXAMPLES.requested.executionPlan.steps[1],
+    ],
   },
   results: {
     ...CANCEL_EXAMPLES.requested.results,

@@ -22,9 +22,16 @@ const USD_PATTERN = '^\\d{1,12}(\\.\\d{1,2})?$';
 function usd(field: typeof rules.maxUsdPerIntent) {
   return z
     .union([
-      z.string().regex(new RegExp(USD_PATTERN)).meta({ not: { pattern: '^[0.]*$' }, examples: ['100', '12.50'] }),
+      z
+        .string()
+        .regex(new RegExp(USD_PATTERN))
+        .meta({ not: { pattern: '^[0.]*$' }, examples: ['100', '12.50'] }),
       // a number's shortest decimal form must fit the pattern too: from 0.01 (the least with ≤ 2 decimals) to below 10^12
-      z.number().min(0.01).lt(1e12).meta({ examples: [12.5] }),
+      z
+        .number()
+        .min(0.01)
+        .lt(1e12)
+        .meta({ examples: [12.5] }),
     ])
     .optional()
     .meta({
@@ -62,16 +69,17 @@ const name = z
 
 export const createPolicyBodySchema = z
   .strictObject({ name, scope: createPolicySchema.shape.scope, rules: policyRulesBodySchema })
-  .openapi('CreatePolicyRequest', { description: 'A new policy, version 1. Unknown fields are refused. One `scope: "account"` policy per account (a second is 409 POLICY_CONFLICT).' });
+  .openapi('CreatePolicyRequest', {
+    description: 'A new policy, version 1. Unknown fields are refused. One `scope: "account"` policy per account (a second is 409 POLICY_CONFLICT).',
+  });
 
 if (Object.keys(updatePolicySchema.shape).join() !== 'name,rules') throw new Error('openapi: UpdatePolicyRequest below is written for name and rules');
-export const updatePolicyBodySchema = z
-  .strictObject({ name, rules: policyRulesBodySchema })
-  .openapi('UpdatePolicyRequest', {
-    description: 'Replaces the name and every rule (a rule left out no longer applies); the scope stays. Unknown fields, `scope` among them, are refused.',
-  });
+export const updatePolicyBodySchema = z.strictObject({ name, rules: policyRulesBodySchema }).openapi('UpdatePolicyRequest', {
+  description: 'Replaces the name and every rule (a rule left out no longer applies); the scope stays. Unknown fields, `scope` among them, are refused.',
+});
 
 // (rebuilt with the document's z: a domain schema may be created before zod is extended with .openapi)
 export const setWalletPolicyBodySchema = z.strictObject(setWalletPolicySchema.shape).openapi('SetWalletPolicyRequest', {
-  description: 'The wallet-scope policy to govern the wallet (an account-scope one is 400 INVALID_REQUEST: it already governs every wallet without its own). Unknown fields are refused.',
+  description:
+    'The wallet-scope policy to govern the wallet (an account-scope one is 400 INVALID_REQUEST: it already governs every wallet without its own). Unknown fields are refused.',
 });

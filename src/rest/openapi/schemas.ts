@@ -34,22 +34,37 @@ const chainName = z.enum(CHAIN_NAMES);
 const tokenAsset = z.enum(TOKEN_ASSETS as [(typeof TOKEN_ASSETS)[number], ...(typeof TOKEN_ASSETS)[number][]]);
 const protocol = z.enum(LENDING_PROTOCOLS).meta({ description: 'Lending protocol' });
 /** A non-negative integer written as a string (smallest units, gas): exact beyond 2^53. */
-const integerString = (description: string) => z.string().regex(/^\d+$/).meta({ description, examples: ['1500000'] });
+const integerString = (description: string) =>
+  z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description, examples: ['1500000'] });
 /** A non-negative decimal written as a string (token units). */
-const decimalString = (description: string) => z.string().regex(/^\d+(\.\d+)?$/).meta({ description, examples: ['1.5'] });
+const decimalString = (description: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .meta({ description, examples: ['1.5'] });
 const timestamp = (description: string) => z.iso.datetime().meta({ description, examples: ['2026-01-31T12:00:00.000Z'] });
-const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/).meta({ description: 'Transaction hash', examples: [`0x${'ab'.repeat(32)}`] });
+const txHash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/)
+  .meta({ description: 'Transaction hash', examples: [`0x${'ab'.repeat(32)}`] });
 
 export const walletSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The wallet id (svc_wallet_ and 32 hex characters)', examples: ['svc_wallet_0123456789abcdef0123456789abcdef'] }),
     userId: userIdSchema,
-    address: z.string().meta({ description: 'The public address (0x… for ethereum, base58 T… for tron)', examples: ['0x52908400098527886E0F7030069857D2E4169EE7'] }),
+    address: z
+      .string()
+      .meta({ description: 'The public address (0x… for ethereum, base58 T… for tron)', examples: ['0x52908400098527886E0F7030069857D2E4169EE7'] }),
     chainType: chainTypeSchema,
     chains: z.array(chainName).meta({ description: 'The chains the wallet acts on (the plan decides: test networks on free; none yet for tron)' }),
     email: z.string().optional().meta({ description: 'Present when set, and only for the owning account (never on a paid read)' }),
     metadata: z.record(z.string(), z.unknown()).meta({ description: 'As given at creation (`{}` when none)' }),
-    policyId: z.string().nullable().meta({ description: "The wallet's own spending policy (svc_policy_…); null when none, its account's account-scope policy then governs it. Null on a paid read" }),
+    policyId: z.string().nullable().meta({
+      description: "The wallet's own spending policy (svc_policy_…); null when none, its account's account-scope policy then governs it. Null on a paid read",
+    }),
     createdAt: timestamp('When the wallet was created'),
   })
   .openapi('Wallet', { description: 'A wallet: one application user, one key held by the service' });
@@ -60,15 +75,22 @@ export const paidWalletSchema = walletSchema
   .openapi('PaidWallet', { description: 'A wallet as a paid (x402) read sees it: neither email nor metadata' });
 
 /** What GET /wallets/{userId} answers: the wallet to its account, the paid view to a paid read (one component, as every 2xx body is). */
-export const walletReadSchema = z.union([walletSchema, paidWalletSchema]).openapi('WalletRead', { description: 'Wallet to its account; PaidWallet to a paid (x402) read' });
+export const walletReadSchema = z
+  .union([walletSchema, paidWalletSchema])
+  .openapi('WalletRead', { description: 'Wallet to its account; PaidWallet to a paid (x402) read' });
 
 const tokenContract = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const tokenBalance = {
   asset: z.enum(ASSETS),
-  token: z.union([tokenContract, z.null()]).meta({ description: "The token's contract on the chain (a position: the token supplied); null for the chain's native ETH. USDC is always Circle's USDC" }),
+  token: z
+    .union([tokenContract, z.null()])
+    .meta({ description: "The token's contract on the chain (a position: the token supplied); null for the chain's native ETH. USDC is always Circle's USDC" }),
   balance: integerString('Smallest units'),
   balanceFormatted: decimalString('Token units'),
-  decimals: z.number().int().meta({ description: `The asset's decimals (${ASSETS.map((a) => `${a} ${ASSET_DECIMALS[a]}`).join(', ')})` }),
+  decimals: z
+    .number()
+    .int()
+    .meta({ description: `The asset's decimals (${ASSETS.map((a) => `${a} ${ASSET_DECIMALS[a]}`).join(', ')})` }),
   valueUsd: z.number().meta({ description: 'USD value at the chain price feed' }),
 };
 
@@ -93,17 +115,22 @@ const yieldRate = {
   chain: chainName,
   protocol,
   asset: tokenAsset,
-  token: tokenContract.meta({ description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC" }),
+  token: tokenContract.meta({
+    description: "The token the market lends, by its contract: a market is (chain, protocol, token), and USDC is always Circle's USDC",
+  }),
   apy: z.number().meta({ description: 'Supply APY in percent, 2 decimals' }),
-  sandboxOnly: z.boolean().meta({ description: 'A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks' }),
+  sandboxOnly: z.boolean().meta({
+    description: 'A market the sandbox adds where the real test network has none (SANDBOX_MARKETS=testnets leaves it out); always false on real networks',
+  }),
 };
 
 export const yieldReportSchema = z
   .strictObject({
     rates: z.array(z.strictObject(yieldRate)).meta({ description: 'Every (chain, protocol, asset) market, filtered by the query' }),
-    best: z
-      .union([z.strictObject({ ...yieldRate, reasoning: z.string().meta({ description: 'Why, naming every market compared' }) }), z.null()])
-      .meta({ description: 'The best market for `asset` (USDC when absent): the highest APY, or with optimize=netReturn the best net return; null when none matches the filters (or the funds reach none)' }),
+    best: z.union([z.strictObject({ ...yieldRate, reasoning: z.string().meta({ description: 'Why, naming every market compared' }) }), z.null()]).meta({
+      description:
+        'The best market for `asset` (USDC when absent): the highest APY, or with optimize=netReturn the best net return; null when none matches the filters (or the funds reach none)',
+    }),
     netReturn: z
       .strictObject({
         horizonDays: z.number().int().meta({ description: 'Days the earnings are counted over' }),
@@ -117,11 +144,11 @@ export const yieldReportSchema = z
               amount: z.string().meta({ description: 'What would be deposited after route fees, token units' }),
               earningsUsd: z.number().meta({ description: 'amount × APY × horizonDays / 365, in USD' }),
               routeFeesUsd: z.number().meta({ description: 'Route fees of the bridges, in USD' }),
-              gasUsd: z.number().meta({ description: 'Typical gas of every step at each chain\'s gas price and ETH/USD now, in USD' }),
+              gasUsd: z.number().meta({ description: "Typical gas of every step at each chain's gas price and ETH/USD now, in USD" }),
               netReturnUsd: z.number().meta({ description: 'earningsUsd − routeFeesUsd − gasUsd' }),
             }),
           )
-          .meta({ description: 'Every market the wallet\'s funds reach, best net return first' }),
+          .meta({ description: "Every market the wallet's funds reach, best net return first" }),
       })
       .optional()
       .meta({ description: 'With optimize=netReturn only: the ranking `best` was chosen by' }),
@@ -130,7 +157,9 @@ export const yieldReportSchema = z
 
 const units = z.string().regex(/^\d+$/).meta({ description: 'Integer string, smallest units' });
 const decimalAmount = z.string().meta({ description: 'Token units, decimal string' });
-const previewChoice = z.enum(['bestApy', 'netReturn']).meta({ description: 'bestApy: the highest APY (the default); netReturn: the best net return over horizonDays (optimize: netReturn)' });
+const previewChoice = z
+  .enum(['bestApy', 'netReturn'])
+  .meta({ description: 'bestApy: the highest APY (the default); netReturn: the best net return over horizonDays (optimize: netReturn)' });
 
 export const intentPreviewSchema = z
   .strictObject({
@@ -152,7 +181,10 @@ export const intentPreviewSchema = z
           speed: z.enum(BRIDGE_SPEEDS),
           routeFees: decimalAmount.meta({ description: "CCTP fees of the plan's bridges at this speed's tier" }),
           routeFeesUnits: units,
-          expectedWaitSeconds: z.number().int().meta({ description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds)' }),
+          expectedWaitSeconds: z
+            .number()
+            .int()
+            .meta({ description: 'Typical wait for the attestation at this speed on the public networks, seconds (the sandbox attests in milliseconds)' }),
         }),
       )
       .optional()
@@ -171,7 +203,11 @@ export const intentPreviewSchema = z
           amountUnits: units,
           routeFee: decimalAmount.meta({ description: 'Route fee of a bridge (0 otherwise)' }),
           routeFeeBps: z.number().optional().meta({ description: "Bridge: the CCTP fee tier charged at the intent's speed, basis points (fractions allowed)" }),
-          expectedWaitSeconds: z.number().int().optional().meta({ description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds" }),
+          expectedWaitSeconds: z
+            .number()
+            .int()
+            .optional()
+            .meta({ description: "Bridge: typical wait for the attestation at the intent's speed on the public networks, seconds" }),
           routeFeeUnits: units,
           arrives: decimalAmount.meta({ description: 'amount − routeFee' }),
           arrivesUnits: units,
@@ -179,7 +215,7 @@ export const intentPreviewSchema = z
           expectedYearlyEarnings: decimalAmount.optional().meta({ description: 'Deposit: what it earns in a year at the APY, token units' }),
           gas: z.strictObject({
             units: units.meta({ description: 'Gas of the step, every transaction' }),
-            usd: z.number().meta({ description: 'At each chain\'s gas price and ETH/USD feed now' }),
+            usd: z.number().meta({ description: "At each chain's gas price and ETH/USD feed now" }),
             transactions: z.array(
               z.strictObject({
                 kind: z.enum(['approve', 'revoke', 'supply', 'withdraw', 'burn', 'mint', 'transfer']),
@@ -187,7 +223,8 @@ export const intentPreviewSchema = z
                 gas: units,
                 gasUsd: z.number(),
                 estimate: z.enum(['estimated', 'simulated', 'typical']).meta({
-                  description: 'estimated: eth_estimateGas now; simulated: eth_call under a state override giving the wallet the funds and allowance earlier transactions bring; typical: the measured figure of the kind (a mint needs its attestation)',
+                  description:
+                    'estimated: eth_estimateGas now; simulated: eth_call under a state override giving the wallet the funds and allowance earlier transactions bring; typical: the measured figure of the kind (a mint needs its attestation)',
                 }),
               }),
             ),
@@ -198,7 +235,7 @@ export const intentPreviewSchema = z
     totals: z.strictObject({
       routeFees: decimalAmount,
       routeFeesUnits: units,
-      gasUnits: units.meta({ description: 'As results.totalGasUsed counts it (the gas tank\'s native top-up of the wallet is counted in neither)' }),
+      gasUnits: units.meta({ description: "As results.totalGasUsed counts it (the gas tank's native top-up of the wallet is counted in neither)" }),
       gasUsd: z.number(),
       expectedYearlyEarnings: decimalAmount.optional().meta({ description: 'lend: what the deposit earns in a year at the APY' }),
     }),
@@ -254,8 +291,12 @@ const stepProgress = {
 
 const stepSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress }).openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
-    z.strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress }).openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
+    z
+      .strictObject({ type: z.literal('deposit'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress })
+      .openapi('DepositStep', { description: 'Supply `amount` of `asset` to `protocol` on `chain`' }),
+    z
+      .strictObject({ type: z.literal('withdraw'), protocol, asset: tokenAsset, sandboxOnly: sandboxOnlyStep, ...stepProgress })
+      .openapi('WithdrawStep', { description: 'Withdraw `amount` of `asset` from `protocol` on `chain`' }),
     z
       .strictObject({
         type: z.literal('bridge'),
@@ -263,34 +304,44 @@ const stepSchema = z
         to: chainName,
         ...stepProgress,
         maxFee: decimalString("The most the CCTP mint may keep back: the fee planned at the intent's speed (the burn's maxFee)").optional(),
-        minFinalityThreshold: z.union([z.literal(1000), z.literal(2000)]).optional().meta({ description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard" }),
+        minFinalityThreshold: z
+          .union([z.literal(1000), z.literal(2000)])
+          .optional()
+          .meta({ description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard" }),
       })
-      .openapi('BridgeStep', { description: '`amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back)' }),
+      .openapi('BridgeStep', {
+        description: '`amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back)',
+      }),
   ])
   .openapi('IntentStep', { description: 'One step of an execution plan' });
 
 const transactionSchema = z
   .strictObject({
-  type: z.enum(['deposit', 'withdraw', 'bridge']),
-  kind: z.string().optional().meta({ description: 'approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure)' }),
-  txHash,
-  chain: chainName.optional(),
-  status: z.string().optional().meta({ description: 'signed (sent, no receipt yet), confirmed or reverted' }),
-  replacedTxHashes: z.array(z.string()).optional().meta({ description: 'Fee-bumped replacements signed at the same nonce (none of them mined)' }),
-  gasUsed: integerString('Gas used').optional(),
-  gasCostUsd: z.number().optional(),
+    type: z.enum(['deposit', 'withdraw', 'bridge']),
+    kind: z.string().optional().meta({ description: 'approve, supply, withdraw, burn, mint, or revoke (an allowance taken back after a failure)' }),
+    txHash,
+    chain: chainName.optional(),
+    status: z.string().optional().meta({ description: 'signed (sent, no receipt yet), confirmed or reverted' }),
+    replacedTxHashes: z.array(z.string()).optional().meta({ description: 'Fee-bumped replacements signed at the same nonce (none of them mined)' }),
+    gasUsed: integerString('Gas used').optional(),
+    gasCostUsd: z.number().optional(),
   })
   .openapi('Transaction', { description: 'A transaction the intent sent' });
 
 export const intentErrorSchema = z
   .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) })
-  .openapi('IntentError', { description: 'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …)' });
+  .openapi('IntentError', {
+    description:
+      'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …)',
+  });
 
 export const intentSchema = z
   .strictObject({
     id: z.string().meta({ examples: ['intent_0123456789abcdef0123456789abcdef'] }),
     walletId: z.string(),
-    status: z.enum(INTENT_STATUSES).meta({ description: 'pending → planning → executing → completed | failed; cancelled when a cancel stopped it (POST /intents/{intentId}/cancel)' }),
+    status: z
+      .enum(INTENT_STATUSES)
+      .meta({ description: 'pending → planning → executing → completed | failed; cancelled when a cancel stopped it (POST /intents/{intentId}/cancel)' }),
     action: z.enum(INTENT_ACTIONS),
     amount: z.number().meta({ description: 'Token units the plan moves once planned (after route fees); the requested amount before' }),
     amountUnits: integerString('`amount` exactly, in smallest units'),
@@ -300,7 +351,10 @@ export const intentSchema = z
     chain: chainName.optional(),
     fromChain: chainName.optional(),
     toChain: chainName.optional(),
-    speed: z.enum(BRIDGE_SPEEDS).optional().meta({ description: 'Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
+    speed: z
+      .enum(BRIDGE_SPEEDS)
+      .optional()
+      .meta({ description: 'Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
     executionPlan: z
       .union([
         z.strictObject({
@@ -356,7 +410,10 @@ const usdString = (field: typeof rules.maxUsdPerIntent) =>
     .string()
     .regex(/^\d{1,12}(\.\d{1,2})?$/)
     .optional()
-    .meta({ ...(field.meta() ?? {}), description: `${field.meta()?.description ?? ''}. A decimal string: as given, or the shortest decimal form of the number given` });
+    .meta({
+      ...(field.meta() ?? {}),
+      description: `${field.meta()?.description ?? ''}. A decimal string: as given, or the shortest decimal form of the number given`,
+    });
 
 export const policyRulesViewSchema = z
   .strictObject({
@@ -372,7 +429,9 @@ export const policySchema = z
   .strictObject({
     id: z.string().meta({ description: 'The policy id (svc_policy_ and 32 hex characters)', examples: ['svc_policy_0123456789abcdef0123456789abcdef'] }),
     name: z.string().meta({ description: 'As given, trimmed' }),
-    scope: createPolicySchema.shape.scope.unwrap().meta({ description: 'wallet: governs the wallets it is set on; account: governs every wallet of the account without a policy of its own' }),
+    scope: createPolicySchema.shape.scope
+      .unwrap()
+      .meta({ description: 'wallet: governs the wallets it is set on; account: governs every wallet of the account without a policy of its own' }),
     rules: policyRulesViewSchema,
     version: z.number().int().min(1).meta({ description: '1 at creation, + 1 on every update; an intent records the version it was decided under' }),
     createdAt: timestamp('When the policy was created'),
@@ -399,7 +458,13 @@ export const auditEventSchema = z
       })
       .meta({ description: 'Who acted' }),
     subject: z
-      .strictObject({ walletId: z.string().optional(), intentId: z.string().optional(), policyId: z.string().optional(), keyId: z.string().optional(), webhookId: z.string().optional() })
+      .strictObject({
+        walletId: z.string().optional(),
+        intentId: z.string().optional(),
+        policyId: z.string().optional(),
+        keyId: z.string().optional(),
+        webhookId: z.string().optional(),
+      })
       .meta({ description: 'What the event is about: only the ids that apply' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'What was decided, by type (never a secret)' }),
   })
@@ -424,10 +489,10 @@ export const usageSchema = z
         limit: planLimit('Credits the plan allows a month'),
         resetsAt: timestamp('When the month ends and `used` starts again from 0'),
       })
-      .meta({ description: 'This month\'s credits: X-Credits-Remaining is `limit - used`' }),
+      .meta({ description: "This month's credits: X-Credits-Remaining is `limit - used`" }),
     rateWindow: z
       .strictObject({
-        limit: z.number().int().min(1).meta({ description: 'Requests per minute, all the account\'s keys together' }),
+        limit: z.number().int().min(1).meta({ description: "Requests per minute, all the account's keys together" }),
         used: z.number().int().min(0).meta({ description: 'Requests counted in the current window (this one included; at most `limit`)' }),
         remaining: z.number().int().min(0).meta({ description: 'Requests left in the current window (this one counted)' }),
         resetsAt: timestamp('When the current one-minute window ends'),

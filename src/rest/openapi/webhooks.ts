@@ -21,12 +21,20 @@ const webhookFields = {
   createdAt: timestamp('When the endpoint was registered'),
 };
 
-export const webhookSchema = z.strictObject(webhookFields).openapi('Webhook', { description: 'A webhook endpoint (its signing secret is shown only when it is created)' });
+export const webhookSchema = z
+  .strictObject(webhookFields)
+  .openapi('Webhook', { description: 'A webhook endpoint (its signing secret is shown only when it is created)' });
 
 export const createdWebhookSchema = z
   .strictObject({
     ...webhookFields,
-    secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/).meta({ description: 'The signing secret (whsec_ and base64 of 32 bytes), shown this once: verify deliveries with it (any Standard Webhooks library)', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
+      .meta({
+        description: 'The signing secret (whsec_ and base64 of 32 bytes), shown this once: verify deliveries with it (any Standard Webhooks library)',
+        examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      }),
   })
   .openapi('CreatedWebhook', { description: 'A new webhook endpoint and its signing secret, which is never shown again' });
 
@@ -41,13 +49,18 @@ const testData = z.strictObject({
 
 export const deliverySchema = z
   .strictObject({
-    id: z.string().meta({ description: 'The message id: the webhook-id header of every attempt (msg_…); use it to drop repeats (delivery is at-least-once)', examples: [MESSAGE_ID] }),
+    id: z.string().meta({
+      description: 'The message id: the webhook-id header of every attempt (msg_…); use it to drop repeats (delivery is at-least-once)',
+      examples: [MESSAGE_ID],
+    }),
     webhookId: z.string().meta({ description: 'The endpoint it is owed to', examples: [WEBHOOK_ID] }),
     eventType: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]).meta({ description: 'The event' }),
     status: z.enum(DELIVERY_STATUSES).meta({ description: 'pending (not delivered yet: retried), delivered (a 2xx answer), failed (no 2xx within 24 h)' }),
     attempts: z.number().int().min(0).meta({ description: 'Attempts so far' }),
     nextAttemptAt: z.union([timestamp('When the next attempt is due'), z.null()]).meta({ description: 'When the next attempt is due; null unless pending' }),
-    lastStatusCode: z.union([z.number().int(), z.null()]).meta({ description: "The endpoint's last HTTP status; null before the first attempt or when it did not answer" }),
+    lastStatusCode: z
+      .union([z.number().int(), z.null()])
+      .meta({ description: "The endpoint's last HTTP status; null before the first attempt or when it did not answer" }),
     lastError: z.union([z.string(), z.null()]).meta({ description: 'Why the last attempt failed; null when none did' }),
     createdAt: timestamp('When the event happened'),
     deliveredAt: z.union([timestamp('When the endpoint answered 2xx'), z.null()]).meta({ description: 'When the endpoint answered 2xx; null until then' }),
@@ -59,7 +72,7 @@ export const deliverySchema = z
       })
       .meta({ description: 'The JSON body every attempt POSTs (signed: webhook-id, webhook-timestamp, webhook-signature)' }),
   })
-  .openapi('WebhookDelivery', { description: 'One entry of an endpoint\'s delivery log' });
+  .openapi('WebhookDelivery', { description: "One entry of an endpoint's delivery log" });
 
 export const deliveryPageSchema = z
   .strictObject({
@@ -74,10 +87,18 @@ export const deliveryPageSchema = z
   .openapi('WebhookDeliveryPage', { description: "A page of an endpoint's delivery log" });
 
 export const webhookIdParam = z.object({
-  webhookId: z.string().meta({ description: "A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND)", examples: [WEBHOOK_ID] }),
+  webhookId: z
+    .string()
+    .meta({ description: "A webhook endpoint id (any other value, or another account's endpoint, is 404 WEBHOOK_NOT_FOUND)", examples: [WEBHOOK_ID] }),
 });
 
-const webhook = { id: WEBHOOK_ID, url: 'https://example.com/hooks/intents', events: ['intent.completed', 'intent.failed'], description: 'Order service', createdAt: '2026-01-31T12:00:00.000Z' };
+const webhook = {
+  id: WEBHOOK_ID,
+  url: 'https://example.com/hooks/intents',
+  events: ['intent.completed', 'intent.failed'],
+  description: 'Order service',
+  createdAt: '2026-01-31T12:00:00.000Z',
+};
 
 export const WEBHOOK_EXAMPLES = {
   create: { url: 'https://example.com/hooks/intents', events: ['intent.completed', 'intent.failed'], description: 'Order service' },
@@ -108,7 +129,11 @@ export const WEBHOOK_EXAMPLES = {
     lastError: null,
     createdAt: '2026-01-31T12:00:00.000Z',
     deliveredAt: null,
-    payload: { type: 'webhook.test', timestamp: '2026-01-31T12:00:00.000Z', data: { webhookId: WEBHOOK_ID, message: 'A test event: your endpoint receives and verifies webhooks.' } },
+    payload: {
+      type: 'webhook.test',
+      timestamp: '2026-01-31T12:00:00.000Z',
+      data: { webhookId: WEBHOOK_ID, message: 'A test event: your endpoint receives and verifies webhooks.' },
+    },
   },
 };
 

@@ -28,7 +28,11 @@ export function healthRoutes(checks: HealthChecks, metrics: Metrics): Router<Res
     } catch (e) {
       ctx.status = 503;
       // a service error names the dependency in one line; anything else is not echoed (it may carry request details)
-      ctx.body = { error: 'SERVICE_UNAVAILABLE', message: 'Not ready', details: { reason: isServiceError(e) ? e.message : 'a dependency failed (see the log)' } };
+      ctx.body = {
+        error: 'SERVICE_UNAVAILABLE',
+        message: 'Not ready',
+        details: { reason: isServiceError(e) ? e.message : 'a dependency failed (see the log)' },
+      };
     }
   });
   router.get('/metrics', async (ctx) => {

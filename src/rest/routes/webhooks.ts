@@ -4,7 +4,14 @@ import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param } from '../params';
 import { operation } from '../middleware/admission';
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, sendTestWebhook } from '../../app/webhooks/manageWebhooks';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  sendTestWebhook,
+} from '../../app/webhooks/manageWebhooks';
 
 /** A query-string value: the first when repeated, absent when missing. */
 const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);

@@ -32,7 +32,10 @@ export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new D
       oldest.delete(accountId);
     } else {
       byAccount.set(accountId, kept);
-      oldest.set(accountId, kept.reduce((min, e) => Math.min(min, Date.parse(e.at)), Number.POSITIVE_INFINITY));
+      oldest.set(
+        accountId,
+        kept.reduce((min, e) => Math.min(min, Date.parse(e.at)), Number.POSITIVE_INFINITY),
+      );
     }
     return kept;
   }

@@ -46,7 +46,10 @@ export function createMemoryRateHistory(clock: { now(): Date } = { now: () => ne
       const cutoff = prune();
       const out: RateSample[] = [];
       const matching = [...markets.values()]
-        .filter(({ market: m }) => (chain === undefined || m.chain === chain) && (protocol === undefined || m.protocol === protocol) && (asset === undefined || m.asset === asset))
+        .filter(
+          ({ market: m }) =>
+            (chain === undefined || m.chain === chain) && (protocol === undefined || m.protocol === protocol) && (asset === undefined || m.asset === asset),
+        )
         .sort((a, b) => (marketKey(a.market) < marketKey(b.market) ? -1 : 1));
       for (const { market, samples } of matching) {
         const rows = [...samples].filter(([at]) => at > cutoff && at >= from && at < to).sort(([a], [b]) => (a < b ? -1 : 1));

@@ -35,8 +35,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
   const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
   const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`;
   const intents = createMemoryIntents();
-  const live = <T extends { expiresAt: number }>(v: T | undefined): T | undefined =>
-    v && v.expiresAt > clock.now().getTime() ? v : undefined;
+  const live = <T extends { expiresAt: number }>(v: T | undefined): T | undefined => (v && v.expiresAt > clock.now().getTime() ? v : undefined);
 
   return {
     kind: 'memory',

@@ -23,7 +23,10 @@ export function createMemoryWebhooks(): WebhookRepo {
       return e ? copy(e) : null;
     },
     async listEndpoints(accountId) {
-      return [...endpoints.values()].filter((e) => e.accountId === accountId).sort(newestFirst).map(copy);
+      return [...endpoints.values()]
+        .filter((e) => e.accountId === accountId)
+        .sort(newestFirst)
+        .map(copy);
     },
     async countEndpoints(accountId) {
       let n = 0;

@@ -37,7 +37,11 @@ export function createMongoIntentEvents(db: Db): IntentEventLog {
       }
     },
     async readAfter(after, limit) {
-      const docs = await events.find({ seq: { $gt: after } }).sort({ seq: 1 }).limit(limit).toArray();
+      const docs = await events
+        .find({ seq: { $gt: after } })
+        .sort({ seq: 1 })
+        .limit(limit)
+        .toArray();
       return docs.map((d) => ({ seq: d.seq, origin: d.origin, intent: d.intent }));
     },
     async head() {

@@ -47,7 +47,13 @@ export function createMongoIntentLeases(db: Db): IntentLeaseRepo {
     },
     async listExpired(nowMs, limit) {
       if (limit <= 0) return [];
-      return ids(leases.find({ until: { $lt: nowMs } }, { projection: { _id: 1 } }).sort({ until: 1 }).limit(limit).toArray());
+      return ids(
+        leases
+          .find({ until: { $lt: nowMs } }, { projection: { _id: 1 } })
+          .sort({ until: 1 })
+          .limit(limit)
+          .toArray(),
+      );
     },
     async heldAmong(intentIds, nowMs) {
       if (intentIds.length === 0) return new Set();

@@ -52,7 +52,10 @@ export function createMongoIntents(db: Db): IntentRepo {
       return docs.map((d) => clean(d) as Intent);
     },
     async listNonFinal() {
-      const docs = await intents.find({ status: { $in: [...NON_FINAL_STATUSES] } }, noId).sort({ createdAt: 1, id: 1 }).toArray();
+      const docs = await intents
+        .find({ status: { $in: [...NON_FINAL_STATUSES] } }, noId)
+        .sort({ createdAt: 1, id: 1 })
+        .toArray();
       return docs.map((d) => clean(d) as Intent);
     },
   };

@@ -18,22 +18,24 @@ export function createMongoRateHistory(db: Db): RateHistoryRepo {
   return {
     async record(list) {
       if (list.length === 0) return;
-      await samples.bulkWrite(
-        list.map((s) => ({
-          updateOne: {
-            filter: { chain: s.chain, protocol: s.protocol, asset: s.asset, at: s.at },
-            update: { $set: { apy: s.apy }, $setOnInsert: { atDate: new Date(s.at) } },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      ).catch(async (e: unknown) => {
-        // Two instances inserting the same new key at once: one upsert loses with a duplicate key; writing again updates the winner's.
-        if ((e as { code?: number }).code !== 11000) throw e;
-        for (const s of list) {
-          await samples.updateOne({ chain: s.chain, protocol: s.protocol, asset: s.asset, at: s.at }, { $set: { apy: s.apy } });
-        }
-      });
+      await samples
+        .bulkWrite(
+          list.map((s) => ({
+            updateOne: {
+              filter: { chain: s.chain, protocol: s.protocol, asset: s.asset, at: s.at },
+              update: { $set: { apy: s.apy }, $setOnInsert: { atDate: new Date(s.at) } },
+              upsert: true,
+            },
+          })),
+          { ordered: false },
+        )
+        .catch(async (e: unknown) => {
+          // Two instances inserting the same new key at once: one upsert loses with a duplicate key; writing again updates the winner's.
+          if ((e as { code?: number }).code !== 11000) throw e;
+          for (const s of list) {
+            await samples.updateOne({ chain: s.chain, protocol: s.protocol, asset: s.asset, at: s.at }, { $set: { apy: s.apy } });
+          }
+        });
     },
     async list({ chain, protocol, asset, from, to }) {
       const cutoff = rateHistoryCutoff(new Date()).toISOString();

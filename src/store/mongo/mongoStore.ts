@@ -127,7 +127,10 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         // One round trip per batch; the guard keeps lastUsedAt moving forward only (ISO strings order as times).
         await apiKeys.bulkWrite(
           uses.map(({ id, at }) => ({
-            updateOne: { filter: { id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, update: { $set: { lastUsedAt: at } } },
+            updateOne: {
+              filter: { id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
+              update: { $set: { lastUsedAt: at } },
+            },
           })),
           { ordered: false },
         );
@@ -181,7 +184,11 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
           const now = new Date();
           const live = await usage.findOneAndUpdate({ _id: key, expiresAt: { $gt: now } }, { $inc: { value: by } }, { returnDocument: 'after' });
           if (live) return live.value;
-          const restarted = await usage.findOneAndUpdate({ _id: key, expiresAt: { $lte: now } }, { $set: { value: by, expiresAt } }, { returnDocument: 'after' });
+          const restarted = await usage.findOneAndUpdate(
+            { _id: key, expiresAt: { $lte: now } },
+            { $set: { value: by, expiresAt } },
+            { returnDocument: 'after' },
+          );
           if (restarted) return restarted.value;
           try {
             await usage.insertOne({ _id: key, value: by, expiresAt });

@@ -30,12 +30,9 @@ async function measure(db: Db): Promise<number> {
 export async function followServerClock(db: Db, onError: (err: unknown) => void = () => undefined): Promise<ServerClock> {
   let offset = await measure(db);
   const timer = setInterval(() => {
-    measure(db).then(
-      (o) => {
-        offset = o;
-      },
-      onError,
-    );
+    measure(db).then((o) => {
+      offset = o;
+    }, onError);
   }, RESYNC_MS);
   timer.unref();
   return {

@@ -30,10 +30,7 @@ async function balancesWhen(walletId: string, until: (b: any) => boolean): Promi
 }
 
 const sumEntries = (report: any) =>
-  report.chains.reduce(
-    (s: number, c: any) => s + [...c.tokens, ...c.positions].reduce((t: number, e: any) => t + e.valueUsd, 0),
-    0,
-  );
+  report.chains.reduce((s: number, c: any) => s + [...c.tokens, ...c.positions].reduce((t: number, e: any) => t + e.valueUsd, 0), 0);
 
 describe('demo funding and balances', () => {
   it('behavior: a new wallet funded through /v1/demo/fund shows exactly 1 USDC on arbitrum-sepolia and nothing elsewhere', async () => {
@@ -49,7 +46,9 @@ describe('demo funding and balances', () => {
     expect(report.chains.map((c: any) => c.chain)).toEqual(['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia']);
     const arb = report.chains.find((c: any) => c.chain === 'arbitrum-sepolia');
     // Circle's USDC, named by its contract (at Circle's address on arbitrum-sepolia)
-    expect(arb.tokens).toEqual([{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }]);
+    expect(arb.tokens).toEqual([
+      { asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 },
+    ]);
     for (const c of report.chains.filter((x: any) => x.chain !== 'arbitrum-sepolia')) {
       expect(c.tokens).toEqual([]);
       expect(c.positions).toEqual([]);
@@ -136,7 +135,7 @@ describe('yields', () => {
     expect(r.body.best.reasoning).toMatch(/compared with/);
   });
 
-  it('behavior: each market names its token, USDC is Circle\'s everywhere, and the markets only the sandbox has are marked sandboxOnly', async () => {
+  it("behavior: each market names its token, USDC is Circle's everywhere, and the markets only the sandbox has are marked sandboxOnly", async () => {
     const r = await srv.rest('GET', '/v1/yields?asset=USDC', { key: acct.key });
     expect(r.status).toBe(200);
     const chains = srv.service.chains.manifest.chains;
@@ -148,9 +147,16 @@ describe('yields', () => {
       { market: 'ethereum-sepolia/aave-v3', token: chains['ethereum-sepolia']!.tokens.USDC, sandboxOnly: true },
       { market: 'ethereum-sepolia/compound-v3', token: chains['ethereum-sepolia']!.tokens.USDC, sandboxOnly: false },
     ]);
-    expect(r.body.best).toEqual(expect.objectContaining({ chain: 'base-sepolia', protocol: 'aave-v3', sandboxOnly: true, token: chains['base-sepolia']!.tokens.USDC }));
+    expect(r.body.best).toEqual(
+      expect.objectContaining({ chain: 'base-sepolia', protocol: 'aave-v3', sandboxOnly: true, token: chains['base-sepolia']!.tokens.USDC }),
+    );
     const q = await srv.gql('query { yields(asset: USDC) { rates { chain protocol token sandboxOnly } } }', {}, acct.key);
-    expect(q.body.data.yields.rates.filter((x: any) => x.sandboxOnly).map((x: any) => x.chain).sort()).toEqual(['BASE_SEPOLIA', 'ETHEREUM_SEPOLIA']);
+    expect(
+      q.body.data.yields.rates
+        .filter((x: any) => x.sandboxOnly)
+        .map((x: any) => x.chain)
+        .sort(),
+    ).toEqual(['BASE_SEPOLIA', 'ETHEREUM_SEPOLIA']);
   });
 
   it('error: DAI is refused on base-sepolia (no market, no mint)', async () => {

@@ -31,11 +31,20 @@ let port: ViemChainPort;
 
 beforeAll(async () => {
   iris = await startIrisServer({
-    chains: Object.values(manifest.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
+    chains: Object.values(manifest.chains).map((d) => ({
+      chain: d!.chain,
+      domain: CHAINS[d!.chain].cctpDomain,
+      rpcUrl: d!.rpcUrl,
+      messageTransmitter: d!.messageTransmitter,
+    })),
     attesterKey: SANDBOX_KEYS.attester,
     feesBps: { fast: FAST_BPS, standard: 0 },
   });
-  port = createViemChainPort({ manifest: { ...manifest, attestationApi: iris.url }, keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet }, pollingIntervalMs: 20 });
+  port = createViemChainPort({
+    manifest: { ...manifest, attestationApi: iris.url },
+    keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet },
+    pollingIntervalMs: 20,
+  });
 });
 
 afterAll(async () => {
@@ -53,7 +62,7 @@ async function mintUsdc(chain: ChainName, to: Address, amount: bigint): Promise<
 
 const keep = async (_: SignedTx): Promise<void> => undefined;
 
-test('behavior: routeFees() answers the service\'s fast and standard tiers for every route, kept until dropRouteFees()', async () => {
+test("behavior: routeFees() answers the service's fast and standard tiers for every route, kept until dropRouteFees()", async () => {
   const fees = await port.routeFees();
   for (const from of port.chains) for (const to of port.chains) if (from !== to) expect(fees[from]?.[to]).toEqual({ fast: FAST_BPS, standard: 0 });
 
@@ -68,7 +77,7 @@ test('behavior: routeFees() answers the service\'s fast and standard tiers for e
   }
 });
 
-test('behavior: burn (maxFee, fast) → attestation over HTTP → relayer mint delivering amount − fee; messageReceived finds the mint by v2\'s nonce', async () => {
+test("behavior: burn (maxFee, fast) → attestation over HTTP → relayer mint delivering amount − fee; messageReceived finds the mint by v2's nonce", async () => {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const amount = 2_500_000n;
   const maxFee = cctpFee(amount, FAST_BPS);
@@ -100,7 +109,11 @@ test('error: the sandbox attestation-error fault fails the fetch as a transient 
   const amount = 1_000_000n;
   await mintUsdc(FROM, wallet.address, amount);
   await port.receipt(FROM, (await port.send(wallet, { kind: 'approve', chain: FROM, asset: 'USDC', spender: 'bridge', amount }, keep)).txHash);
-  const burn = await port.send(wallet, { kind: 'burn', chain: FROM, toChain: TO, amount, maxFee: cctpFee(amount, FAST_BPS), minFinalityThreshold: FINALITY_FAST }, keep);
+  const burn = await port.send(
+    wallet,
+    { kind: 'burn', chain: FROM, toChain: TO, amount, maxFee: cctpFee(amount, FAST_BPS), minFinalityThreshold: FINALITY_FAST },
+    keep,
+  );
   await port.receipt(FROM, burn.txHash);
 
   port.faults.register(FROM, 'attestation-error', 1);

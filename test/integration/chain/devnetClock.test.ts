@@ -28,10 +28,20 @@ test('behavior: 500 transactions mined in a burst leave the latest block within 
   const first = Number(start.result);
   // One send after another (the node refuses a nonce ahead of its pending one while automining): each is mined into its own block.
   for (let i = 0; i < 500; i++) {
-    const answer = await rpc<{ error?: { message: string } }>({ jsonrpc: '2.0', id: i, method: 'eth_sendTransaction', params: [{ from, to: SANDBOX_ADDRESSES.gasTank, value: '0x1', nonce: `0x${(first + i).toString(16)}` }] });
+    const answer = await rpc<{ error?: { message: string } }>({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'eth_sendTransaction',
+      params: [{ from, to: SANDBOX_ADDRESSES.gasTank, value: '0x1', nonce: `0x${(first + i).toString(16)}` }],
+    });
     expect(answer.error).toBeUndefined();
   }
-  const latest = await rpc<{ result: { number: string; timestamp: string } }>({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] });
+  const latest = await rpc<{ result: { number: string; timestamp: string } }>({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_getBlockByNumber',
+    params: ['latest', false],
+  });
   expect(Number(latest.result.number)).toBeGreaterThanOrEqual(500);
   const offset = Number(latest.result.timestamp) - Date.now() / 1000;
   expect(Math.abs(offset)).toBeLessThanOrEqual(2);

@@ -19,7 +19,11 @@ test('behavior: two sets of devnets started at once all come up on distinct port
   for (const s of sets) {
     for (const c of Object.values(s.chains)) {
       expect(c!.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const res = await fetch(c!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      const res = await fetch(c!.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      });
       expect(Number(((await res.json()) as { result: string }).result)).toBe(c!.chainId);
     }
   }

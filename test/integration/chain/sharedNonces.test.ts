@@ -110,27 +110,31 @@ test('behavior: without the allocator the same load collides on the tank nonce (
 test.each([
   ['relayer', TANK],
   ['faucet', SANDBOX_ADDRESSES.faucet],
-] as const)('behavior: a %s nonce taken and never sent holds the next send for about gapMs, which then fills the gap and lands', async (signer, address) => {
-  const gapMs = 400;
-  const nonces = createMemoryStore().nonces;
-  const { ports, retries } = instances(1, nonces, gapMs);
-  const [port] = ports;
-  const key = nonceKey(sandbox.manifest.chains[CHAIN]!.chainId, address);
-  // an instance took this nonce and died before sending it
-  const lost = await nonces.take(key, await rpc().getTransactionCount({ address, blockTag: 'pending' }), Date.now(), gapMs);
+] as const)(
+  'behavior: a %s nonce taken and never sent holds the next send for about gapMs, which then fills the gap and lands',
+  async (signer, address) => {
+    const gapMs = 400;
+    const nonces = createMemoryStore().nonces;
+    const { ports, retries } = instances(1, nonces, gapMs);
+    const [port] = ports;
+    const key = nonceKey(sandbox.manifest.chains[CHAIN]!.chainId, address);
+    // an instance took this nonce and died before sending it
+    const lost = await nonces.take(key, await rpc().getTransactionCount({ address, blockTag: 'pending' }), Date.now(), gapMs);
 
-  const started = Date.now();
-  const filler = await port!.send(signer, approve(1n), async () => undefined);
-  const waited = Date.now() - started;
-  expect(filler.nonce).toBe(lost);
-  expect(waited).toBeGreaterThanOrEqual(gapMs * 0.8);
-  expect(waited).toBeLessThan(gapMs + 3_000);
-  expect((await rpc().waitForTransactionReceipt({ hash: filler.txHash })).status).toBe('success');
+    const started = Date.now();
+    const filler = await port!.send(signer, approve(1n), async () => undefined);
+    const waited = Date.now() - started;
+    expect(filler.nonce).toBe(lost);
+    expect(waited).toBeGreaterThanOrEqual(gapMs * 0.8);
+    expect(waited).toBeLessThan(gapMs + 3_000);
+    expect((await rpc().waitForTransactionReceipt({ hash: filler.txHash })).status).toBe('success');
 
-  // re-synchronised: the next send takes the following nonce without waiting
-  const nextStarted = Date.now();
-  const next = await port!.send(signer, approve(2n), async () => undefined);
-  expect(next.nonce).toBe(lost + 1);
-  expect(Date.now() - nextStarted).toBeLessThan(gapMs);
-  expect(retries).toEqual([]);
-}, 30_000);
+    // re-synchronised: the next send takes the following nonce without waiting
+    const nextStarted = Date.now();
+    const next = await port!.send(signer, approve(2n), async () => undefined);
+    expect(next.nonce).toBe(lost + 1);
+    expect(Date.now() - nextStarted).toBeLessThan(gapMs);
+    expect(retries).toEqual([]);
+  },
+  30_000,
+);

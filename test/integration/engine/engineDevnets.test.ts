@@ -50,7 +50,15 @@ async function mintUsdc(chain: ChainName, to: Address, amount: bigint): Promise<
 }
 
 function engine(overrides: Partial<EngineOptions> = {}): Engine {
-  const e = createEngine({ store, chains: chains.port, keyVault, clock: createSystemClock(), logger: silentLogger, retry: { baseMs: 50, maxMs: 500 }, ...overrides });
+  const e = createEngine({
+    store,
+    chains: chains.port,
+    keyVault,
+    clock: createSystemClock(),
+    logger: silentLogger,
+    retry: { baseMs: 50, maxMs: 500 },
+    ...overrides,
+  });
   engines.push(e);
   return e;
 }
@@ -196,14 +204,23 @@ describe('engine on the sandbox devnets', () => {
     expect((await usdcHoldings(w.address, 'base-sepolia')).balance).toBe(usdc('5'));
   });
 
-  test('behavior: the fast fee rises between a lend\'s planning and its mint → the burn is attested standard (its maxFee no longer covers fast), the lend completes and supplies all that arrived', async () => {
+  test("behavior: the fast fee rises between a lend's planning and its mint → the burn is attested standard (its maxFee no longer covers fast), the lend completes and supplies all that arrived", async () => {
     // An attestation service of this test's own (same attester key, so the transmitters accept it), whose fees it may change.
     const iris = await startIrisServer({
-      chains: Object.values(manifest.chains).map((d) => ({ chain: d!.chain, domain: CHAINS[d!.chain].cctpDomain, rpcUrl: d!.rpcUrl, messageTransmitter: d!.messageTransmitter })),
+      chains: Object.values(manifest.chains).map((d) => ({
+        chain: d!.chain,
+        domain: CHAINS[d!.chain].cctpDomain,
+        rpcUrl: d!.rpcUrl,
+        messageTransmitter: d!.messageTransmitter,
+      })),
       attesterKey: SANDBOX_KEYS.attester,
       feesBps: { fast: SANDBOX_TEST_FEE_BPS, standard: 0 },
     });
-    const own = createViemChainPort({ manifest: { ...manifest, attestationApi: iris.url }, keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet }, pollingIntervalMs: 50 });
+    const own = createViemChainPort({
+      manifest: { ...manifest, attestationApi: iris.url },
+      keys: { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet },
+      pollingIntervalMs: 50,
+    });
     try {
       const raising: ChainPort = {
         ...own,
@@ -293,7 +310,8 @@ describe('engine on the sandbox devnets', () => {
     await mintUsdc('arbitrum-sepolia', w.address, usdc('4'));
     const update = store.intents.update.bind(store.intents);
     let refused = 0;
-    const burnConfirmed = (i: Intent) => i.results?.transactions.some((t) => (t as { kind?: string; status?: string }).kind === 'burn' && (t as { status?: string }).status === 'confirmed');
+    const burnConfirmed = (i: Intent) =>
+      i.results?.transactions.some((t) => (t as { kind?: string; status?: string }).kind === 'burn' && (t as { status?: string }).status === 'confirmed');
     // A database that lost its primary: every intent write carrying the burn receipt fails until the restart.
     store.intents.update = async (i, v) => {
       if (burnConfirmed(i)) {

@@ -54,7 +54,7 @@ async function holdings(walletId: string, chain: string): Promise<{ balance: big
   return { balance: BigInt(token?.balance ?? '0'), position: BigInt(position?.balance ?? '0') };
 }
 
-test('behavior: a pending intent (queued behind the wallet\'s executing one) is cancelled at once, never runs, and cancelled is final (no Retry-After); the first completes', async () => {
+test("behavior: a pending intent (queued behind the wallet's executing one) is cancelled at once, never runs, and cancelled is final (no Retry-After); the first completes", async () => {
   const w = await api.fundedWallet('cancel-pending', { 'base-sepolia': '3' });
   await stall('base-sepolia', 6);
   const first = await api.submit({ walletId: w.id, action: 'lend', amount: '1', chain: 'base-sepolia' });
@@ -99,7 +99,11 @@ test('behavior: cancelled while the bridge is in flight → the bridge completes
     ['deposit', 'pending'],
   ]);
   expect(done.results.completedSteps).toBe(1);
-  expect(done.results.transactions.map((t: Json) => `${t.type}:${t.kind}:${t.status}`)).toEqual(['bridge:approve:confirmed', 'bridge:burn:confirmed', 'bridge:mint:confirmed']);
+  expect(done.results.transactions.map((t: Json) => `${t.type}:${t.kind}:${t.status}`)).toEqual([
+    'bridge:approve:confirmed',
+    'bridge:burn:confirmed',
+    'bridge:mint:confirmed',
+  ]);
   expect(await holdings(w.id, 'base-sepolia')).toEqual({ balance: usdc('5'), position: 0n });
   expect((await holdings(w.id, 'arbitrum-sepolia')).balance).toBe(0n);
   // asking again answers it as it stands

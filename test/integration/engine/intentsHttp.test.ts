@@ -293,7 +293,11 @@ describe('two service instances on the same devnets', () => {
 
   test('behavior: admin mints sent at once through both instances all land (the node assigns the faucet nonces)', async () => {
     const wallets = await Promise.all(Array.from({ length: 4 }, (_, i) => api.newWallet(`mint-${i}`)));
-    const mints = wallets.flatMap((w) => [srv, other].map((s) => s.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.address, amount: '1.5' } })));
+    const mints = wallets.flatMap((w) =>
+      [srv, other].map((s) =>
+        s.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', asset: 'USDC', address: w.address, amount: '1.5' } }),
+      ),
+    );
     expect((await Promise.all(mints)).map((r) => r.status)).toEqual(mints.map(() => 200));
     for (const w of wallets) expect(usdcOn(await api.balances(w.id), 'arbitrum-sepolia')).toBe(usdc('3'));
   });
@@ -309,7 +313,9 @@ describe('two service instances on the same devnets', () => {
     );
     const outcomes = await Promise.all(runs);
 
-    expect(outcomes.map((o) => `${o.done.status}${o.done.error ? ` ${o.done.error.code}: ${o.done.error.message}` : ''}`)).toEqual(outcomes.map(() => 'completed'));
+    expect(outcomes.map((o) => `${o.done.status}${o.done.error ? ` ${o.done.error.code}: ${o.done.error.message}` : ''}`)).toEqual(
+      outcomes.map(() => 'completed'),
+    );
     for (const { done, after } of outcomes) {
       expectCompleted(done);
       expect(txKinds(done)).toEqual(['approve@arbitrum-sepolia', 'burn@arbitrum-sepolia', 'mint@base-sepolia', 'approve@base-sepolia', 'supply@base-sepolia']);

@@ -69,7 +69,14 @@ describe('faults', () => {
     });
     expect(done.results).toMatchObject({ failedStep: 2, completedSteps: 1 });
     // the allowance the reverted burn left to the bridge is taken back (approve to 0) before the intent fails
-    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'burn@ethereum-sepolia', 'mint@base-sepolia', 'approve@arbitrum-sepolia', 'burn@arbitrum-sepolia', 'revoke@arbitrum-sepolia']);
+    expect(txKinds(done)).toEqual([
+      'approve@ethereum-sepolia',
+      'burn@ethereum-sepolia',
+      'mint@base-sepolia',
+      'approve@arbitrum-sepolia',
+      'burn@arbitrum-sepolia',
+      'revoke@arbitrum-sepolia',
+    ]);
     expect(done.results.transactions.map((t: any) => t.status)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'reverted', 'confirmed']);
     expect(await allowance('arbitrum-sepolia', w.address, 'bridge')).toBe(0n);
     expect(done.results.transactions[4].txHash).toBe(done.error.details.txHash);
@@ -184,7 +191,10 @@ describe('failures after an irreversible step (burned means minted)', () => {
 
 describe('rates', () => {
   test('behavior: after ethereum-sepolia compound is raised to the best USDC rate, a lend without chain bridges there (single-bridge) and reports that APY', async () => {
-    const set = await srv.rest('POST', '/admin/sandbox/rates', { key: ADMIN_TOKEN, body: { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 9 } });
+    const set = await srv.rest('POST', '/admin/sandbox/rates', {
+      key: ADMIN_TOKEN,
+      body: { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', apy: 9 },
+    });
     expect(set.status).toBe(200);
     const apy = await usdcApy(srv, key, 'ethereum-sepolia', 'compound-v3');
     expect(apy).toBeCloseTo(9, 2);

@@ -96,32 +96,28 @@ describe('a confirmed burn is always minted', () => {
 });
 
 describe('a stalled chain', () => {
-  test(
-    'behavior: the source chain stalling 75 s after the intent starts → never failed meanwhile; the stuck transaction is replaced at its nonce, exactly one of its hashes mined; the bridge completes once the chain resumes',
-    async () => {
-      const w = await api.fundedWallet('stall', { 'arbitrum-sepolia': '5' });
-      // gas in hand, so the transaction that waits is the wallet's own (not the service's top-up)
-      await client('arbitrum-sepolia').request({ method: 'hardhat_setBalance' as never, params: [w.address, '0xDE0B6B3A7640000'] as never });
-      const intent = await api.submit({ walletId: w.id, action: 'bridge', amount: 5, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
-      const stall = await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'stall', seconds: 75 } });
-      expect(stall.status).toBe(201);
-      expect(Date.parse(stall.body.resumesAt)).toBeGreaterThan(Date.now() + 70_000);
+  test('behavior: the source chain stalling 75 s after the intent starts → never failed meanwhile; the stuck transaction is replaced at its nonce, exactly one of its hashes mined; the bridge completes once the chain resumes', async () => {
+    const w = await api.fundedWallet('stall', { 'arbitrum-sepolia': '5' });
+    // gas in hand, so the transaction that waits is the wallet's own (not the service's top-up)
+    await client('arbitrum-sepolia').request({ method: 'hardhat_setBalance' as never, params: [w.address, '0xDE0B6B3A7640000'] as never });
+    const intent = await api.submit({ walletId: w.id, action: 'bridge', amount: 5, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
+    const stall = await srv.rest('POST', '/admin/sandbox/faults', { key: ADMIN_TOKEN, body: { chain: 'arbitrum-sepolia', kind: 'stall', seconds: 75 } });
+    expect(stall.status).toBe(201);
+    expect(Date.parse(stall.body.resumesAt)).toBeGreaterThan(Date.now() + 70_000);
 
-      const statuses: string[] = [];
-      const done = await pollFinal(intent.id, 120_000, statuses);
-      expect(statuses).not.toContain('failed');
-      expectCompleted(done);
-      const onSource = done.results.transactions.filter((t: Json) => t.chain === 'arbitrum-sepolia');
-      // the stuck one was replaced (fee-bumped, same nonce); whichever the chain took, it took one
-      expect(onSource.some((t: Json) => (t.replacedTxHashes ?? []).length > 0)).toBe(true);
-      for (const t of onSource) expect(await minedCount('arbitrum-sepolia', hashesOf(t))).toBe(1);
-      expect(await client('arbitrum-sepolia').getTransactionCount({ address: w.address as Address })).toBe(2);
-      const after = await api.balances(w.id);
-      expect(usdcOn(after, 'arbitrum-sepolia')).toBe(0n);
-      expect(usdcOn(after, 'base-sepolia')).toBe(usdc('5'));
-    },
-    150_000,
-  );
+    const statuses: string[] = [];
+    const done = await pollFinal(intent.id, 120_000, statuses);
+    expect(statuses).not.toContain('failed');
+    expectCompleted(done);
+    const onSource = done.results.transactions.filter((t: Json) => t.chain === 'arbitrum-sepolia');
+    // the stuck one was replaced (fee-bumped, same nonce); whichever the chain took, it took one
+    expect(onSource.some((t: Json) => (t.replacedTxHashes ?? []).length > 0)).toBe(true);
+    for (const t of onSource) expect(await minedCount('arbitrum-sepolia', hashesOf(t))).toBe(1);
+    expect(await client('arbitrum-sepolia').getTransactionCount({ address: w.address as Address })).toBe(2);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'base-sepolia')).toBe(usdc('5'));
+  }, 150_000);
 
   test('behavior: a restart while the burn waits in the mempool → the next engine follows the same burn and mints once', async () => {
     const store = createMemoryStore();
@@ -147,7 +143,15 @@ describe('a stalled chain', () => {
         return real.send(signer, tx, onSigned);
       },
     };
-    const options = { store, chains: port, keyVault, clock: createSystemClock(), logger: silentLogger, txStuckAfterMs: 2_000, retry: { baseMs: 50, inFlightMaxMs: 500 } };
+    const options = {
+      store,
+      chains: port,
+      keyVault,
+      clock: createSystemClock(),
+      logger: silentLogger,
+      txStuckAfterMs: 2_000,
+      retry: { baseMs: 50, inFlightMaxMs: 500 },
+    };
     const first = createEngine(options);
     const now = new Date().toISOString();
     const intent = pendingIntent({

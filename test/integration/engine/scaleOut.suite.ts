@@ -44,7 +44,6 @@ export interface ScaleOutStores {
  * its gas tank. The same suite runs on the memory store and on MongoDB.
  */
 export function describeScaleOut(lane: string, stores: ScaleOutStores): void {
-
   const LEASE_MS = 3_000;
   const ALL_CHAINS: ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
   const usdc = (amount: string): bigint => toUnits(amount, 'USDC');
@@ -161,7 +160,8 @@ export function describeScaleOut(lane: string, stores: ScaleOutStores): void {
   }
 
   /** The wallet's own transactions the intent recorded on `chain` (mints are the relayer's). */
-  const walletTxsOn = (intent: Intent, chain: ChainName): number => (intent.results?.transactions ?? []).filter((t) => isSubTxRecord(t) && t.chain === chain && t.kind !== 'mint').length;
+  const walletTxsOn = (intent: Intent, chain: ChainName): number =>
+    (intent.results?.transactions ?? []).filter((t) => isSubTxRecord(t) && t.chain === chain && t.kind !== 'mint').length;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ fastFeeBps: 0 });

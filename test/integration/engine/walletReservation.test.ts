@@ -45,7 +45,10 @@ afterAll(async () => {
 
 /** An engine with its own chain port and lease owner over the shared store (through `storeView`, which lets the test pace its reads). */
 async function startInstance(name: string, storeView: Store): Promise<Engine> {
-  const chains = await startChains({ chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {} }, { nonces: () => store.nonces });
+  const chains = await startChains(
+    { chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {} },
+    { nonces: () => store.nonces },
+  );
   const engine = createEngine({
     store: storeView,
     chains: chains.port,
@@ -68,14 +71,33 @@ async function fundedWallet(amount: string): Promise<{ id: string; address: Addr
   const d = sandbox.manifest.chains['base-sepolia']!;
   const chain = viemChainFor('base-sepolia', d.rpcUrl);
   const transport = http(d.rpcUrl, { retryCount: 0 });
-  const hash = await createWalletClient({ account: SANDBOX_ADDRESSES.faucet, chain, transport }).writeContract({ address: d.tokens.USDC!, abi: sandboxTokenAbi, functionName: 'mint', args: [address, toUnits(amount, 'USDC')] });
+  const hash = await createWalletClient({ account: SANDBOX_ADDRESSES.faucet, chain, transport }).writeContract({
+    address: d.tokens.USDC!,
+    abi: sandboxTokenAbi,
+    functionName: 'mint',
+    args: [address, toUnits(amount, 'USDC')],
+  });
   await createPublicClient({ chain, transport, pollingInterval: 20 }).waitForTransactionReceipt({ hash });
   return { id, address };
 }
 
 function lend(walletId: string, amount: string): Intent {
   const now = new Date().toISOString();
-  return { id: `intent_${randomBytes(16).toString('hex')}`, accountId: 'acct_reservation', walletId, status: 'pending', action: 'lend', asset: 'USDC', amount, requestedAmount: amount, chain: 'base-sepolia', executionPlan: null, createdAt: now, updatedAt: now, version: 0 };
+  return {
+    id: `intent_${randomBytes(16).toString('hex')}`,
+    accountId: 'acct_reservation',
+    walletId,
+    status: 'pending',
+    action: 'lend',
+    asset: 'USDC',
+    amount,
+    requestedAmount: amount,
+    chain: 'base-sepolia',
+    executionPlan: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
 }
 
 async function finalIntent(id: string): Promise<Intent> {

@@ -10,11 +10,11 @@ function pricedChains(holdings: ChainHoldings[], ethUsd: Partial<Record<ChainNam
   return {
     chains: ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'],
     holdings: async () => holdings,
-    priceUsd: async (asset, chain) => (asset === 'USDC' ? 1 : ethUsd[chain] ?? NaN),
+    priceUsd: async (asset, chain) => (asset === 'USDC' ? 1 : (ethUsd[chain] ?? NaN)),
   } as Partial<ChainPort> as ChainPort;
 }
 
-test('behavior: a WETH position on base-sepolia is valued with base-sepolia\'s feed, not the first deployment\'s', async () => {
+test("behavior: a WETH position on base-sepolia is valued with base-sepolia's feed, not the first deployment's", async () => {
   const store = createMemoryStore();
   const wallet: Wallet = {
     id: 'svc_wallet_p',

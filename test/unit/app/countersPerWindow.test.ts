@@ -13,13 +13,18 @@ function setup(startIso: string) {
 
 const account = (id: string, requestsPerMinute = 3): Account => ({ id, plan: 'free', createdAt: '2030-01-01T00:00:00.000Z', requestsPerMinute });
 
-test('behavior: each account counts in its own window; a new minute starts every account\'s count over, and the last minute stays in the history', async () => {
+test("behavior: each account counts in its own window; a new minute starts every account's count over, and the last minute stays in the history", async () => {
   const { deps, advance } = setup('2030-05-01T10:00:10.000Z');
   const a = account('acct_a');
   const b = account('acct_b');
   const seen = [];
   for (let i = 0; i < 4; i++) seen.push(await countRequest(deps, a));
-  expect(seen.map((s) => [s.remaining, s.exceeded])).toEqual([[2, false], [1, false], [0, false], [0, true]]);
+  expect(seen.map((s) => [s.remaining, s.exceeded])).toEqual([
+    [2, false],
+    [1, false],
+    [0, false],
+    [0, true],
+  ]);
   expect(seen[0]!.reset).toBe(Date.parse('2030-05-01T10:01:00.000Z') / 1000);
   expect((await countRequest(deps, b)).remaining).toBe(2);
   advance(60_000);

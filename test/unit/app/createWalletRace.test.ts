@@ -5,7 +5,7 @@ import { createWallet } from '../../../src/app/wallets/createWallet';
 import type { Principal } from '../../../src/app/accounts/principal';
 import { walletRecord } from '../engine/intentFixture';
 
-test('behavior: two concurrent creations of one userId: one wallet, and only the winner\'s key is left in the vault', async () => {
+test("behavior: two concurrent creations of one userId: one wallet, and only the winner's key is left in the vault", async () => {
   const store = createMemoryStore();
   const keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
   const inserted: string[] = [];
@@ -14,7 +14,12 @@ test('behavior: two concurrent creations of one userId: one wallet, and only the
     inserted.push(r.walletId);
     return insertKey(r);
   };
-  const principal = { account: { id: 'acct_race', plan: 'pro', createdAt: new Date().toISOString() }, keyId: 'k', scopes: ['read', 'write'], via: 'apiKey' } as Principal;
+  const principal = {
+    account: { id: 'acct_race', plan: 'pro', createdAt: new Date().toISOString() },
+    keyId: 'k',
+    scopes: ['read', 'write'],
+    via: 'apiKey',
+  } as Principal;
   const deps = { store, keyVault, clock: { now: () => new Date() }, environment: 'development' as const };
   const results = await Promise.allSettled([
     createWallet(deps, principal, { userId: 'alice', chainType: 'ethereum' } as never),
@@ -28,12 +33,16 @@ test('behavior: two concurrent creations of one userId: one wallet, and only the
   for (const id of inserted) expect({ id, kept: (await store.walletKeys.get(id)) !== null }).toEqual({ id, kept: id === winner }); // …only the winner’s stays
 });
 
-describe('the plan\'s wallet limit under concurrency (takeWalletSlot)', () => {
-  const freePrincipal = (id: string) => ({ account: { id, plan: 'free', createdAt: new Date().toISOString() }, keyId: 'k', scopes: ['read', 'write'], via: 'apiKey' } as Principal);
+describe("the plan's wallet limit under concurrency (takeWalletSlot)", () => {
+  const freePrincipal = (id: string) =>
+    ({ account: { id, plan: 'free', createdAt: new Date().toISOString() }, keyId: 'k', scopes: ['read', 'write'], via: 'apiKey' }) as Principal;
   /** `n` wallets put straight into the store (created before the slot counter existed, as far as it knows). */
   async function seedWallets(store: ReturnType<typeof createMemoryStore>, accountId: string, n: number): Promise<void> {
     for (let i = 0; i < n; i++) {
-      await store.wallets.insert({ ...walletRecord(`svc_wallet_seed${String(i).padStart(4, '0')}`, `0x${(i + 1).toString(16).padStart(40, '0')}`, accountId), userId: `seeded-${i}` });
+      await store.wallets.insert({
+        ...walletRecord(`svc_wallet_seed${String(i).padStart(4, '0')}`, `0x${(i + 1).toString(16).padStart(40, '0')}`, accountId),
+        userId: `seeded-${i}`,
+      });
     }
   }
   const setup = () => {

@@ -10,10 +10,16 @@ afterAll(async () => {
   await s?.stop();
 });
 
-test('behavior: a WETH amount with 18 decimals keeps every digit in amountUnits (the number field is the API\'s, rounded)', async () => {
+test("behavior: a WETH amount with 18 decimals keeps every digit in amountUnits (the number field is the API's, rounded)", async () => {
   const { key } = await s.account('pro');
   const w = await s.wallet(key);
-  const r = await s.rest('POST', '/v1/intents', key, { walletId: w.id, action: 'withdraw', amount: '1.123456789012345678', asset: 'WETH', chain: 'base-sepolia' });
+  const r = await s.rest('POST', '/v1/intents', key, {
+    walletId: w.id,
+    action: 'withdraw',
+    amount: '1.123456789012345678',
+    asset: 'WETH',
+    chain: 'base-sepolia',
+  });
   expect(r.status).toBe(201);
   expect(r.body).toMatchObject({ amount: 1.1234567890123457, amountUnits: '1123456789012345678', requestedAmountUnits: '1123456789012345678' });
 });

@@ -49,7 +49,16 @@ describe('demo funding budgets', () => {
     const principal = { account: { id: 'acct_f', plan: 'pro', createdAt: '' }, keyId: 'k', scopes: ['read', 'write'], via: 'apiKey' } as Principal;
     const wallets: Wallet[] = [];
     for (let i = 0; i < 6; i++) {
-      const w = { id: `svc_wallet_${i}`, accountId: 'acct_f', userId: `u${i}`, address: '0x' + `${i}`.repeat(40), evmAddress: '0x' + `${i}`.repeat(40), chainType: 'ethereum', chains: ['arbitrum-sepolia'], createdAt: '' } as Wallet;
+      const w = {
+        id: `svc_wallet_${i}`,
+        accountId: 'acct_f',
+        userId: `u${i}`,
+        address: '0x' + `${i}`.repeat(40),
+        evmAddress: '0x' + `${i}`.repeat(40),
+        chainType: 'ethereum',
+        chains: ['arbitrum-sepolia'],
+        createdAt: '',
+      } as Wallet;
       await store.wallets.insert(w);
       wallets.push(w);
     }

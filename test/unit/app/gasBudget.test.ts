@@ -11,7 +11,7 @@ afterAll(async () => {
   await s?.stop();
 });
 
-test('error: once an account\'s gas over 24 h reaches GAS_BUDGET_PER_ACCOUNT, POST /v1/intents and createIntent are 429 GAS_BUDGET_EXCEEDED and nothing is stored or started', async () => {
+test("error: once an account's gas over 24 h reaches GAS_BUDGET_PER_ACCOUNT, POST /v1/intents and createIntent are 429 GAS_BUDGET_EXCEEDED and nothing is stored or started", async () => {
   const { key } = await s.account('pro');
   const w = await s.wallet(key);
   s.chain.fund('base-sepolia', w.address, 'USDC', parseUnits('10', 6));

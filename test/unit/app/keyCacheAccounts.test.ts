@@ -7,7 +7,7 @@ import { createLogger } from '../../../src/logger';
 
 const clock = { now: () => new Date() };
 
-test('behavior: a cached key\'s account is cached with it: warm checks read neither the key nor the account from the store', async () => {
+test("behavior: a cached key's account is cached with it: warm checks read neither the key nor the account from the store", async () => {
   const store = createMemoryStore();
   const deps = { store, clock, keyCache: createKeyCache(), logger: createLogger('silent') };
   const { apiKey, account } = await createAccount(deps as never, { plan: 'free' });

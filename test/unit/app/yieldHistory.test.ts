@@ -54,7 +54,10 @@ describe('rate sampler', () => {
     sampler.start();
     await flush();
     const window = { from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' };
-    expect((await history.list(window)).map((s) => `${s.chain} ${s.at} ${s.apy}`)).toEqual(['arbitrum-sepolia 2026-01-31T12:00:00.000Z 3', 'base-sepolia 2026-01-31T12:00:00.000Z 4.29']);
+    expect((await history.list(window)).map((s) => `${s.chain} ${s.at} ${s.apy}`)).toEqual([
+      'arbitrum-sepolia 2026-01-31T12:00:00.000Z 3',
+      'base-sepolia 2026-01-31T12:00:00.000Z 4.29',
+    ]);
     apy = 6.5;
     clock.advance(20_000); // 12:00:50, same minute: replaced
     await flush();
@@ -100,7 +103,14 @@ describe('rate sampler', () => {
 });
 
 describe('buckets', () => {
-  const s = (at: string, apy: number, over: Partial<RateSample> = {}): RateSample => ({ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', at, apy, ...over });
+  const s = (at: string, apy: number, over: Partial<RateSample> = {}): RateSample => ({
+    chain: 'base-sepolia',
+    protocol: 'aave-v3',
+    asset: 'USDC',
+    at,
+    apy,
+    ...over,
+  });
 
   test('behavior: min, max, mean and count per bucket, buckets on UTC multiples of the width, one series per market, empty buckets left out', () => {
     const series = bucketize(
@@ -136,11 +146,21 @@ describe('getYieldHistory', () => {
     await store.rateHistory.record([{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', at: '2026-01-31T11:00:00.000Z', apy: 4.29 }]);
     const h = await getYieldHistory(deps, principal, {});
     expect({ from: h.from, to: h.to, bucket: h.bucket }).toEqual({ from: '2026-01-30T12:00:30.000Z', to: '2026-01-31T12:00:30.000Z', bucket: '5m' });
-    expect(h.series).toEqual([{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', buckets: [{ start: '2026-01-31T11:00:00.000Z', end: '2026-01-31T11:05:00.000Z', min: 4.29, max: 4.29, mean: 4.29, samples: 1 }] }]);
+    expect(h.series).toEqual([
+      {
+        chain: 'base-sepolia',
+        protocol: 'aave-v3',
+        asset: 'USDC',
+        buckets: [{ start: '2026-01-31T11:00:00.000Z', end: '2026-01-31T11:05:00.000Z', min: 4.29, max: 4.29, mean: 4.29, samples: 1 }],
+      },
+    ]);
   });
 
   test.each([
-    [{ chain: 'mars', protocol: 'maker', asset: 'DOGE', bucket: '2m', from: 'yesterday', to: '2026-02-30' }, ['chain', 'protocol', 'asset', 'from', 'to', 'bucket']],
+    [
+      { chain: 'mars', protocol: 'maker', asset: 'DOGE', bucket: '2m', from: 'yesterday', to: '2026-02-30' },
+      ['chain', 'protocol', 'asset', 'from', 'to', 'bucket'],
+    ],
     [{ sort: 'asc' }, ['sort']],
     [{ from: '2026-01-31T12:00:00Z', to: '2026-01-31T11:00:00Z' }, ['from']],
     [{ from: '2025-12-01', to: '2026-01-31' }, ['from']],

@@ -1,6 +1,6 @@
 import { aaveRayToApyPercent, apyPercentToAaveRay, apyPercentToCometRate, cometRateToApyPercent } from '../../../src/chain/apy';
 
-describe('APY conversion (the protocols\' formulas)', () => {
+describe("APY conversion (the protocols' formulas)", () => {
   it('behavior: Aave 5% APR in ray compounds per second to 5.1271096%', () => {
     // (1 + 0.05/31536000)^31536000 − 1 = e^0.05 − 1 to within 1e-9 = 0.0512710964
     expect(aaveRayToApyPercent(5n * 10n ** 25n)).toBeCloseTo(5.12710964, 6);

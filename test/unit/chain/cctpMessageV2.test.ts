@@ -80,7 +80,10 @@ describe('CCTP v2 message codec', () => {
     expect(() => fillMessageV2(sentMessage(), { nonce: '0x01', finalityThresholdExecuted: 1000, feeExecuted: 0n, expirationBlock: 0n })).toThrow('32 bytes');
     const plain = sentMessage().slice(0, 2 + 148 * 2 + 8) as Hex;
     expect(() => fillMessageV2(plain, { nonce: pad('0x1'), finalityThresholdExecuted: 2000, feeExecuted: 1n, expirationBlock: 0n })).toThrow('needs a burn');
-    expect(decodeMessageV2(fillMessageV2(plain, { nonce: pad('0x1'), finalityThresholdExecuted: 2000, feeExecuted: 0n, expirationBlock: 0n })).finalityThresholdExecuted).toBe(2000);
+    expect(
+      decodeMessageV2(fillMessageV2(plain, { nonce: pad('0x1'), finalityThresholdExecuted: 2000, feeExecuted: 0n, expirationBlock: 0n }))
+        .finalityThresholdExecuted,
+    ).toBe(2000);
   });
 
   test('behavior: cctpFee rounds up, keeps hundredths of a basis point, and is 0 at 0 bps', () => {

@@ -35,7 +35,11 @@ beforeEach(() => {
   seen = [];
 });
 
-const rpc = (method: string) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) });
+const rpc = (method: string) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+});
 
 test('behavior: a read whose socket was closed before any answer is sent again and answered', async () => {
   dropFirst = 1;
@@ -44,7 +48,7 @@ test('behavior: a read whose socket was closed before any answer is sent again a
   expect(seen).toHaveLength(2);
 });
 
-test('error: a transaction is never sent twice; the failure is the caller\'s to judge', async () => {
+test("error: a transaction is never sent twice; the failure is the caller's to judge", async () => {
   dropFirst = 1;
   await expect(fetchResendingReadsOnStaleSocket(url, rpc('eth_sendRawTransaction'))).rejects.toThrow('fetch failed');
   expect(seen).toHaveLength(1);

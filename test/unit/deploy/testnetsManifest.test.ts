@@ -46,58 +46,74 @@ describe('deploy/testnets.json', () => {
       const d = manifest.chains[name]!;
       expect({ chain: d.chain, chainId: d.chainId }).toEqual({ chain: name, chainId: CHAINS[name].chainId });
       const marketAddresses = d.markets.flatMap((m) => [m.token, m.protocol === 'aave-v3' ? m.aToken : m.comet]);
-      const addresses = [...Object.values(d.tokens), ...marketAddresses, d.aavePool, d.tokenMessenger, d.messageTransmitter, d.ethUsdFeed].filter((a): a is Address => a !== null);
+      const addresses = [...Object.values(d.tokens), ...marketAddresses, d.aavePool, d.tokenMessenger, d.messageTransmitter, d.ethUsdFeed].filter(
+        (a): a is Address => a !== null,
+      );
       for (const a of addresses) expect(isAddress(a, { strict: true })).toBe(true);
     }
   });
 
-  test.each(NAMES)('behavior: %s: Circle\'s USDC, TokenMessengerV2, MessageTransmitterV2 and the CCTP domain are those of @circle-fin/provider-cctp-v2', (name) => {
-    const d = manifest.chains[name]!;
-    const circle = circleChain(CHAINS[name].chainId);
-    expect(same(d.tokens.USDC, circle.usdc)).toBe(true);
-    expect(same(d.tokenMessenger, circle.tokenMessenger)).toBe(true);
-    expect(same(d.messageTransmitter, circle.messageTransmitter)).toBe(true);
-    expect(CHAINS[name].cctpDomain).toBe(circle.domain);
-  });
+  test.each(NAMES)(
+    "behavior: %s: Circle's USDC, TokenMessengerV2, MessageTransmitterV2 and the CCTP domain are those of @circle-fin/provider-cctp-v2",
+    (name) => {
+      const d = manifest.chains[name]!;
+      const circle = circleChain(CHAINS[name].chainId);
+      expect(same(d.tokens.USDC, circle.usdc)).toBe(true);
+      expect(same(d.tokenMessenger, circle.tokenMessenger)).toBe(true);
+      expect(same(d.messageTransmitter, circle.messageTransmitter)).toBe(true);
+      expect(CHAINS[name].cctpDomain).toBe(circle.domain);
+    },
+  );
 
-  test.each(NAMES)('behavior: %s: the Aave v3 Pool, each listed token and its aToken are those of @aave-dao/aave-address-book; USDC is listed only where Aave lists Circle\'s USDC', (name: ChainName) => {
-    const d = manifest.chains[name]!;
-    const book = AAVE[name as keyof typeof AAVE];
-    expect(same(d.aavePool, book.POOL)).toBe(true);
-    const reserves = Object.values(book.ASSETS) as { UNDERLYING: string; A_TOKEN: string }[];
-    for (const m of d.markets) {
-      if (m.protocol !== 'aave-v3') continue;
-      // a market names its token, and that token is the chain's token of the asset
-      expect(same(m.token, d.tokens[m.asset])).toBe(true);
-      const reserve = reserves.find((r) => same(r.UNDERLYING, m.token));
-      expect({ asset: m.asset, listed: reserve !== undefined }).toEqual({ asset: m.asset, listed: true });
-      expect(same(m.aToken, reserve!.A_TOKEN)).toBe(true);
-    }
-    // A protocol's own faucet token is never "USDC": Aave's USDC market counts only where its underlying is Circle's.
-    const aaveUsdc = (book.ASSETS as Record<string, { UNDERLYING: string }>).USDC;
-    expect(d.markets.some((m) => m.protocol === 'aave-v3' && m.asset === 'USDC')).toBe(aaveUsdc !== undefined && same(aaveUsdc.UNDERLYING, d.tokens.USDC));
-    expect(d.markets.some((m) => m.sandboxOnly)).toBe(false);
-    // the ETH/USD feed is the one Aave prices WETH with on that network
-    expect(same(d.ethUsdFeed, (book.ASSETS as Record<string, { ORACLE: string }>).WETH!.ORACLE)).toBe(true);
-  });
+  test.each(NAMES)(
+    "behavior: %s: the Aave v3 Pool, each listed token and its aToken are those of @aave-dao/aave-address-book; USDC is listed only where Aave lists Circle's USDC",
+    (name: ChainName) => {
+      const d = manifest.chains[name]!;
+      const book = AAVE[name as keyof typeof AAVE];
+      expect(same(d.aavePool, book.POOL)).toBe(true);
+      const reserves = Object.values(book.ASSETS) as { UNDERLYING: string; A_TOKEN: string }[];
+      for (const m of d.markets) {
+        if (m.protocol !== 'aave-v3') continue;
+        // a market names its token, and that token is the chain's token of the asset
+        expect(same(m.token, d.tokens[m.asset])).toBe(true);
+        const reserve = reserves.find((r) => same(r.UNDERLYING, m.token));
+        expect({ asset: m.asset, listed: reserve !== undefined }).toEqual({ asset: m.asset, listed: true });
+        expect(same(m.aToken, reserve!.A_TOKEN)).toBe(true);
+      }
+      // A protocol's own faucet token is never "USDC": Aave's USDC market counts only where its underlying is Circle's.
+      const aaveUsdc = (book.ASSETS as Record<string, { UNDERLYING: string }>).USDC;
+      expect(d.markets.some((m) => m.protocol === 'aave-v3' && m.asset === 'USDC')).toBe(aaveUsdc !== undefined && same(aaveUsdc.UNDERLYING, d.tokens.USDC));
+      expect(d.markets.some((m) => m.sandboxOnly)).toBe(false);
+      // the ETH/USD feed is the one Aave prices WETH with on that network
+      expect(same(d.ethUsdFeed, (book.ASSETS as Record<string, { ORACLE: string }>).WETH!.ORACLE)).toBe(true);
+    },
+  );
 
-  test('behavior: Compound III is listed where a Comet with Circle\'s USDC exists (ethereum-sepolia) and nowhere else', () => {
+  test("behavior: Compound III is listed where a Comet with Circle's USDC exists (ethereum-sepolia) and nowhere else", () => {
     const comets = NAMES.flatMap((name) => manifest.chains[name]!.markets.filter((m) => m.protocol === 'compound-v3').map((m) => ({ name, ...m })));
     expect(comets).toEqual([
-      { name: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: manifest.chains['ethereum-sepolia']!.tokens.USDC, comet: '0xAec1F48e02Cfb822Be958B68C7957156EB3F0b6e' },
+      {
+        name: 'ethereum-sepolia',
+        protocol: 'compound-v3',
+        asset: 'USDC',
+        token: manifest.chains['ethereum-sepolia']!.tokens.USDC,
+        comet: '0xAec1F48e02Cfb822Be958B68C7957156EB3F0b6e',
+      },
     ]);
   });
 
-  test.each(NAMES)('behavior: %s: the sandbox\'s real market layout (SANDBOX_MARKETS=testnets) is exactly the markets listed here', (name) => {
+  test.each(NAMES)("behavior: %s: the sandbox's real market layout (SANDBOX_MARKETS=testnets) is exactly the markets listed here", (name) => {
     const listed = manifest.chains[name]!.markets.map((m) => `${m.protocol}:${m.asset}`).sort();
-    const sandbox = sandboxMarkets(name, 'testnets').map((m) => `${m.protocol}:${m.asset}`).sort();
+    const sandbox = sandboxMarkets(name, 'testnets')
+      .map((m) => `${m.protocol}:${m.asset}`)
+      .sort();
     expect(sandbox).toEqual(listed);
     // and the default layout only adds markets marked sandbox-only
     const extra = sandboxMarkets(name, 'all').filter((m) => !listed.includes(`${m.protocol}:${m.asset}`));
     expect(extra.every((m) => m.sandboxOnly)).toBe(true);
   });
 
-  test('behavior: the manifest passes the service\'s own manifest check', () => {
+  test("behavior: the manifest passes the service's own manifest check", () => {
     expect(() => parseManifest(manifest, 'deploy/testnets.json')).not.toThrow();
   });
 });
@@ -106,8 +122,15 @@ describe('the manifest check', () => {
   test('error: a market whose token is not the chain\'s token of its asset (Aave\'s faucet "USDC" listed as USDC) is refused, naming the path', () => {
     const bad = structuredClone(manifest);
     // Aave's own test USDC on Sepolia (not Circle's)
-    bad.chains['ethereum-sepolia']!.markets.push({ protocol: 'aave-v3', asset: 'USDC', token: '0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8', aToken: '0x16dA4541aD1807f4443d92D26044C1147406EB80' });
-    expect(() => parseManifest(bad, 'bad.json')).toThrow(/chains\.ethereum-sepolia\.markets\.\d+\.token: aave-v3 USDC: token 0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8 is not the chain's USDC/);
+    bad.chains['ethereum-sepolia']!.markets.push({
+      protocol: 'aave-v3',
+      asset: 'USDC',
+      token: '0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8',
+      aToken: '0x16dA4541aD1807f4443d92D26044C1147406EB80',
+    });
+    expect(() => parseManifest(bad, 'bad.json')).toThrow(
+      /chains\.ethereum-sepolia\.markets\.\d+\.token: aave-v3 USDC: token 0x94a9D9AC8a22534E3FaCa9F4e7F2E2cf85d5E4C8 is not the chain's USDC/,
+    );
   });
 
   test('error: a second market of one protocol and asset, a misfiled chain and a bad address are each named', () => {

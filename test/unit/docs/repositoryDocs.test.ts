@@ -13,14 +13,27 @@ import { ERROR_STATUS } from '../../../src/domain/errors/base';
 const ROOT = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const tracked = (): string[] => execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
-const MARKDOWN = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'sdk/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const MARKDOWN = [
+  'README.md',
+  'CHANGELOG.md',
+  'BENCHMARKS.md',
+  'sdk/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The anchors GitHub gives a document's headings (code blocks left out): lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function headingAnchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, text] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
-    const base = text!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const base = text!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -82,7 +95,9 @@ describe('the documents cover what the service does', () => {
   test("the configuration reference's table has a row for every environment variable the configuration reads", () => {
     const variables = [...read('src/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): z/gm)].map((m) => m[1]!);
     expect(variables.length).toBeGreaterThan(20);
-    const rows = read('docs/configuration.md').split('\n').filter((l) => l.startsWith('| `'));
+    const rows = read('docs/configuration.md')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'));
     const firstCells = rows.map((r) => r.split('|')[1]!);
     expect(variables.filter((v) => !firstCells.some((cell) => cell.includes(`\`${v}\``)))).toEqual([]);
   });
@@ -101,7 +116,9 @@ const readCompose = (file: string) => parseYaml(read(file)) as { services: Recor
 
 describe('container files', () => {
   test('the Dockerfile runs production dependencies only, as a non-root user, with a health check on /healthz', () => {
-    const stages = read('Dockerfile').split(/^FROM /m).slice(1);
+    const stages = read('Dockerfile')
+      .split(/^FROM /m)
+      .slice(1);
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const runtime = stages[stages.length - 1]!;
     expect(runtime).toMatch(/npm ci --omit=dev/);
@@ -112,7 +129,12 @@ describe('container files', () => {
   });
 
   test('compose.yaml runs the service on MongoDB as a replica set, with secrets from the environment', () => {
-    const compose = parseYaml(read('compose.yaml')) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }> };
+    const compose = parseYaml(read('compose.yaml')) as {
+      services: Record<
+        string,
+        { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown }
+      >;
+    };
     const { mongo, service } = compose.services;
     expect(mongo?.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
     expect(mongo?.healthcheck).toBeDefined();
@@ -168,7 +190,8 @@ describe('compose.scale.yaml: the production-like setup of docs/operations.md, "
       const values = new Set(instances.map((i) => services[i]!.environment?.[key]));
       expect([key, values.size]).toEqual([key, 1]);
     }
-    for (const secret of ['KEY_VAULT_MASTER_KEY', 'ADMIN_TOKEN', 'SESSION_SECRET']) expect(services[instances[0]!]!.environment?.[secret]).toMatch(/^\$\{\w+:\?/);
+    for (const secret of ['KEY_VAULT_MASTER_KEY', 'ADMIN_TOKEN', 'SESSION_SECRET'])
+      expect(services[instances[0]!]!.environment?.[secret]).toMatch(/^\$\{\w+:\?/);
   });
 
   test('every instance attaches to the one set of sandbox chains: the manifest the chains container writes, on a shared volume', () => {

@@ -38,7 +38,10 @@ describe('engine: cancel', () => {
   beforeEach(() => {
     transitions.length = 0;
     finals.length = 0;
-    h = createHarness({ feeBps: 5, engine: { onTransition: (i) => transitions.push(`${i.id}:${i.status}`), onFinal: (i) => void finals.push(`${i.id}:${i.status}`) } });
+    h = createHarness({
+      feeBps: 5,
+      engine: { onTransition: (i) => transitions.push(`${i.id}:${i.status}`), onFinal: (i) => void finals.push(`${i.id}:${i.status}`) },
+    });
     deps = { store: h.store, engine: h.engine };
   });
 
@@ -98,7 +101,7 @@ describe('engine: cancel', () => {
     expect(events[0]).toMatchObject({ type: 'intent.cancelled', actor: { type: 'system', id: null }, at: done.updatedAt, details: { completedSteps: 1 } });
   });
 
-  test('behavior: a pending intent (queued behind the wallet\'s executing one) is cancelled at once and never planned; the first one completes', async () => {
+  test("behavior: a pending intent (queued behind the wallet's executing one) is cancelled at once and never planned; the first one completes", async () => {
     const w = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
     const supply = holdBroadcast('supply');
@@ -116,7 +119,12 @@ describe('engine: cancel', () => {
     // audited once, in the name of the key that cancelled it
     const events = await audited(second.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'intent.cancelled', actor: { type: 'apiKey', id: 'key_test' }, at: cancelled.updatedAt, details: { completedSteps: 0 } });
+    expect(events[0]).toMatchObject({
+      type: 'intent.cancelled',
+      actor: { type: 'apiKey', id: 'key_test' },
+      at: cancelled.updatedAt,
+      details: { completedSteps: 0 },
+    });
     // asking again answers it as it is, and reports, audits or publishes nothing more
     expect(await cancelIntent(deps, principal, second.id)).toEqual(cancelled);
     supply.release();
@@ -150,7 +158,20 @@ describe('engine: cancel', () => {
   /** A stored intent of the harness's account on `walletId`, never handed to the engine. */
   async function storedIntent(id: string, walletId: string, status: 'pending' | 'planning'): Promise<Intent> {
     const now = h.clock.now().toISOString();
-    const pending: Intent = { id, accountId: 'acct_test', walletId, status: 'pending', action: 'lend', amount: '1', requestedAmount: '1', asset: 'USDC', executionPlan: null, createdAt: now, updatedAt: now, version: 0 };
+    const pending: Intent = {
+      id,
+      accountId: 'acct_test',
+      walletId,
+      status: 'pending',
+      action: 'lend',
+      amount: '1',
+      requestedAmount: '1',
+      asset: 'USDC',
+      executionPlan: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    };
     const intent = status === 'pending' ? pending : transition(pending, { type: 'plan' }, h.clock.now());
     await h.store.intents.insert(intent);
     return intent;
@@ -169,7 +190,7 @@ describe('engine: cancel', () => {
     expect(await audited(planning.id)).toEqual([]);
   });
 
-  test('behavior: a pending intent planned by the engine between the cancel\'s read and its commit → the lost commit reports, audits and publishes nothing; the cancel is recorded as a request on the planning intent', async () => {
+  test("behavior: a pending intent planned by the engine between the cancel's read and its commit → the lost commit reports, audits and publishes nothing; the cancel is recorded as a request on the planning intent", async () => {
     const w = await h.wallet();
     const pending = await storedIntent('intent_race0002', w.id, 'pending');
     const seen: string[] = [];
@@ -187,13 +208,16 @@ describe('engine: cancel', () => {
     off();
   });
 
-  test('error: a completed intent is 409 INTENT_NOT_CANCELLABLE and stays completed; another account\'s is INTENT_NOT_FOUND', async () => {
+  test("error: a completed intent is 409 INTENT_NOT_CANCELLABLE and stays completed; another account's is INTENT_NOT_FOUND", async () => {
     const w = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('3'));
     const intent = await h.submit(w.id, { amount: '3' });
     const done = await h.settled(intent.id);
     expect(done.status).toBe('completed');
-    await expect(cancelIntent(deps, principal, intent.id)).rejects.toMatchObject({ code: 'INTENT_NOT_CANCELLABLE', details: { intentId: intent.id, status: 'completed' } });
+    await expect(cancelIntent(deps, principal, intent.id)).rejects.toMatchObject({
+      code: 'INTENT_NOT_CANCELLABLE',
+      details: { intentId: intent.id, status: 'completed' },
+    });
     expect(await h.store.intents.get(intent.id)).toEqual(done);
     const other = { ...principal, account: { ...principal.account, id: 'acct_other' } } as Principal;
     await expect(cancelIntent(deps, other, intent.id)).rejects.toMatchObject({ code: 'INTENT_NOT_FOUND' });

@@ -25,7 +25,7 @@ function fakeFeed() {
   return { feed, emit, watchers };
 }
 
-describe('change feed bus (the store\'s intent writes, several instances)', () => {
+describe("change feed bus (the store's intent writes, several instances)", () => {
   const buses: ChangeFeedBus[] = [];
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((b) => b.stop()));
@@ -53,7 +53,7 @@ describe('change feed bus (the store\'s intent writes, several instances)', () =
     ]);
   });
 
-  test('behavior: the feed\'s echo arriving before the local publish is delivered once', async () => {
+  test("behavior: the feed's echo arriving before the local publish is delivered once", async () => {
     const { feed, emit } = fakeFeed();
     const a = await instance(feed);
     emit(snap(2));
@@ -61,7 +61,7 @@ describe('change feed bus (the store\'s intent writes, several instances)', () =
     expect(a.seen).toEqual([['intent_feed', 2]]);
   });
 
-  test('behavior: a change written by another instance reaches this one\'s subscribers', async () => {
+  test("behavior: a change written by another instance reaches this one's subscribers", async () => {
     const { feed, emit } = fakeFeed();
     const a = await instance(feed);
     const b = await instance(feed);
@@ -86,7 +86,7 @@ describe('change feed bus (the store\'s intent writes, several instances)', () =
     ]);
   });
 
-  test('behavior: ordering is per intent: one intent\'s newer version does not hold back another\'s older one', async () => {
+  test("behavior: ordering is per intent: one intent's newer version does not hold back another's older one", async () => {
     const { feed, emit } = fakeFeed();
     const b = await instance(feed);
     emit(snap(5, 'intent_x'));

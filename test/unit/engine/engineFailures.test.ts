@@ -49,7 +49,10 @@ describe('engine: failures and retries', () => {
     h.chain.throwNext('send', new WouldRevertError('base-sepolia', 'supply', 'ERC20: transfer amount exceeds balance'), { kind: 'supply' });
     const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
     expect(done.status).toBe('failed');
-    expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, kind: 'supply', simulated: true, reason: 'ERC20: transfer amount exceeds balance' } });
+    expect(done.error).toMatchObject({
+      code: 'DEPOSIT_FAILED',
+      details: { step: 1, kind: 'supply', simulated: true, reason: 'ERC20: transfer amount exceeds balance' },
+    });
     expect(h.chain.signedCount('supply')).toBe(0);
     expect(h.chain.balance('base-sepolia', w.address, 'USDC')).toBe(usdc('10'));
   });
@@ -111,7 +114,7 @@ describe('engine: failures and retries', () => {
     expect(done.error?.code).toBe('TIMEOUT');
   });
 
-  test('behavior: an unexpected error after a confirmed burn does not end the bridge: it is retried, the mint lands, then the wallet\'s next intent runs', async () => {
+  test("behavior: an unexpected error after a confirmed burn does not end the bridge: it is retried, the mint lands, then the wallet's next intent runs", async () => {
     const w = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
     h.chain.throwNext('attest', new TypeError('attestation service bug'));

@@ -30,7 +30,16 @@ describe('engine: lend', () => {
     expect(done.amount).toBe('100');
     expect(done.requestedAmount).toBe('100');
     expect(done.executionPlan?.steps).toEqual([
-      expect.objectContaining({ index: 0, type: 'deposit', status: 'completed', chain: 'base-sepolia', protocol: 'aave-v3', amount: '100', gasUsed: '226000', gasCostUsd: 0.0226 }),
+      expect.objectContaining({
+        index: 0,
+        type: 'deposit',
+        status: 'completed',
+        chain: 'base-sepolia',
+        protocol: 'aave-v3',
+        amount: '100',
+        gasUsed: '226000',
+        gasCostUsd: 0.0226,
+      }),
     ]);
     const step = done.executionPlan!.steps[0]!;
     expect(step.txHash).toBe(h.chain.signed.find((s) => s.kind === 'supply')?.txHash);
@@ -45,7 +54,7 @@ describe('engine: lend', () => {
     expect(await h.store.intents.get(intent.id)).toEqual(done);
   });
 
-  test('behavior: client-named chain with funds there → direct-deposit into that chain\'s best protocol', async () => {
+  test("behavior: client-named chain with funds there → direct-deposit into that chain's best protocol", async () => {
     const w = await h.wallet();
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('5'));
     const intent = await h.submit(w.id, { amount: '5', chain: 'arbitrum-sepolia' });

@@ -5,18 +5,7 @@ import { STABLECOINS } from '../../../src/domain/chains';
 import type { ErrorCode } from '../../../src/domain/errors/base';
 import { ServiceError } from '../../../src/domain/errors/base';
 import { WouldRevertError } from '../../../src/ports/chain';
-import type {
-  Attested,
-  ChainHoldings,
-  ChainPort,
-  MarketRate,
-  Protocol,
-  SignedTx,
-  TxKind,
-  TxReceipt,
-  TxRequest,
-  TxSigner,
-} from '../../../src/ports/chain';
+import type { Attested, ChainHoldings, ChainPort, MarketRate, Protocol, SignedTx, TxKind, TxReceipt, TxRequest, TxSigner } from '../../../src/ports/chain';
 import type { KeyVault } from '../../../src/ports/keyVault';
 import type { GasEstimate, GasQuote } from '../../../src/ports/chain';
 import { TYPICAL_GAS } from '../../../src/ports/typicalGas';
@@ -63,7 +52,15 @@ interface Burn {
   mintedBy?: Hex;
 }
 
-const GAS: Record<TxKind, bigint> = { approve: 46_000n, revoke: 29_000n, supply: 180_000n, withdraw: 150_000n, burn: 120_000n, mint: 90_000n, transfer: 52_000n };
+const GAS: Record<TxKind, bigint> = {
+  approve: 46_000n,
+  revoke: 29_000n,
+  supply: 180_000n,
+  withdraw: 150_000n,
+  burn: 120_000n,
+  mint: 90_000n,
+  transfer: 52_000n,
+};
 
 /** Every transaction pays 1 gwei per gas. */
 const GAS_PRICE_WEI = 1_000_000_000n;
@@ -207,7 +204,8 @@ export class FakeChain implements ChainPort {
         }
         for (const [k, v] of this.positions) {
           const [c, a, protocol, asset] = k.split('|');
-          if (c === chain && a === address && v > 0n) positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: fakeToken(asset as TokenAsset), amount: v });
+          if (c === chain && a === address && v > 0n)
+            positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: fakeToken(asset as TokenAsset), amount: v });
         }
         return { chain, tokens, positions };
       });
@@ -220,7 +218,8 @@ export class FakeChain implements ChainPort {
 
   async routeFees(): Promise<RouteFeeTable> {
     const out: RouteFeeTable = {};
-    for (const from of this.chains) for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = { fast: this.feeBps, standard: this.standardFeeBps };
+    for (const from of this.chains)
+      for (const to of this.chains) if (from !== to) (out[from] ??= {})[to] = { fast: this.feeBps, standard: this.standardFeeBps };
     return out;
   }
 
@@ -420,7 +419,15 @@ export class FakeChain implements ChainPort {
       case 'burn':
         this.take(this.allowances, key(tx.chain, from, 'bridge', 'USDC'), tx.amount);
         this.take(this.balances, key(tx.chain, from, 'USDC'), tx.amount);
-        this.burns.set(hash, { from, chain: tx.chain, toChain: tx.toChain, amount: tx.amount, maxFee: tx.maxFee, minFinalityThreshold: tx.minFinalityThreshold, minted: false });
+        this.burns.set(hash, {
+          from,
+          chain: tx.chain,
+          toChain: tx.toChain,
+          amount: tx.amount,
+          maxFee: tx.maxFee,
+          minFinalityThreshold: tx.minFinalityThreshold,
+          minted: false,
+        });
         return true;
       case 'mint': {
         const burn = this.burns.get(tx.message)!;

@@ -65,6 +65,8 @@ describe('engine: audit events of final transitions', () => {
     const done = await h.settled((await h.submit(w.id, { amount: '5' })).id);
     expect(done.status).toBe('completed');
     expect((await h.store.intents.get(done.id))?.status).toBe('completed');
-    expect(warnings).toEqual([{ obj: expect.objectContaining({ intentId: done.id, type: 'intent.completed' }), msg: 'audit event not recorded; the intent stands' }]);
+    expect(warnings).toEqual([
+      { obj: expect.objectContaining({ intentId: done.id, type: 'intent.completed' }), msg: 'audit event not recorded; the intent stands' },
+    ]);
   });
 });

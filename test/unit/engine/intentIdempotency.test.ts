@@ -26,7 +26,7 @@ describe('Idempotency-Key after the intent is stored', () => {
   }
   const intentsOf = async (walletId: string) => s.deps.store.intents.listByWallet(walletId, { limit: 10 });
 
-  test('error: the engine\'s hand-off throws after the insert → still 201 with the stored intent; a retry replays it, and it is the only one', async () => {
+  test("error: the engine's hand-off throws after the insert → still 201 with the stored intent; a retry replays it, and it is the only one", async () => {
     const walletId = await fundedWallet();
     const engine = s.deps.engine;
     const submit = engine.submit.bind(engine);

@@ -41,7 +41,9 @@ describe('POST /intents body', () => {
     for (const amount of ['0.000001', 1e-6, '0.0099', '0.009999999999999999999']) {
       const e = rejection({ walletId: 'w', action: 'lend', amount, asset: 'DAI' });
       expect(e.code).toBe('INVALID_REQUEST');
-      expect((e.details as { issues: unknown[] }).issues).toContainEqual(expect.objectContaining({ path: 'amount', message: 'amount must be at least 0.01 (the minimum an intent moves)' }));
+      expect((e.details as { issues: unknown[] }).issues).toContainEqual(
+        expect.objectContaining({ path: 'amount', message: 'amount must be at least 0.01 (the minimum an intent moves)' }),
+      );
     }
   });
 
@@ -78,7 +80,9 @@ describe('POST /intents body', () => {
 
   test('behavior: speed fast or standard on bridge and lend; error: an unknown speed, or a speed on a withdraw, names speed', () => {
     expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 1, speed: 'standard' }).speed).toBe('standard');
-    expect(parseCreateIntent({ walletId: 'w', action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'arbitrum-sepolia', speed: 'fast' }).speed).toBe('fast');
+    expect(parseCreateIntent({ walletId: 'w', action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'arbitrum-sepolia', speed: 'fast' }).speed).toBe(
+      'fast',
+    );
     expect(parseCreateIntent({ walletId: 'w', action: 'lend', amount: 1 }).speed).toBeUndefined();
     expect(paths(rejection({ walletId: 'w', action: 'lend', amount: 1, speed: 'instant' }))).toEqual(['speed']);
     expect(paths(rejection({ walletId: 'w', action: 'withdraw', amount: 1, chain: 'base-sepolia', speed: 'fast' }))).toEqual(['speed']);

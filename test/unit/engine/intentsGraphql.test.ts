@@ -54,7 +54,16 @@ describe('GraphQL intents (memory store, fake chain)', () => {
       executionPlan: {
         strategy: 'SINGLE_BRIDGE',
         steps: [
-          { __typename: 'BridgeStep', index: 0, status: 'COMPLETED', chain: 'ARBITRUM_SEPOLIA', from: 'ARBITRUM_SEPOLIA', to: 'BASE_SEPOLIA', amount: '40', fee: '0.02' },
+          {
+            __typename: 'BridgeStep',
+            index: 0,
+            status: 'COMPLETED',
+            chain: 'ARBITRUM_SEPOLIA',
+            from: 'ARBITRUM_SEPOLIA',
+            to: 'BASE_SEPOLIA',
+            amount: '40',
+            fee: '0.02',
+          },
           { __typename: 'DepositStep', index: 1, status: 'COMPLETED', chain: 'BASE_SEPOLIA', protocol: 'AAVE_V3', asset: 'USDC', amount: '39.98' },
         ],
       },

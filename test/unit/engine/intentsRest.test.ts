@@ -49,12 +49,28 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
       completedAt: expect.any(String),
     });
     expect(done.body.results.transactions).toEqual([
-      { type: 'deposit', kind: 'approve', txHash: expect.stringMatching(/^0x/), chain: 'base-sepolia', status: 'confirmed', gasUsed: '46000', gasCostUsd: 0.0046 },
-      { type: 'deposit', kind: 'supply', txHash: expect.stringMatching(/^0x/), chain: 'base-sepolia', status: 'confirmed', gasUsed: '180000', gasCostUsd: 0.018 },
+      {
+        type: 'deposit',
+        kind: 'approve',
+        txHash: expect.stringMatching(/^0x/),
+        chain: 'base-sepolia',
+        status: 'confirmed',
+        gasUsed: '46000',
+        gasCostUsd: 0.0046,
+      },
+      {
+        type: 'deposit',
+        kind: 'supply',
+        txHash: expect.stringMatching(/^0x/),
+        chain: 'base-sepolia',
+        status: 'confirmed',
+        gasUsed: '180000',
+        gasCostUsd: 0.018,
+      },
     ]);
   });
 
-  test('error: INSUFFICIENT_FUNDS is the failed intent\'s error object', async () => {
+  test("error: INSUFFICIENT_FUNDS is the failed intent's error object", async () => {
     const created = await s.rest('POST', '/v1/intents', key, { walletId: wallet.id, action: 'lend', amount: '5000' });
     const done = await pollFinal(s, key, created.body.id);
     expect(done.body).toMatchObject({ status: 'failed', executionPlan: null, error: { code: 'INSUFFICIENT_FUNDS', details: { required: '5000' } } });
@@ -77,12 +93,18 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
 
     const pro = await s.account('pro');
     const proWallet = await s.wallet(pro.key);
-    const res = await s.rest('POST', '/v1/intents', pro.key, { walletId: proWallet.id, action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'arbitrum' });
+    const res = await s.rest('POST', '/v1/intents', pro.key, {
+      walletId: proWallet.id,
+      action: 'bridge',
+      amount: 1,
+      fromChain: 'base-sepolia',
+      toChain: 'arbitrum',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'INVALID_CHAIN', details: { chain: 'arbitrum', status: 'upcoming', field: 'toChain' } });
   });
 
-  test('error: another account\'s wallet is WALLET_NOT_FOUND; its intents are INTENT_NOT_FOUND', async () => {
+  test("error: another account's wallet is WALLET_NOT_FOUND; its intents are INTENT_NOT_FOUND", async () => {
     const other = await s.account('free');
     const res = await s.rest('POST', '/v1/intents', other.key, { walletId: wallet.id, action: 'lend', amount: 1 });
     expect(res.status).toBe(404);
@@ -117,7 +139,7 @@ describe('REST /v1/intents (memory store, fake chain)', () => {
     await pollFinal(s, key, first.body.id);
   });
 
-  test('behavior: GET /intents lists a wallet\'s intents newest first, by cursor, filtered by status', async () => {
+  test("behavior: GET /intents lists a wallet's intents newest first, by cursor, filtered by status", async () => {
     const w = await s.wallet(key);
     const ids: string[] = [];
     for (const amount of [1, 2, 3]) {

@@ -4,7 +4,10 @@ import { deferred, flush } from './deferred';
 describe('Mailbox', () => {
   test('behavior: processes messages in FIFO order', async () => {
     const seen: number[] = [];
-    const box = new Mailbox<number>((n) => void seen.push(n), () => undefined);
+    const box = new Mailbox<number>(
+      (n) => void seen.push(n),
+      () => undefined,
+    );
     for (let i = 0; i < 100; i++) box.enqueue(i);
     await box.idle();
     expect(seen).toEqual([...Array(100).keys()]);
@@ -14,15 +17,18 @@ describe('Mailbox', () => {
     let running = 0;
     let maxRunning = 0;
     const order: string[] = [];
-    const box = new Mailbox<string>(async (m) => {
-      running++;
-      maxRunning = Math.max(maxRunning, running);
-      order.push(`start ${m}`);
-      await new Promise((r) => setTimeout(r, m.length % 3));
-      await Promise.resolve();
-      order.push(`end ${m}`);
-      running--;
-    }, () => undefined);
+    const box = new Mailbox<string>(
+      async (m) => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        order.push(`start ${m}`);
+        await new Promise((r) => setTimeout(r, m.length % 3));
+        await Promise.resolve();
+        order.push(`end ${m}`);
+        running--;
+      },
+      () => undefined,
+    );
     await Promise.all(['a', 'bb', 'ccc', 'dddd', 'e'].map(async (m) => box.enqueue(m)));
     await box.idle();
     expect(maxRunning).toBe(1);
@@ -31,7 +37,10 @@ describe('Mailbox', () => {
 
   test('behavior: never runs a handler inside enqueue', async () => {
     const seen: string[] = [];
-    const box = new Mailbox<string>((m) => void seen.push(m), () => undefined);
+    const box = new Mailbox<string>(
+      (m) => void seen.push(m),
+      () => undefined,
+    );
     box.enqueue('x');
     expect(seen).toEqual([]);
     expect(box.busy).toBe(true);
@@ -42,11 +51,14 @@ describe('Mailbox', () => {
 
   test('behavior: a message enqueued by the handler runs after the current one, not inside it', async () => {
     const log: string[] = [];
-    const box: Mailbox<string> = new Mailbox<string>((m) => {
-      log.push(`in ${m}`);
-      if (m === 'first') box.enqueue('second');
-      log.push(`out ${m}`);
-    }, () => undefined);
+    const box: Mailbox<string> = new Mailbox<string>(
+      (m) => {
+        log.push(`in ${m}`);
+        if (m === 'first') box.enqueue('second');
+        log.push(`out ${m}`);
+      },
+      () => undefined,
+    );
     box.enqueue('first');
     await box.idle();
     expect(log).toEqual(['in first', 'out first', 'in second', 'out second']);
@@ -87,10 +99,13 @@ describe('Mailbox', () => {
   test('behavior: close refuses new messages but finishes the queued ones', async () => {
     const gate = deferred();
     const seen: number[] = [];
-    const box = new Mailbox<number>(async (n) => {
-      if (n === 1) await gate.promise;
-      seen.push(n);
-    }, () => undefined);
+    const box = new Mailbox<number>(
+      async (n) => {
+        if (n === 1) await gate.promise;
+        seen.push(n);
+      },
+      () => undefined,
+    );
     box.enqueue(1);
     box.enqueue(2);
     await flush();

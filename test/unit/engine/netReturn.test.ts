@@ -70,7 +70,9 @@ describe('planLend with optimize', () => {
     expect(byNet.plan.strategy).toBe('no-bridge');
     expect(byNet.plan.steps).toEqual([expect.objectContaining({ type: 'deposit', chain: 'arbitrum-sepolia', protocol: 'aave-v3', amount: '5' })]);
     expect(byNet.apy).toBe(5.0);
-    expect(byNet.plan.reasoning).toMatch(/Chosen by net return \(optimize: netReturn\): arbitrum-sepolia\/aave-v3 .*Best net return over 30 days: arbitrum-sepolia\/aave-v3 nets .*runner-up arbitrum-sepolia\/compound-v3/);
+    expect(byNet.plan.reasoning).toMatch(
+      /Chosen by net return \(optimize: netReturn\): arbitrum-sepolia\/aave-v3 .*Best net return over 30 days: arbitrum-sepolia\/aave-v3 nets .*runner-up arbitrum-sepolia\/compound-v3/,
+    );
   });
 
   test('behavior: with optimize a large amount over a long horizon bridges for the better APY', () => {

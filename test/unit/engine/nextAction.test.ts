@@ -14,7 +14,9 @@ function executing(status: 'pending' | 'executing', records: { kind: string; sta
     executionPlan: plan,
     results: {
       completedSteps: 0,
-      transactions: records.map((r, n) => Object.assign({ type: 'bridge' as const, txHash: hash(n), chain: 'arbitrum-sepolia' as const }, { step: 0, raw, ...r })),
+      transactions: records.map((r, n) =>
+        Object.assign({ type: 'bridge' as const, txHash: hash(n), chain: 'arbitrum-sepolia' as const }, { step: 0, raw, ...r }),
+      ),
       totalGasUsed: '0',
       totalGasCostUsd: 0,
       finalAmount: '0',
@@ -29,21 +31,38 @@ describe('executor: nextAction', () => {
   });
 
   test('behavior: the first sub-transaction without a record is sent next', () => {
-    expect(nextAction(executing('executing', [{ kind: 'approve', status: 'confirmed' }]))).toMatchObject({ type: 'sub-tx', spec: { kind: 'burn', main: true } });
+    expect(nextAction(executing('executing', [{ kind: 'approve', status: 'confirmed' }]))).toMatchObject({
+      type: 'sub-tx',
+      spec: { kind: 'burn', main: true },
+    });
   });
 
   test('behavior: a signed record is resumed (carried in the action), never re-sent', () => {
-    const action = nextAction(executing('executing', [{ kind: 'approve', status: 'confirmed' }, { kind: 'burn', status: 'signed' }]));
+    const action = nextAction(
+      executing('executing', [
+        { kind: 'approve', status: 'confirmed' },
+        { kind: 'burn', status: 'signed' },
+      ]),
+    );
     expect(action).toMatchObject({ type: 'sub-tx', spec: { kind: 'burn' }, record: { txHash: hash(1), raw } });
   });
 
   test('behavior: the mint goes to the destination chain, signed by the relayer', () => {
-    const action = nextAction(executing('executing', [{ kind: 'approve', status: 'confirmed' }, { kind: 'burn', status: 'confirmed' }]));
+    const action = nextAction(
+      executing('executing', [
+        { kind: 'approve', status: 'confirmed' },
+        { kind: 'burn', status: 'confirmed' },
+      ]),
+    );
     expect(action).toMatchObject({ type: 'sub-tx', spec: { kind: 'mint', chain: 'base-sepolia', signer: 'relayer' } });
   });
 
   test('behavior: all confirmed → finish the step; a reverted record → record the failure', () => {
-    const all = [{ kind: 'approve', status: 'confirmed' }, { kind: 'burn', status: 'confirmed' }, { kind: 'mint', status: 'confirmed' }];
+    const all = [
+      { kind: 'approve', status: 'confirmed' },
+      { kind: 'burn', status: 'confirmed' },
+      { kind: 'mint', status: 'confirmed' },
+    ];
     expect(nextAction(executing('executing', all))).toMatchObject({ type: 'finish-step', step: { index: 0 } });
     expect(nextAction(executing('executing', [{ kind: 'approve', status: 'reverted' }]))).toMatchObject({ type: 'reverted', record: { kind: 'approve' } });
   });

@@ -16,7 +16,17 @@ describe('planner: bridge', () => {
     const r = expectPlan(plan(input(bridge(usdc('40')), { balances: { 'arbitrum-sepolia': usdc('50') }, routeFees: FEES })));
     expect(r.plan.strategy).toBe('single-bridge');
     expect(r.plan.steps).toEqual([
-      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '40', fee: '0.056', maxFee: '0.056' },
+      {
+        index: 0,
+        type: 'bridge',
+        status: 'pending',
+        chain: 'arbitrum-sepolia',
+        from: 'arbitrum-sepolia',
+        to: 'base-sepolia',
+        amount: '40',
+        fee: '0.056',
+        maxFee: '0.056',
+      },
     ]);
     expect(r.amount).toBe(usdc('39.944'));
     expect(r.apy).toBeNull();

@@ -9,9 +9,7 @@ describe('planner: lend', () => {
   test('behavior: funds already on the best-APY chain → no-bridge, one deposit into the best protocol', () => {
     const r = expectPlan(plan(input({ amount: usdc('100') }, { balances: { 'base-sepolia': usdc('250'), 'arbitrum-sepolia': usdc('1000') } })));
     expect(r.plan.strategy).toBe('no-bridge');
-    expect(r.plan.steps).toEqual([
-      { index: 0, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '100' },
-    ]);
+    expect(r.plan.steps).toEqual([{ index: 0, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '100' }]);
     expect(r.amount).toBe(usdc('100'));
     expect(r.apy).toBe(4.2);
     expect(r.plan.reasoning).toContain(
@@ -29,9 +27,7 @@ describe('planner: lend', () => {
   test('behavior: client-named chain with funds there → direct-deposit into the best protocol of that chain', () => {
     const r = expectPlan(plan(input({ amount: usdc('5'), chain: 'arbitrum-sepolia' }, { balances: { 'arbitrum-sepolia': usdc('5') } })));
     expect(r.plan.strategy).toBe('direct-deposit');
-    expect(r.plan.steps).toEqual([
-      { index: 0, type: 'deposit', status: 'pending', chain: 'arbitrum-sepolia', protocol: 'aave', asset: 'USDC', amount: '5' },
-    ]);
+    expect(r.plan.steps).toEqual([{ index: 0, type: 'deposit', status: 'pending', chain: 'arbitrum-sepolia', protocol: 'aave', asset: 'USDC', amount: '5' }]);
     expect(r.apy).toBe(3.1);
     expect(r.plan.reasoning).toContain('chosen by the client');
   });
@@ -55,7 +51,17 @@ describe('planner: lend', () => {
     const r = expectPlan(plan(input({ amount: usdc('100') }, { balances: { 'arbitrum-sepolia': usdc('150') }, routeFees: TEN_BPS })));
     expect(r.plan.strategy).toBe('single-bridge');
     expect(r.plan.steps).toEqual([
-      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '100', fee: '0.1', maxFee: '0.1' },
+      {
+        index: 0,
+        type: 'bridge',
+        status: 'pending',
+        chain: 'arbitrum-sepolia',
+        from: 'arbitrum-sepolia',
+        to: 'base-sepolia',
+        amount: '100',
+        fee: '0.1',
+        maxFee: '0.1',
+      },
       { index: 1, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '99.9' },
     ]);
     expect(r.amount).toBe(usdc('99.9'));
@@ -84,16 +90,39 @@ describe('planner: lend', () => {
   test('behavior: funds spread over several chains → multi-bridge, largest balances first, then one deposit', () => {
     const r = expectPlan(
       plan(
-        input({ amount: usdc('90') }, {
-          balances: { 'base-sepolia': usdc('10'), 'arbitrum-sepolia': usdc('50'), 'ethereum-sepolia': usdc('45') },
-          routeFees: TEN_BPS,
-        }),
+        input(
+          { amount: usdc('90') },
+          {
+            balances: { 'base-sepolia': usdc('10'), 'arbitrum-sepolia': usdc('50'), 'ethereum-sepolia': usdc('45') },
+            routeFees: TEN_BPS,
+          },
+        ),
       ),
     );
     expect(r.plan.strategy).toBe('multi-bridge');
     expect(r.plan.steps).toEqual([
-      { index: 0, type: 'bridge', status: 'pending', chain: 'arbitrum-sepolia', from: 'arbitrum-sepolia', to: 'base-sepolia', amount: '50', fee: '0.05', maxFee: '0.05' },
-      { index: 1, type: 'bridge', status: 'pending', chain: 'ethereum-sepolia', from: 'ethereum-sepolia', to: 'base-sepolia', amount: '30', fee: '0.015', maxFee: '0.015' },
+      {
+        index: 0,
+        type: 'bridge',
+        status: 'pending',
+        chain: 'arbitrum-sepolia',
+        from: 'arbitrum-sepolia',
+        to: 'base-sepolia',
+        amount: '50',
+        fee: '0.05',
+        maxFee: '0.05',
+      },
+      {
+        index: 1,
+        type: 'bridge',
+        status: 'pending',
+        chain: 'ethereum-sepolia',
+        from: 'ethereum-sepolia',
+        to: 'base-sepolia',
+        amount: '30',
+        fee: '0.015',
+        maxFee: '0.015',
+      },
       { index: 2, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '89.935' },
     ]);
     expect(r.amount).toBe(usdc('89.935'));
@@ -162,9 +191,7 @@ describe('planner: lend', () => {
 
   test('behavior: a last bridge under the minimum can also be raised by trimming an earlier bridge', () => {
     const r = expectPlan(
-      plan(
-        input({ amount: usdc('50.5') }, { balances: { 'arbitrum-sepolia': usdc('50'), 'ethereum-sepolia': usdc('5') }, minBridgeAmount: usdc('1') }),
-      ),
+      plan(input({ amount: usdc('50.5') }, { balances: { 'arbitrum-sepolia': usdc('50'), 'ethereum-sepolia': usdc('5') }, minBridgeAmount: usdc('1') })),
     );
     expect(r.plan.steps.map((s) => [s.type, s.amount])).toEqual([
       ['bridge', '49.5'],
@@ -181,7 +208,7 @@ describe('planner: lend', () => {
     expect(e.details).toMatchObject({ required: '0.5', available: '0.2', minBridgeAmount: '1' });
   });
 
-  test('behavior: route fees follow CCTP\'s rule (rounded up in smallest units) so a plan never counts on more than arrives', () => {
+  test("behavior: route fees follow CCTP's rule (rounded up in smallest units) so a plan never counts on more than arrives", () => {
     expect(cctpFee(usdc('100'), 10)).toBe(usdc('0.1'));
     expect(cctpFee(1_000_001n, 10)).toBe(1001n);
     expect(cctpFee(123n, 0)).toBe(0n);
@@ -272,8 +299,10 @@ describe('planner: lend', () => {
     expect(e.details).toMatchObject({ issues: [{ path: 'amount' }] });
   });
 
-  test('behavior: a fractional route fee (as the attestation service answers, 1.3 bps) is charged by CCTP\'s rule, rounded up', () => {
-    const r = expectPlan(plan(input({ amount: usdc('10') }, { balances: { 'arbitrum-sepolia': usdc('10') }, routeFees: { 'arbitrum-sepolia': { 'base-sepolia': 1.3 } } })));
+  test("behavior: a fractional route fee (as the attestation service answers, 1.3 bps) is charged by CCTP's rule, rounded up", () => {
+    const r = expectPlan(
+      plan(input({ amount: usdc('10') }, { balances: { 'arbitrum-sepolia': usdc('10') }, routeFees: { 'arbitrum-sepolia': { 'base-sepolia': 1.3 } } })),
+    );
     expect(r.plan.steps[0]).toMatchObject({ type: 'bridge', fee: fromUnits(cctpFee(usdc('10'), 1.3), 'USDC'), maxFee: '0.0013' });
     expect(r.amount).toBe(usdc('10') - 1300n);
   });

@@ -8,9 +8,7 @@ describe('planner: withdraw', () => {
   test('behavior: one withdraw step from the position on the chain → direct-withdraw', () => {
     const r = expectPlan(plan(input(withdraw(usdc('40'), 'base-sepolia'), { positions: { 'base-sepolia': { aave: usdc('50') } } })));
     expect(r.plan.strategy).toBe('direct-withdraw');
-    expect(r.plan.steps).toEqual([
-      { index: 0, type: 'withdraw', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '40' },
-    ]);
+    expect(r.plan.steps).toEqual([{ index: 0, type: 'withdraw', status: 'pending', chain: 'base-sepolia', protocol: 'aave', asset: 'USDC', amount: '40' }]);
     expect(r.amount).toBe(usdc('40'));
     expect(r.apy).toBe(4.2);
     expect(r.plan.reasoning).toBe('Withdraw 40 USDC from aave on base-sepolia (position 50 USDC, APY 4.20%).');
@@ -22,18 +20,14 @@ describe('planner: withdraw', () => {
   });
 
   test('behavior: with two covering positions the lower-APY one is drawn, keeping the better one', () => {
-    const r = expectPlan(
-      plan(input(withdraw(usdc('40'), 'base-sepolia'), { positions: { 'base-sepolia': { aave: usdc('50'), compound: usdc('60') } } })),
-    );
+    const r = expectPlan(plan(input(withdraw(usdc('40'), 'base-sepolia'), { positions: { 'base-sepolia': { aave: usdc('50'), compound: usdc('60') } } })));
     expect(r.plan.steps[0]).toMatchObject({ protocol: 'compound' });
     expect(r.apy).toBe(3.9);
     expect(r.plan.reasoning).toContain('Keeping aave 4.20%');
   });
 
   test('behavior: only a position that covers the amount is used, whatever its APY', () => {
-    const r = expectPlan(
-      plan(input(withdraw(usdc('55'), 'base-sepolia'), { positions: { 'base-sepolia': { aave: usdc('60'), compound: usdc('50') } } })),
-    );
+    const r = expectPlan(plan(input(withdraw(usdc('55'), 'base-sepolia'), { positions: { 'base-sepolia': { aave: usdc('60'), compound: usdc('50') } } })));
     expect(r.plan.steps[0]).toMatchObject({ protocol: 'aave' });
   });
 

@@ -18,7 +18,8 @@ const rules = { chains: ['base-sepolia' as const] };
 
 describe('the request planning reads', () => {
   test('behavior: a body is asked as POST /intents records it: amount in smallest units, bridges fast unless standard, a withdraw bridges nothing', () => {
-    const requestOf = (body: Record<string, unknown>): PlanningRequest => planningRequestOf({ walletId: WALLET, ...askedOf(parseCreateIntent({ walletId: WALLET, ...body })) });
+    const requestOf = (body: Record<string, unknown>): PlanningRequest =>
+      planningRequestOf({ walletId: WALLET, ...askedOf(parseCreateIntent({ walletId: WALLET, ...body })) });
     expect(requestOf({ action: 'lend', amount: '12.5' })).toEqual({ walletId: WALLET, action: 'lend', amount: 12_500_000n, asset: 'USDC', speed: 'fast' });
     expect(requestOf({ action: 'lend', amount: 3, chain: 'base-sepolia', optimize: 'netReturn', horizonDays: 7, speed: 'standard' })).toEqual({
       walletId: WALLET,
@@ -39,12 +40,26 @@ describe('the request planning reads', () => {
       toChain: 'arbitrum-sepolia',
       speed: 'fast',
     });
-    expect(requestOf({ action: 'withdraw', amount: '2', chain: 'base-sepolia' })).toEqual({ walletId: WALLET, action: 'withdraw', amount: 2_000_000n, asset: 'USDC', chain: 'base-sepolia' });
+    expect(requestOf({ action: 'withdraw', amount: '2', chain: 'base-sepolia' })).toEqual({
+      walletId: WALLET,
+      action: 'withdraw',
+      amount: 2_000_000n,
+      asset: 'USDC',
+      chain: 'base-sepolia',
+    });
   });
 
   test('behavior: of an intent, what was asked and the policy it was decided under; its planned amount, reservations and record fields are not read', () => {
     const intent = {
-      ...pendingIntent({ walletId: WALLET, status: 'planning', version: 3, amount: '99.9', requestedAmount: '100', speed: 'standard', policy: { id: 'pol_1', version: 2, rules, reservation: { key: 'k', cents: 10_000, expiresAt: '2025-01-02T00:00:00.000Z' } } }),
+      ...pendingIntent({
+        walletId: WALLET,
+        status: 'planning',
+        version: 3,
+        amount: '99.9',
+        requestedAmount: '100',
+        speed: 'standard',
+        policy: { id: 'pol_1', version: 2, rules, reservation: { key: 'k', cents: 10_000, expiresAt: '2025-01-02T00:00:00.000Z' } },
+      }),
       optimize: 'netReturn' as const,
     };
     expect(planningRequestOf(intent)).toEqual({
@@ -69,9 +84,10 @@ describe('planning a request', () => {
     const fx: PlanningEffects = { chains: chain, wallets: store.wallets, intents: store.intents, signal: new AbortController().signal };
     return { store, chain, fx };
   }
-  const lend = (amount: string): PlanningRequest => planningRequestOf({ walletId: WALLET, ...askedOf(parseCreateIntent({ walletId: WALLET, action: 'lend', amount })) });
+  const lend = (amount: string): PlanningRequest =>
+    planningRequestOf({ walletId: WALLET, ...askedOf(parseCreateIntent({ walletId: WALLET, action: 'lend', amount })) });
 
-  test('behavior: the engine\'s request of a stored intent plans what the preview\'s request of its body plans', async () => {
+  test("behavior: the engine's request of a stored intent plans what the preview's request of its body plans", async () => {
     const { fx } = await setup();
     const body = { walletId: WALLET, action: 'lend', amount: '40', chain: 'arbitrum-sepolia', speed: 'standard' };
     const asked = askedOf(parseCreateIntent(body));
@@ -84,7 +100,7 @@ describe('planning a request', () => {
     expect(preview).toEqual(engine);
   });
 
-  test('behavior: the funds a wallet\'s executing intent has committed are held back', async () => {
+  test("behavior: the funds a wallet's executing intent has committed are held back", async () => {
     const { store, fx } = await setup();
     const free = await readPlanning(lend('50'), fx);
     if (!free.ok) throw free.error;
@@ -97,7 +113,11 @@ describe('planning a request', () => {
       version: 2,
       amount: '60',
       requestedAmount: '60',
-      executionPlan: { strategy: 'no-bridge', reasoning: 'test', steps: [{ index: 0, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: '60' }] },
+      executionPlan: {
+        strategy: 'no-bridge',
+        reasoning: 'test',
+        steps: [{ index: 0, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: '60' }],
+      },
     });
     await store.intents.insert(holding);
     const held = await readPlanning(lend('50'), fx);
@@ -112,7 +132,10 @@ describe('planning a request', () => {
     expect(await readPlanning(lend('10'), fx)).toMatchObject({ ok: false, error: { code: 'NETWORK_ERROR' } });
 
     chain.failNext('holdings', 'NETWORK_ERROR');
-    const retried = await readPlanning(lend('10'), { ...fx, retry: { policy: { attempts: 2, baseMs: 0, maxMs: 0, inFlightMaxMs: 0 }, clock: createSystemClock() } });
+    const retried = await readPlanning(lend('10'), {
+      ...fx,
+      retry: { policy: { attempts: 2, baseMs: 0, maxMs: 0, inFlightMaxMs: 0 }, clock: createSystemClock() },
+    });
     expect(retried).toMatchObject({ ok: true });
   });
 });

@@ -49,7 +49,10 @@ describe('engine: the recorded policy is checked again before signing', () => {
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
     const done = await h.settled((await forged(w.id, { chain: 'arbitrum-sepolia', protocol: 'aave-v3' })).id);
     expect(done.status).toBe('failed');
-    expect(done.error).toMatchObject({ code: 'POLICY_VIOLATION', details: { policyId: 'svc_policy_test', version: 2, rule: 'chains', requested: 'arbitrum-sepolia' } });
+    expect(done.error).toMatchObject({
+      code: 'POLICY_VIOLATION',
+      details: { policyId: 'svc_policy_test', version: 2, rule: 'chains', requested: 'arbitrum-sepolia' },
+    });
     expect(h.chain.signed).toEqual([]);
   });
 

@@ -62,7 +62,7 @@ describe('engine: recovery', () => {
     expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('100'));
   });
 
-  test('behavior: stopped while awaiting a broadcast burn\'s receipt → a new engine resumes from the receipt, attests and mints; the burn is never sent again', async () => {
+  test("behavior: stopped while awaiting a broadcast burn's receipt → a new engine resumes from the receipt, attests and mints; the burn is never sent again", async () => {
     const w = await h.wallet();
     h.chain.fund('arbitrum-sepolia', w.address, 'USDC', usdc('10'));
     const hang = deferred();

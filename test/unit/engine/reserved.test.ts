@@ -4,9 +4,22 @@ import { lessReserved, reservedBalances } from '../../../src/engine/planner/rese
 import type { Intent } from '../../../src/domain/intent';
 
 const executing = (overrides: Partial<Intent> = {}): Intent =>
-  pendingIntent({ status: 'executing', executionPlan: bridgeThenDepositPlan(), results: { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0', apy: 4 }, ...overrides });
+  pendingIntent({
+    status: 'executing',
+    executionPlan: bridgeThenDepositPlan(),
+    results: { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0', apy: 4 },
+    ...overrides,
+  });
 
-const confirmed = (step: number, kind: string) => ({ type: 'bridge' as const, kind, chain: 'arbitrum-sepolia' as const, step, txHash: `0x${kind}`, raw: '0x', status: 'confirmed' });
+const confirmed = (step: number, kind: string) => ({
+  type: 'bridge' as const,
+  kind,
+  chain: 'arbitrum-sepolia' as const,
+  step,
+  txHash: `0x${kind}`,
+  raw: '0x',
+  status: 'confirmed',
+});
 
 describe('pending funds are reserved while planning', () => {
   test('behavior: an unstarted bridge + deposit holds its amount on the source chain; what it brings to the destination is not counted twice', () => {
@@ -22,7 +35,9 @@ describe('pending funds are reserved while planning', () => {
 
   test('behavior: other assets reserve nothing; balances never go below zero', () => {
     expect(reservedBalances([executing()], 'WETH')).toEqual({});
-    expect(lessReserved({ 'arbitrum-sepolia': usdc('30'), 'base-sepolia': usdc('5') }, { 'arbitrum-sepolia': usdc('100') })).toEqual({ 'base-sepolia': usdc('5') });
+    expect(lessReserved({ 'arbitrum-sepolia': usdc('30'), 'base-sepolia': usdc('5') }, { 'arbitrum-sepolia': usdc('100') })).toEqual({
+      'base-sepolia': usdc('5'),
+    });
   });
 
   test('error: a lend planned while another intent of the wallet is executing with the same tokens → INSUFFICIENT_FUNDS up front, nothing signed', async () => {

@@ -19,10 +19,14 @@ describe('actor runtime', () => {
   test('behavior: state threads through messages in order and is visible as a snapshot', async () => {
     const system = createActorSystem<Msg>({ onError: noErrors });
     const log: number[] = [];
-    const ref = system.spawn('c', async (state: number[], msg) => {
-      if (msg.type === 'add') log.push(msg.n);
-      return msg.type === 'add' ? [...state, msg.n] : state;
-    }, []);
+    const ref = system.spawn(
+      'c',
+      async (state: number[], msg) => {
+        if (msg.type === 'add') log.push(msg.n);
+        return msg.type === 'add' ? [...state, msg.n] : state;
+      },
+      [],
+    );
     for (let n = 1; n <= 5; n++) system.tell('c', { type: 'add', n });
     await system.stopAll();
     expect(ref.getSnapshot()).toEqual([1, 2, 3, 4, 5]);
@@ -34,14 +38,18 @@ describe('actor runtime', () => {
     let inA = 0;
     let maxInA = 0;
     const events: string[] = [];
-    system.spawn('a', async (state: number, msg) => {
-      inA++;
-      maxInA = Math.max(maxInA, inA);
-      if (msg.type === 'wait') await msg.gate;
-      events.push(`a:${msg.type}`);
-      inA--;
-      return state + 1;
-    }, 0);
+    system.spawn(
+      'a',
+      async (state: number, msg) => {
+        inA++;
+        maxInA = Math.max(maxInA, inA);
+        if (msg.type === 'wait') await msg.gate;
+        events.push(`a:${msg.type}`);
+        inA--;
+        return state + 1;
+      },
+      0,
+    );
     const b = system.spawn('b', counter, 0);
     const gate = deferred();
 
@@ -62,10 +70,14 @@ describe('actor runtime', () => {
 
   test('behavior: ctx.self queues behind messages already waiting', async () => {
     const system = createActorSystem<{ tag: string; echo?: boolean }>({ onError: noErrors });
-    const ref = system.spawn('s', (state: string[], msg, ctx) => {
-      if (msg.echo) ctx.self({ tag: `${msg.tag}-echo` });
-      return [...state, msg.tag];
-    }, []);
+    const ref = system.spawn(
+      's',
+      (state: string[], msg, ctx) => {
+        if (msg.echo) ctx.self({ tag: `${msg.tag}-echo` });
+        return [...state, msg.tag];
+      },
+      [],
+    );
     system.tell('s', { tag: 'one', echo: true });
     system.tell('s', { tag: 'two' });
     await flush();
@@ -165,10 +177,14 @@ describe('actor runtime', () => {
     const system = createActorSystem<Msg>({ onError: noErrors });
     const gate = deferred();
     let signal: AbortSignal | undefined;
-    const ref = system.spawn('s', async (state: number, msg, ctx) => {
-      signal = ctx.signal;
-      return counter(state, msg, ctx);
-    }, 0);
+    const ref = system.spawn(
+      's',
+      async (state: number, msg, ctx) => {
+        signal = ctx.signal;
+        return counter(state, msg, ctx);
+      },
+      0,
+    );
     ref.tell({ type: 'wait', gate: gate.promise });
     ref.tell({ type: 'add', n: 1 });
     await flush();

@@ -75,7 +75,7 @@ describe('scheduler', () => {
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
   });
 
-  test('behavior: after() hands over a value or an error at the caller\'s turn', async () => {
+  test("behavior: after() hands over a value or an error at the caller's turn", async () => {
     const m = manual({ budgetMs: 4 });
     m.scheduler.pass();
     m.advance(5);

@@ -54,7 +54,11 @@ describe('shared intent bus (one event log, several instances)', () => {
     const entries: IntentEventEntry[] = [];
     const log: IntentEventLog = {
       append: async () => 0,
-      readAfter: async (after, limit) => entries.filter((e) => e.seq > after).sort((x, y) => x.seq - y.seq).slice(0, limit),
+      readAfter: async (after, limit) =>
+        entries
+          .filter((e) => e.seq > after)
+          .sort((x, y) => x.seq - y.seq)
+          .slice(0, limit),
       head: async () => 0,
     };
     const b = await instance(log, 'instance_b', { gapWaitMs: 5_000 });

@@ -137,10 +137,19 @@ describe('intent state machine', () => {
     const executing = transition(intentIn('executing'), sampleEvent.progress, t1);
     const requested = { ...executing, cancelRequestedAt: t1.toISOString() };
     const cancelled = transition(requested, { type: 'cancel', step: { ...executing.executionPlan!.steps[1]!, status: 'pending' } }, t2);
-    expect(cancelled).toMatchObject({ status: 'cancelled', completedAt: t2.toISOString(), cancelRequestedAt: t1.toISOString(), version: executing.version + 1 });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      completedAt: t2.toISOString(),
+      cancelRequestedAt: t1.toISOString(),
+      version: executing.version + 1,
+    });
     expect(cancelled.results).toEqual(executing.results);
     expect(cancelled.error).toBeUndefined();
-    expect(transition(intentIn('pending'), { type: 'cancel' }, t2)).toMatchObject({ status: 'cancelled', executionPlan: null, cancelRequestedAt: t2.toISOString() });
+    expect(transition(intentIn('pending'), { type: 'cancel' }, t2)).toMatchObject({
+      status: 'cancelled',
+      executionPlan: null,
+      cancelRequestedAt: t2.toISOString(),
+    });
   });
 
   test('behavior: a ServiceError given as the failure is stored as plain {code, message, details}', () => {
@@ -152,16 +161,16 @@ describe('intent state machine', () => {
 
   describe('error: every illegal transition is rejected with INTERNAL_ERROR {from, to}', () => {
     const cases = INTENT_STATUSES.flatMap((from) =>
-      (Object.keys(INTENT_MACHINE) as IntentEventType[])
-        .filter((event) => !INTENT_MACHINE[event].from.includes(from))
-        .map((event) => [from, event] as const),
+      (Object.keys(INTENT_MACHINE) as IntentEventType[]).filter((event) => !INTENT_MACHINE[event].from.includes(from)).map((event) => [from, event] as const),
     );
 
     test.each(cases)('error: %s does not accept %s', (from, event) => {
       const intent = intentIn(from);
       const attempt = (): Intent => transition(intent, sampleEvent[event], t2);
       expect(attempt).toThrow(ServiceError);
-      expect(attempt).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR', details: expect.objectContaining({ from, to: INTENT_MACHINE[event].to, event }) }));
+      expect(attempt).toThrow(
+        expect.objectContaining({ code: 'INTERNAL_ERROR', details: expect.objectContaining({ from, to: INTENT_MACHINE[event].to, event }) }),
+      );
     });
 
     test('error: the list of illegal cases covers both final states for every event', () => {

@@ -30,7 +30,7 @@ describe('engine: wallet actor', () => {
     expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('70'));
   });
 
-  test('behavior: a later intent waits in pending while the wallet\'s first one executes; other wallets are not held up', async () => {
+  test("behavior: a later intent waits in pending while the wallet's first one executes; other wallets are not held up", async () => {
     const w = await h.wallet();
     const other = await h.wallet();
     h.chain.fund('base-sepolia', w.address, 'USDC', usdc('100'));

@@ -49,7 +49,7 @@ describe('walletSigner', () => {
     await expect(keys.signer('w1')).resolves.toBeDefined();
   });
 
-  test('behavior: another wallet\'s signer is asked of the vault and never held', async () => {
+  test("behavior: another wallet's signer is asked of the vault and never held", async () => {
     const vault = countingVault();
     const keys = walletSigner(vault, 'w1');
     await keys.signer('w2');
@@ -59,7 +59,7 @@ describe('walletSigner', () => {
   });
 });
 
-describe('engine: the wallet\'s signer lives with its wallet actor', () => {
+describe("engine: the wallet's signer lives with its wallet actor", () => {
   let h: Harness;
   let vault: ReturnType<typeof countingVault>;
 
@@ -67,7 +67,7 @@ describe('engine: the wallet\'s signer lives with its wallet actor', () => {
     await h.engine.stop();
   });
 
-  test('behavior: a wallet\'s intents one after another ask the vault once while its actor is awake', async () => {
+  test("behavior: a wallet's intents one after another ask the vault once while its actor is awake", async () => {
     vault = countingVault();
     h = createHarness({ engine: { keyVault: vault } });
     const w = await h.wallet();

@@ -9,7 +9,14 @@ describe('API key format and hash', () => {
 
   test('behavior: the pattern accepts exactly the spec format', () => {
     expect(API_KEY_PATTERN.test(`svc_sk_${'0'.repeat(64)}`)).toBe(true);
-    for (const bad of [`svc_sk_${'0'.repeat(63)}`, `svc_sk_${'0'.repeat(65)}`, `svc_sk_${'A'.repeat(64)}`, `svc_sk_${'g'.repeat(64)}`, `svc_pk_${'0'.repeat(64)}`, ` svc_sk_${'0'.repeat(64)}`]) {
+    for (const bad of [
+      `svc_sk_${'0'.repeat(63)}`,
+      `svc_sk_${'0'.repeat(65)}`,
+      `svc_sk_${'A'.repeat(64)}`,
+      `svc_sk_${'g'.repeat(64)}`,
+      `svc_pk_${'0'.repeat(64)}`,
+      ` svc_sk_${'0'.repeat(64)}`,
+    ]) {
       expect(API_KEY_PATTERN.test(bad)).toBe(false);
     }
   });

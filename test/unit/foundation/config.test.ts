@@ -33,7 +33,14 @@ describe('config', () => {
   });
 
   test('behavior: values are parsed (PORT 0, DEV_API_KEY, ADMIN_TOKEN, a 0x master key as 32 bytes, production)', () => {
-    const c = loadConfig({ PORT: '0', DEV_API_KEY: GOOD_KEY, ADMIN_TOKEN: 'a'.repeat(16), KEY_VAULT_MASTER_KEY: `0x${'11'.repeat(32)}`, NODE_ENV: 'production', DEV_PLAN: 'pro' });
+    const c = loadConfig({
+      PORT: '0',
+      DEV_API_KEY: GOOD_KEY,
+      ADMIN_TOKEN: 'a'.repeat(16),
+      KEY_VAULT_MASTER_KEY: `0x${'11'.repeat(32)}`,
+      NODE_ENV: 'production',
+      DEV_PLAN: 'pro',
+    });
     expect(c.port).toBe(0);
     expect(c.devAccount).toEqual({ key: GOOD_KEY, generated: false, plan: 'pro' });
     expect(c.adminToken).toBe('a'.repeat(16));
@@ -43,9 +50,20 @@ describe('config', () => {
 
   test('security: a development key is generated in development only; DEV_API_KEY is honoured in every environment', () => {
     expect(loadConfig({}).devAccount).toEqual({ generated: true, plan: 'free' });
-    for (const env of [{ SERVICE_ENV: 'staging' }, { SERVICE_ENV: 'production' }, { NODE_ENV: 'production' }, { SERVICE_ENV: 'development', NODE_ENV: 'production' }]) {
-      expect({ env, devAccount: loadConfig(env).devAccount }).toEqual({ env, devAccount: { off: expect.stringMatching(/^no development account: DEV_API_KEY is not set/) } });
-      expect({ env, devAccount: loadConfig({ ...env, DEV_API_KEY: GOOD_KEY }).devAccount }).toEqual({ env, devAccount: { key: GOOD_KEY, generated: false, plan: 'free' } });
+    for (const env of [
+      { SERVICE_ENV: 'staging' },
+      { SERVICE_ENV: 'production' },
+      { NODE_ENV: 'production' },
+      { SERVICE_ENV: 'development', NODE_ENV: 'production' },
+    ]) {
+      expect({ env, devAccount: loadConfig(env).devAccount }).toEqual({
+        env,
+        devAccount: { off: expect.stringMatching(/^no development account: DEV_API_KEY is not set/) },
+      });
+      expect({ env, devAccount: loadConfig({ ...env, DEV_API_KEY: GOOD_KEY }).devAccount }).toEqual({
+        env,
+        devAccount: { key: GOOD_KEY, generated: false, plan: 'free' },
+      });
     }
   });
 
@@ -57,17 +75,26 @@ describe('config', () => {
     expect(configError({ SERVICE_ENV: 'production', DEV_SIGNIN: 'true' })).toMatch(/^\s*DEV_SIGNIN: is refused in production/m);
     expect(configError({ NODE_ENV: 'production', DEV_SIGNIN: 'true' })).toMatch(/^\s*DEV_SIGNIN: is refused in production/m);
     expect(configError({ DEV_SIGNIN: 'yes' })).toMatch(/^\s*DEV_SIGNIN: must be true or false/m);
-    expect(configError({ DEV_SIGNIN: 'true', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c', PUBLIC_URL: 'https://api.example.com' })).toMatch(/^\s*DEV_SIGNIN: cannot be combined with OIDC_ISSUER/m);
+    expect(configError({ DEV_SIGNIN: 'true', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c', PUBLIC_URL: 'https://api.example.com' })).toMatch(
+      /^\s*DEV_SIGNIN: cannot be combined with OIDC_ISSUER/m,
+    );
   });
 
-  test('behavior: ALLOWED_HOSTS lists the hosts pages are served to; by default loopback names on any port and PUBLIC_URL\'s host', () => {
+  test("behavior: ALLOWED_HOSTS lists the hosts pages are served to; by default loopback names on any port and PUBLIC_URL's host", () => {
     const loopback = [{ host: 'localhost' }, { host: '127.0.0.1' }, { host: '[::1]' }];
     expect(loadConfig({}).allowedHosts).toEqual(loopback);
     expect(loadConfig({ PUBLIC_URL: 'https://Wallets.Example.com' }).allowedHosts).toEqual([...loopback, { host: 'wallets.example.com' }]);
     expect(loadConfig({ PUBLIC_URL: 'http://wallets.internal:8080' }).allowedHosts).toEqual([...loopback, { host: 'wallets.internal', port: '8080' }]);
-    expect(loadConfig({ ALLOWED_HOSTS: 'wallets.internal, 10.0.0.5:3000,[::1]' }).allowedHosts).toEqual([{ host: 'wallets.internal' }, { host: '10.0.0.5', port: '3000' }, { host: '[::1]' }]);
+    expect(loadConfig({ ALLOWED_HOSTS: 'wallets.internal, 10.0.0.5:3000,[::1]' }).allowedHosts).toEqual([
+      { host: 'wallets.internal' },
+      { host: '10.0.0.5', port: '3000' },
+      { host: '[::1]' },
+    ]);
     for (const bad of ['https://wallets.internal', 'wallets.internal/path', '*.example.com', 'host:99999', '']) {
-      expect({ bad, message: tryConfig({ ALLOWED_HOSTS: bad })?.message ?? null }).toEqual({ bad, message: bad === '' ? null : expect.stringMatching(/^\s*ALLOWED_HOSTS: must be comma-separated host names/m) });
+      expect({ bad, message: tryConfig({ ALLOWED_HOSTS: bad })?.message ?? null }).toEqual({
+        bad,
+        message: bad === '' ? null : expect.stringMatching(/^\s*ALLOWED_HOSTS: must be comma-separated host names/m),
+      });
     }
   });
 

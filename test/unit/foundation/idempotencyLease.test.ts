@@ -59,10 +59,12 @@ describe('Idempotency-Key leases (a crashed first attempt)', () => {
     void withIdempotency(deps, params, crashed);
     await new Promise((r) => setImmediate(r));
     advance(IDEMPOTENCY_LEASE_MS + 1);
-    await expect(withIdempotency(deps, { ...params, request: { other: true } }, async () => ({ status: 201, body: 1 }))).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    await expect(withIdempotency(deps, { ...params, request: { other: true } }, async () => ({ status: 201, body: 1 }))).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+    });
   });
 
-  test('behavior: a slow first owner that finishes after being taken over cannot overwrite the new owner\'s answer', async () => {
+  test("behavior: a slow first owner that finishes after being taken over cannot overwrite the new owner's answer", async () => {
     const { deps, advance } = setup();
     let release!: () => void;
     const slow = withIdempotency(deps, params, () => new Promise<{ status: number; body: string }>((r) => (release = () => r({ status: 201, body: 'stale' }))));

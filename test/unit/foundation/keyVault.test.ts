@@ -60,7 +60,7 @@ describe('key vault', () => {
     await expect(forgot.signer('svc_wallet_old')).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringMatching(/not configured/) });
   });
 
-  test('behavior: the private key never appears in the stored record, the signer\'s JSON or thrown errors', async () => {
+  test("behavior: the private key never appears in the stored record, the signer's JSON or thrown errors", async () => {
     const vault = createKeyVault({ masterKey, keys: store.walletKeys });
     const address = await vault.createKey('svc_wallet_secret');
     const record = await store.walletKeys.get('svc_wallet_secret');
@@ -80,7 +80,12 @@ describe('key vault', () => {
     await store.walletKeys.insert({ ...record!, walletId: 'svc_wallet_tampered', ciphertext: raw.toString('base64') });
     const err = await vault.signer('svc_wallet_tampered').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
-    const shown = JSON.stringify({ message: (err as ServiceError).message, details: (err as ServiceError).details, stack: (err as Error).stack, cause: String((err as Error).cause) });
+    const shown = JSON.stringify({
+      message: (err as ServiceError).message,
+      details: (err as ServiceError).details,
+      stack: (err as Error).stack,
+      cause: String((err as Error).cause),
+    });
     for (const s of spellings(pk)) expect(shown).not.toContain(s);
   });
 
@@ -93,7 +98,11 @@ describe('key vault', () => {
     const tamperedStore = createMemoryStore();
     await tamperedStore.walletKeys.insert({ ...rec, ciphertext: raw.toString('base64') });
     const tampered = createKeyVault({ masterKey, keys: tamperedStore.walletKeys });
-    await expect(tampered.signer('svc_wallet_t')).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: 'Wallet key could not be decrypted', expose: false });
+    await expect(tampered.signer('svc_wallet_t')).rejects.toMatchObject({
+      code: 'INTERNAL_ERROR',
+      message: 'Wallet key could not be decrypted',
+      expose: false,
+    });
   });
 
   test('error: a ciphertext copied to another wallet id fails (the wallet id is bound as associated data)', async () => {

@@ -24,7 +24,10 @@ describe('asynchronous destination', () => {
     const logger = createLogger('info', asyncDestination(file));
     for (let i = 0; i < 2_000; i++) logger.info({ i, apiKey: KEY }, 'line');
     await flushLogger(logger);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 2_000 }, (_, i) => i));
     expect(lines.every((l) => l.apiKey === '[redacted]')).toBe(true);
     expect(readFileSync(file, 'utf8')).not.toContain(KEY.slice(7));
@@ -40,7 +43,10 @@ describe('asynchronous destination', () => {
     }
     logger.info({ i: i++ }, 'last, still pending');
     await flushLogger(logger);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: i }, (_, n) => n));
   });
 
@@ -51,7 +57,10 @@ const logger = createLogger('info', asyncDestination(${JSON.stringify(file)}));
 setTimeout(() => { for (let i = 0; i < 500; i++) logger.info({ i }, 'line'); process.exit(0); }, 50);`;
     const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(0);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 500 }, (_, n) => n));
   });
 
@@ -65,7 +74,7 @@ setTimeout(() => { for (let i = 0; i < 500; i++) logger.info({ i }, 'line'); pro
 });
 
 describe('fixedFieldsWriter', () => {
-  test('behavior: writes the same JSON as the logger would (level, service, fields, msg), following the logger\'s level at each call', () => {
+  test("behavior: writes the same JSON as the logger would (level, service, fields, msg), following the logger's level at each call", () => {
     const out = memoryStream();
     const logger = createLogger('info', out);
     const line = fixedFieldsWriter(logger, ['requestId', 'status', 'accountId'] as const);

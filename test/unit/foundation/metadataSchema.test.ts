@@ -1,8 +1,7 @@
 import { METADATA_MAX_BYTES, metadataSchema } from '../../../src/domain/schemas/metadata';
 import { createWalletSchema, userIdSchema } from '../../../src/domain/schemas/wallet';
 
-const issuesOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
-  (r.error?.issues ?? []).map((i) => i.path.map(String).join('.'));
+const issuesOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.map(String).join('.'));
 
 /** An object nested `levels` objects deep counting the metadata object itself: nest(1) = {v: 1}. */
 function nest(levels: number): Record<string, unknown> {

@@ -47,7 +47,10 @@ describe('OpenAPI document', () => {
     const intent = resolve(doc.paths['/intents'].post.requestBody.content['application/json'].schema);
     expect(intent.oneOf.flatMap((v: any) => resolve(v).properties.action.enum)).toEqual(['lend', 'withdraw', 'bridge']);
     const policy = resolve(doc.paths['/policies'].post.requestBody.content['application/json'].schema);
-    expect({ required: policy.required, scope: policy.properties.scope }).toMatchObject({ required: ['name', 'rules'], scope: { enum: ['wallet', 'account'], default: 'wallet' } });
+    expect({ required: policy.required, scope: policy.properties.scope }).toMatchObject({
+      required: ['name', 'rules'],
+      scope: { enum: ['wallet', 'account'], default: 'wallet' },
+    });
     expect(Object.keys(resolve(policy.properties.rules).properties)).toEqual(['actions', 'chains', 'protocols', 'maxUsdPerIntent', 'maxUsdPerDay']);
     expect(resolve(doc.paths['/wallets/{walletId}/policy'].put.requestBody.content['application/json'].schema).required).toEqual(['policyId']);
   });

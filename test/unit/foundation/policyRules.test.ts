@@ -11,7 +11,10 @@ describe('policy decisions (pure)', () => {
   test('error: an action or a named chain outside the rules is refused, naming it', () => {
     const rules = { actions: ['lend' as const], chains: ['base-sepolia' as const] };
     expect(refuseRequest(rules, { action: 'bridge', chains: [], usdCents: 1n })).toMatchObject({ rule: 'actions', requested: 'bridge' });
-    expect(refuseRequest(rules, { action: 'lend', chains: ['base-sepolia', 'arbitrum-sepolia'], usdCents: 1n })).toMatchObject({ rule: 'chains', requested: 'arbitrum-sepolia' });
+    expect(refuseRequest(rules, { action: 'lend', chains: ['base-sepolia', 'arbitrum-sepolia'], usdCents: 1n })).toMatchObject({
+      rule: 'chains',
+      requested: 'arbitrum-sepolia',
+    });
     expect(refuseRequest(rules, { action: 'lend', chains: ['base-sepolia'], usdCents: 1n })).toBeNull();
   });
 
@@ -19,7 +22,10 @@ describe('policy decisions (pure)', () => {
     const rules = { chains: ['base-sepolia' as const, 'ethereum-sepolia' as const], protocols: ['aave-v3' as const] };
     expect(refuseStep(rules, { action: 'lend', chains: ['base-sepolia'], protocol: 'aave-v3' })).toBeNull();
     expect(refuseStep(rules, { action: 'lend', chains: ['base-sepolia'], protocol: 'compound-v3' })).toMatchObject({ rule: 'protocols' });
-    expect(refuseStep(rules, { action: 'bridge', chains: ['ethereum-sepolia', 'arbitrum-sepolia'] })).toMatchObject({ rule: 'chains', requested: 'arbitrum-sepolia' });
+    expect(refuseStep(rules, { action: 'bridge', chains: ['ethereum-sepolia', 'arbitrum-sepolia'] })).toMatchObject({
+      rule: 'chains',
+      requested: 'arbitrum-sepolia',
+    });
   });
 
   test('behavior: USD cents are exact on strings and rounded up from prices', () => {

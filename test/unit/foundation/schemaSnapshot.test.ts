@@ -14,6 +14,8 @@ describe('schema.graphql', () => {
     const wallet = schema.getQueryType()!.getFields().wallet!;
     const createWallet = schema.getMutationType()!.getFields().createWallet!;
     expect(`wallet(${wallet.args.map((a) => `${a.name}: ${a.type}`).join(', ')}): ${wallet.type}`).toBe('wallet(userId: String!): Wallet');
-    expect(`createWallet(${createWallet.args.map((a) => `${a.name}: ${a.type}`).join(', ')}): ${createWallet.type}`).toBe('createWallet(input: CreateWalletInput!): Wallet');
+    expect(`createWallet(${createWallet.args.map((a) => `${a.name}: ${a.type}`).join(', ')}): ${createWallet.type}`).toBe(
+      'createWallet(input: CreateWalletInput!): Wallet',
+    );
   });
 });

@@ -19,7 +19,11 @@ describe('transient database errors', () => {
     raw.usage.increment = async () => {
       throw new MongoNetworkError('connection reset');
     };
-    await expect(store.usage.increment('k', 1, new Date())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '2' } });
+    await expect(store.usage.increment('k', 1, new Date())).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      headers: { 'Retry-After': '2' },
+    });
     raw.accounts.get = async () => {
       throw new MongoServerError({ message: 'bad query', code: 2 });
     };

@@ -78,14 +78,14 @@ test('behavior: last/before pages backward; edges keep the list order and PageIn
 test('behavior: walking backward from the end visits exactly the items walking forward visits', async () => {
   const l = list(23);
   const forward: string[] = [];
-  for (let after: string | null = null, more = true; more; ) {
+  for (let after: string | null = null, more = true; more;) {
     const p: Connection<string> = await paginate({ first: 5, after }, l.read);
     forward.push(...ids(p));
     after = p.pageInfo.endCursor;
     more = p.pageInfo.hasNextPage;
   }
   const backward: string[] = [];
-  for (let before: string | null = null, more = true; more; ) {
+  for (let before: string | null = null, more = true; more;) {
     const p: Connection<string> = await paginate({ last: 5, before }, l.read);
     backward.unshift(...ids(p));
     before = p.pageInfo.startCursor;

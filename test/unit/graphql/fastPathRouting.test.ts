@@ -64,7 +64,10 @@ describe('route: what the fast path answers, and how', () => {
 
   test('behavior: GET is answered by the fast path, JSON when Accept names nothing yoga serves', () => {
     expect(fastPath.route(req('GET'))).toEqual({ type: 'application/json', method: 'GET' });
-    expect(fastPath.route(req('GET', { accept: 'application/graphql-response+json, application/json;q=0.9' }))).toEqual({ type: 'application/graphql-response+json', method: 'GET' });
+    expect(fastPath.route(req('GET', { accept: 'application/graphql-response+json, application/json;q=0.9' }))).toEqual({
+      type: 'application/graphql-response+json',
+      method: 'GET',
+    });
     expect(fastPath.route(req('GET', { accept: 'text/html' }))).toEqual({ type: 'application/json', method: 'GET' });
   });
 
@@ -131,12 +134,16 @@ describe('searchParams: the GET query string read as URLSearchParams reads it', 
   test('property: the first value of every name equals URLSearchParams.get', () => {
     const part = fc.stringMatching(/^[a-zA-Z0-9%+=&;{}":, ._~-]{0,24}$/);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('query', 'variables', 'operationName', 'extensions', 'x'), part), { maxLength: 6 }), fc.string({ maxLength: 12 }), (pairs, tail) => {
-        const qs = pairs.map(([k, v]) => `${k}=${v}`).join('&') + tail;
-        const ours = searchParams(qs);
-        const theirs = new URLSearchParams(qs);
-        for (const name of ['query', 'variables', 'operationName', 'extensions', 'x']) expect(ours.get(name)).toBe(theirs.get(name));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('query', 'variables', 'operationName', 'extensions', 'x'), part), { maxLength: 6 }),
+        fc.string({ maxLength: 12 }),
+        (pairs, tail) => {
+          const qs = pairs.map(([k, v]) => `${k}=${v}`).join('&') + tail;
+          const ours = searchParams(qs);
+          const theirs = new URLSearchParams(qs);
+          for (const name of ['query', 'variables', 'operationName', 'extensions', 'x']) expect(ours.get(name)).toBe(theirs.get(name));
+        },
+      ),
       { numRuns: 500, seed: 7 },
     );
   });

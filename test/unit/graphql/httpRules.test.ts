@@ -18,7 +18,12 @@ describe('answerOf: the status of a result, by answer type', () => {
     ['no data, the error carries a status', 200, 429, { errors: [new GraphQLError('no', { extensions: { code: 'RATE_LIMIT_EXCEEDED', status: 429 } })] }],
     ['no data, no status on the error', 200, 400, { errors: [new GraphQLError('too complex', { extensions: { code: 'QUERY_TOO_COMPLEX' } })] }],
     ['a malformed request', 400, 400, { errors: [checkParams([]) as GraphQLError] }],
-    ["yoga's annotation of a parse error (http.spec) is not an HTTP status", 200, 400, { errors: [new GraphQLError('x', { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400, spec: true } } })] }],
+    [
+      "yoga's annotation of a parse error (http.spec) is not an HTTP status",
+      200,
+      400,
+      { errors: [new GraphQLError('x', { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400, spec: true } } })] },
+    ],
   ])('behavior: %s → %p under application/json, %p under graphql-response+json', (_name, json, strict, result) => {
     expect(answerOf(result, JSON_TYPE).status).toBe(json);
     expect(answerOf(result, STRICT).status).toBe(strict);
@@ -31,7 +36,9 @@ describe('answerOf: the status of a result, by answer type', () => {
   });
 
   test('error: what is only for the transport is never sent (http, unexpected, originalError)', () => {
-    const e = new GraphQLError('x', { extensions: { code: 'BAD_REQUEST', http: { status: 400 }, unexpected: true, originalError: { name: 'SyntaxError', message: 'Unexpected end' } } });
+    const e = new GraphQLError('x', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 }, unexpected: true, originalError: { name: 'SyntaxError', message: 'Unexpected end' } },
+    });
     const body = JSON.parse(answerOf({ errors: [e], extensions: { http: { status: 400 }, cost: 1 } }, JSON_TYPE).body);
     expect(body).toEqual({ errors: [{ message: 'x', extensions: { code: 'BAD_REQUEST' } }], extensions: { cost: 1 } });
   });
@@ -58,8 +65,18 @@ describe('parameters: one reading for GET, JSON and form bodies', () => {
   });
 
   test('behavior: parameters sent as null are parameters not sent; GET reads the first value of each name', () => {
-    expect(checkParams({ query: '{ a }', variables: null, operationName: null, foo: null })).toEqual({ query: '{ a }', variables: undefined, operationName: undefined, extensions: undefined });
-    expect(paramsFromSearch('query=%7B+a+%7D&query=x&variables=%7B%22u%22%3A1%7D&operationName=')).toEqual({ query: '{ a }', variables: { u: 1 }, operationName: undefined, extensions: undefined });
+    expect(checkParams({ query: '{ a }', variables: null, operationName: null, foo: null })).toEqual({
+      query: '{ a }',
+      variables: undefined,
+      operationName: undefined,
+      extensions: undefined,
+    });
+    expect(paramsFromSearch('query=%7B+a+%7D&query=x&variables=%7B%22u%22%3A1%7D&operationName=')).toEqual({
+      query: '{ a }',
+      variables: { u: 1 },
+      operationName: undefined,
+      extensions: undefined,
+    });
   });
 
   test('error: variables nested past the limit are 400 INVALID_REQUEST, whatever the answer type', () => {
@@ -84,6 +101,7 @@ describe('operationOf and subscriptions', () => {
 
   test('behavior: a subscription streams only when Accept names text/event-stream', () => {
     for (const accept of ['text/event-stream', 'application/json, text/event-stream']) expect(subscriptionRefusal(accept)).toBeNull();
-    for (const accept of [undefined, '', '*/*', 'text/*', 'application/json', 'text/event-stream; charset=latin1']) expect(subscriptionRefusal(accept)?.extensions.code).toBe('BAD_REQUEST');
+    for (const accept of [undefined, '', '*/*', 'text/*', 'application/json', 'text/event-stream; charset=latin1'])
+      expect(subscriptionRefusal(accept)?.extensions.code).toBe('BAD_REQUEST');
   });
 });

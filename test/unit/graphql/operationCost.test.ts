@@ -18,6 +18,8 @@ test('behavior: every root field says who may call it (none is open to a caller 
 });
 
 test('behavior: the cost sums root fields by their credits (aliases each count, createIntent 5, __typename free), following root fragments once', () => {
-  const doc = parse('mutation M { a: createIntent(input: {walletId: "w", action: LEND, amount: "1"}) { id } b: createWallet(input: {userId: "u"}) { id } __typename ...F ...F } fragment F on Mutation { c: createWallet(input: {userId: "v"}) { id } }');
+  const doc = parse(
+    'mutation M { a: createIntent(input: {walletId: "w", action: LEND, amount: "1"}) { id } b: createWallet(input: {userId: "u"}) { id } __typename ...F ...F } fragment F on Mutation { c: createWallet(input: {userId: "v"}) { id } }',
+  );
   expect(operationCost(doc, 'M')).toEqual({ cost: 7, fields: 3, operations: ['createIntent', 'createWallet', 'createWallet'] });
 });

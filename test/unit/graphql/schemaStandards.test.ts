@@ -46,7 +46,12 @@ test('behavior: every type, field, argument, input field and enum value has a de
 test('behavior: Wallet, Intent and Policy are Nodes, each typed by the prefix of its service id', () => {
   const node = schema.getType('Node');
   if (!isInterfaceType(node)) throw new Error('Node is not an interface');
-  expect(schema.getPossibleTypes(node).map((t) => t.name).sort()).toEqual(['Intent', 'Policy', 'Wallet']);
+  expect(
+    schema
+      .getPossibleTypes(node)
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(['Intent', 'Policy', 'Wallet']);
   expect(NODE_TYPES).toEqual([
     { prefix: ID_PREFIX.wallet, type: 'Wallet' },
     { prefix: ID_PREFIX.intent, type: 'Intent' },
@@ -70,8 +75,17 @@ test('behavior: every edge has a cursor and a Node (AuditEventEdge and WebhookDe
 });
 
 test('behavior: every connection field pages both ways (first/after/last/before) and PageInfo is complete', () => {
-  const connectionFields = objects.flatMap((t) => fieldsOf(t).filter((f) => getNamedType(f.type).name.endsWith('Connection')).map((f) => ({ t, f })));
-  expect(connectionFields.map(({ t, f }) => `${t.name}.${f.name}`).sort()).toEqual(['Query.auditEvents', 'Query.intents', 'Query.policies', 'Query.webhookDeliveries']);
+  const connectionFields = objects.flatMap((t) =>
+    fieldsOf(t)
+      .filter((f) => getNamedType(f.type).name.endsWith('Connection'))
+      .map((f) => ({ t, f })),
+  );
+  expect(connectionFields.map(({ t, f }) => `${t.name}.${f.name}`).sort()).toEqual([
+    'Query.auditEvents',
+    'Query.intents',
+    'Query.policies',
+    'Query.webhookDeliveries',
+  ]);
   for (const { f } of connectionFields) {
     const args = Object.fromEntries(f.args.map((a) => [a.name, `${a.type}`]));
     expect(args).toMatchObject({ first: 'Int', after: 'String', last: 'Int', before: 'String' });
@@ -86,12 +100,21 @@ test('behavior: every connection field pages both ways (first/after/last/before)
 });
 
 test('behavior: root fields are nullable by design, so one refused field never nulls its siblings (the signed-in viewer aside)', () => {
-  const nonNull = [schema.getQueryType()!, schema.getMutationType()!].flatMap((t) => fieldsOf(t).filter((f) => isNonNullType(f.type)).map((f) => `${t.name}.${f.name}`));
+  const nonNull = [schema.getQueryType()!, schema.getMutationType()!].flatMap((t) =>
+    fieldsOf(t)
+      .filter((f) => isNonNullType(f.type))
+      .map((f) => `${t.name}.${f.name}`),
+  );
   expect(nonNull).toEqual(['Query.viewer']);
 });
 
 test('behavior: closed value sets are enums: every protocol is LendingProtocol, transaction kind and status are enums, assets are the REST sets', () => {
-  const byName = (name: string) => objects.flatMap((t) => fieldsOf(t).filter((f) => f.name === name).map((f) => `${t.name}.${f.name}: ${getNamedType(f.type).name}`));
+  const byName = (name: string) =>
+    objects.flatMap((t) =>
+      fieldsOf(t)
+        .filter((f) => f.name === name)
+        .map((f) => `${t.name}.${f.name}: ${getNamedType(f.type).name}`),
+    );
   expect(byName('protocol').every((s) => s.endsWith(': LendingProtocol'))).toBe(true);
   expect(byName('protocol').length).toBeGreaterThanOrEqual(5);
   const tx = Object.fromEntries(fieldsOf(schema.getType('IntentTransaction')!).map((f) => [f.name, `${f.type}`]));
@@ -104,6 +127,11 @@ test('behavior: closed value sets are enums: every protocol is LendingProtocol, 
   // balances hold every Asset (native ETH included), as REST balance reports; everything else moves or quotes a TokenAsset, as REST does
   expect(values('Asset').sort()).toEqual([...ASSETS].sort());
   expect(values('TokenAsset').sort()).toEqual([...TOKEN_ASSETS].sort());
-  const assetFields = objects.flatMap((t) => fieldsOf(t).filter((f) => f.name === 'asset').map((f) => [`${t.name}.asset`, getNamedType(getNullableType(f.type)).name]));
-  for (const [field, type] of assetFields) expect({ field, type }).toEqual({ field, type: ['TokenBalance.asset', 'LendingPosition.asset'].includes(field!) ? 'Asset' : 'TokenAsset' });
+  const assetFields = objects.flatMap((t) =>
+    fieldsOf(t)
+      .filter((f) => f.name === 'asset')
+      .map((f) => [`${t.name}.asset`, getNamedType(getNullableType(f.type)).name]),
+  );
+  for (const [field, type] of assetFields)
+    expect({ field, type }).toEqual({ field, type: ['TokenBalance.asset', 'LendingPosition.asset'].includes(field!) ? 'Asset' : 'TokenAsset' });
 });

@@ -3,7 +3,8 @@ import { createClientAddress } from '../../../src/http/clientAddress';
 import { ConfigError, loadConfig } from '../../../src/config';
 
 /** A request as the client-address rule reads it: the connecting peer and X-Forwarded-For. */
-const req = (peer: string, forwardedFor?: string | string[]) => ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+const req = (peer: string, forwardedFor?: string | string[]) =>
+  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
 
 describe('the client address (TRUSTED_PROXIES)', () => {
   test('security: with no trusted proxies X-Forwarded-For is ignored: the peer is the client', () => {
@@ -12,7 +13,7 @@ describe('the client address (TRUSTED_PROXIES)', () => {
     expect(address(req('::ffff:203.0.113.7'))).toBe('203.0.113.7');
   });
 
-  test('security: an untrusted peer\'s X-Forwarded-For is ignored, whatever it claims', () => {
+  test("security: an untrusted peer's X-Forwarded-For is ignored, whatever it claims", () => {
     const address = createClientAddress(['10.0.0.0/8']);
     expect(address(req('203.0.113.7', '10.0.0.1, 198.51.100.1'))).toBe('203.0.113.7');
   });

@@ -36,8 +36,10 @@ test('security: the replayed headers are exactly those helmet sets per request (
 
 test('behavior: recordHeaderOps refuses a middleware that does not finish at once or sets a non-string header', () => {
   expect(() => recordHeaderOps(() => undefined)).toThrow(/synchronously/);
-  expect(() => recordHeaderOps((_req, res, next) => {
-    res.setHeader('X-Number', 1);
-    next();
-  })).toThrow(/plain string/);
+  expect(() =>
+    recordHeaderOps((_req, res, next) => {
+      res.setHeader('X-Number', 1);
+      next();
+    }),
+  ).toThrow(/plain string/);
 });

@@ -7,7 +7,13 @@ import { createLogger } from '../../../src/logger';
 const read: FastRead = { path: '/v1/yields', operation: 'getYields', answer: () => '{}' };
 const route: RouteInfo = { method: 'GET', path: '/v1/yields', guarded: true, name: 'getYields' };
 const build = (routes: RouteInfo[]) =>
-  fastKeyedReads({ deps: {} as AppDeps, logger: createLogger('silent'), metrics: { httpDuration: { observe: () => undefined } } as never, reads: [read], routes });
+  fastKeyedReads({
+    deps: {} as AppDeps,
+    logger: createLogger('silent'),
+    metrics: { httpDuration: { observe: () => undefined } } as never,
+    reads: [read],
+    routes,
+  });
 
 test('error: a fast read must mirror a guarded GET route of its path and operation name, or the front door refuses to start', () => {
   expect(() => build([route])).not.toThrow();
@@ -20,7 +26,8 @@ test('error: a fast read must mirror a guarded GET route of its path and operati
 test('behavior: only GET of the exact path with a non-empty Authorization header is taken; anything else is left to Koa', () => {
   const take = build([route]);
   const res = {} as ServerResponse;
-  const req = (method: string, url: string, authorization?: string) => ({ method, url, headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
+  const req = (method: string, url: string, authorization?: string) =>
+    ({ method, url, headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
   const key = `Bearer svc_sk_${'ab'.repeat(32)}`;
   expect(take(req('HEAD', '/v1/yields', key), res)).toBe(false);
   expect(take(req('POST', '/v1/yields', key), res)).toBe(false);

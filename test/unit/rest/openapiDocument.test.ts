@@ -22,7 +22,9 @@ import { PAYABLE_OPERATIONS, type Operation } from '../../../src/domain/plans';
  */
 
 const doc = openApiDocument() as any;
-const operations = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));
+const operations = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>
+  Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })),
+);
 const header = (ref: { $ref: string }) => doc.components.headers[ref.$ref.split('/').pop()!];
 
 describe('OpenAPI document', () => {
@@ -48,7 +50,12 @@ describe('OpenAPI document', () => {
     const ids = operations.map(({ op }) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { op } of operations) {
-      expect({ id: op.operationId, summary: !!op.summary, description: !!op.description, tags: op.tags?.length }).toEqual({ id: op.operationId, summary: true, description: true, tags: 1 });
+      expect({ id: op.operationId, summary: !!op.summary, description: !!op.description, tags: op.tags?.length }).toEqual({
+        id: op.operationId,
+        summary: true,
+        description: true,
+        tags: 1,
+      });
     }
   });
 
@@ -60,7 +67,12 @@ describe('OpenAPI document', () => {
     }
     for (const { method, path, op } of operations.filter((o) => (o.method === 'post' || o.method === 'put') && !bodiless.has(`${o.method} ${o.path}`))) {
       const media = op.requestBody?.content?.['application/json'];
-      expect({ op: `${method} ${path}`, required: op.requestBody?.required, ref: typeof media?.schema?.$ref, examples: Object.keys(media?.examples ?? {}).length > 0 }).toEqual({
+      expect({
+        op: `${method} ${path}`,
+        required: op.requestBody?.required,
+        ref: typeof media?.schema?.$ref,
+        examples: Object.keys(media?.examples ?? {}).length > 0,
+      }).toEqual({
         op: `${method} ${path}`,
         required: true,
         ref: 'string',
@@ -93,7 +105,15 @@ describe('OpenAPI document', () => {
   it('behavior: what every operation can answer: 401, 403, 429, 500, 503; bodies (POST, PUT) add 400, 413, 415; payable reads add 402', () => {
     for (const { method, path, op } of operations) {
       const statuses = Object.keys(op.responses).map(Number);
-      const expected = [401, 403, 429, 500, 503, ...(method === 'post' || method === 'put' ? [400, 413, 415] : []), ...(PAYABLE_OPERATIONS.has(op.operationId as Operation) ? [402] : [])];
+      const expected = [
+        401,
+        403,
+        429,
+        500,
+        503,
+        ...(method === 'post' || method === 'put' ? [400, 413, 415] : []),
+        ...(PAYABLE_OPERATIONS.has(op.operationId as Operation) ? [402] : []),
+      ];
       expect({ op: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({ op: `${method} ${path}`, missing: [] });
     }
   });
@@ -110,7 +130,9 @@ describe('OpenAPI document', () => {
           ...(status === '401' || status === '402' ? ['WWW-Authenticate'] : []),
           ...(status === '429' ? ['Retry-After'] : []),
           ...(status === '402' ? ['PAYMENT-REQUIRED'] : []),
-          ...(Number(status) < 300 && !PAYABLE_OPERATIONS.has(op.operationId as Operation) ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Remaining'] : []),
+          ...(Number(status) < 300 && !PAYABLE_OPERATIONS.has(op.operationId as Operation)
+            ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Remaining']
+            : []),
         ];
         expect({ where, missing: must.filter((h) => !required.includes(h)) }).toEqual({ where, missing: [] });
       }
@@ -119,7 +141,9 @@ describe('OpenAPI document', () => {
     // X-Credits-Remaining on every operation, never on a 401 (a revoked key learns nothing of its account's spending)
     for (const { method, path, op } of operations) {
       const where = `${method.toUpperCase()} ${path}`;
-      const statuses = Object.entries(op.responses).filter(([, r]: [string, any]) => 'X-Credits-Remaining' in (r.headers ?? {})).map(([s]) => s);
+      const statuses = Object.entries(op.responses)
+        .filter(([, r]: [string, any]) => 'X-Credits-Remaining' in (r.headers ?? {}))
+        .map(([s]) => s);
       expect({ where, statuses }).toEqual({ where, statuses: Object.keys(op.responses).filter((s) => s !== '401' && s !== '402') });
     }
     expect(doc.paths['/wallets'].post.parameters.map((p: any) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
@@ -136,16 +160,38 @@ describe('OpenAPI document', () => {
     expect(codes('/policies', 'post')).toEqual({ 201: 'body', 400: ['INVALID_REQUEST'], ...common, 409: ['POLICY_CONFLICT'] });
     expect(codes('/policies', 'get')).toEqual({ 200: 'body', 400: ['INVALID_REQUEST'], ...common });
     expect(codes('/policies/{policyId}', 'get')).toEqual({ 200: 'body', ...common, 404: ['POLICY_NOT_FOUND'] });
-    expect(codes('/policies/{policyId}', 'put')).toEqual({ 200: 'body', 400: ['INVALID_REQUEST'], ...common, 404: ['POLICY_NOT_FOUND'], 409: ['VERSION_CONFLICT'] });
+    expect(codes('/policies/{policyId}', 'put')).toEqual({
+      200: 'body',
+      400: ['INVALID_REQUEST'],
+      ...common,
+      404: ['POLICY_NOT_FOUND'],
+      409: ['VERSION_CONFLICT'],
+    });
     expect(codes('/policies/{policyId}', 'delete')).toEqual({ 204: 'none', ...common, 404: ['POLICY_NOT_FOUND'], 409: ['POLICY_IN_USE'] });
-    expect(codes('/wallets/{walletId}/policy', 'put')).toEqual({ 200: 'body', 400: ['INVALID_REQUEST'], ...common, 404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'] });
+    expect(codes('/wallets/{walletId}/policy', 'put')).toEqual({
+      200: 'body',
+      400: ['INVALID_REQUEST'],
+      ...common,
+      404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'],
+    });
     expect(codes('/wallets/{walletId}/policy', 'delete')).toEqual({ 204: 'none', ...common, 404: ['WALLET_NOT_FOUND'] });
     expect(codes('/wallets', 'post')[404]).toEqual(['POLICY_NOT_FOUND']);
     const intent = codes('/intents', 'post');
-    expect({ 403: intent[403], 404: intent[404] }).toEqual({ 403: [...common[403], 'PLAN_RESTRICTED', 'POLICY_VIOLATION'], 404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'] });
+    expect({ 403: intent[403], 404: intent[404] }).toEqual({
+      403: [...common[403], 'PLAN_RESTRICTED', 'POLICY_VIOLATION'],
+      404: ['WALLET_NOT_FOUND', 'POLICY_NOT_FOUND'],
+    });
     const scope = (path: string, method: string) => /`(\w+)` scope/.exec(doc.paths[path][method].description)?.[1];
     expect(
-      ['post /policies', 'get /policies', 'get /policies/{policyId}', 'put /policies/{policyId}', 'delete /policies/{policyId}', 'put /wallets/{walletId}/policy', 'delete /wallets/{walletId}/policy'].map((o) => {
+      [
+        'post /policies',
+        'get /policies',
+        'get /policies/{policyId}',
+        'put /policies/{policyId}',
+        'delete /policies/{policyId}',
+        'put /wallets/{walletId}/policy',
+        'delete /wallets/{walletId}/policy',
+      ].map((o) => {
         const [method, path] = o.split(' ') as [string, string];
         return `${o} ${scope(path, method)}`;
       }),
@@ -158,7 +204,15 @@ describe('OpenAPI document', () => {
       'put /wallets/{walletId}/policy write',
       'delete /wallets/{walletId}/policy write',
     ]);
-    expect(doc.components.examples.POLICY_VIOLATION.value.details).toEqual(expect.objectContaining({ policyId: expect.any(String), version: expect.any(Number), rule: expect.any(String), limit: expect.anything(), requested: expect.anything() }));
+    expect(doc.components.examples.POLICY_VIOLATION.value.details).toEqual(
+      expect.objectContaining({
+        policyId: expect.any(String),
+        version: expect.any(Number),
+        rule: expect.any(String),
+        limit: expect.anything(),
+        requested: expect.anything(),
+      }),
+    );
   });
 
   it('behavior: the policy bodies: the document and the zod schemas accept the same ones (but the decimals of a JSON-number amount, said in words)', () => {
@@ -185,13 +239,38 @@ describe('OpenAPI document', () => {
       { weight: 4, arbitrary: fc.tuple(digits(14), fc.option(digits(3), { nil: undefined })).map(([w, f]) => (f === undefined ? w : `${w}.${f}`)) },
       { weight: 2, arbitrary: fc.integer({ min: -5, max: 100_000 }).map((n) => n / 100) },
       { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
-      { weight: 1, arbitrary: fc.constantFrom(0, 0.01, 0.001, 1e12, 999999999999.99, 1e21, '0', '0.00', '00.01', '0.01', '1e3', ' 1', '-1', '1.', '.5', true, null) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(0, 0.01, 0.001, 1e12, 999999999999.99, 1e21, '0', '0.00', '00.01', '0.01', '1e3', ' 1', '-1', '1.', '.5', true, null),
+      },
     );
-    const rules = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ actions: list(INTENT_ACTIONS), chains: list(CHAIN_NAMES), protocols: list(LENDING_PROTOCOLS), maxUsdPerIntent: usd, maxUsdPerDay: usd, limit: fc.constant(1) }, { requiredKeys: [] }) },
-      { weight: 1, arbitrary: fc.constantFrom({}, null, [], 'all') },
-    ).map((r) => (r && typeof r === 'object' && 'limit' in r && Object.keys(r).length > 1 ? (({ limit, ...rest }) => (void limit, rest))(r as Record<string, unknown>) : r));
-    const random = fc.record({ name, scope: fc.constantFrom('wallet', 'account', 'global', null, undefined), rules, extra: fc.constant(1) }, { requiredKeys: [] });
+    const rules = fc
+      .oneof(
+        {
+          weight: 6,
+          arbitrary: fc.record(
+            {
+              actions: list(INTENT_ACTIONS),
+              chains: list(CHAIN_NAMES),
+              protocols: list(LENDING_PROTOCOLS),
+              maxUsdPerIntent: usd,
+              maxUsdPerDay: usd,
+              limit: fc.constant(1),
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { weight: 1, arbitrary: fc.constantFrom({}, null, [], 'all') },
+      )
+      .map((r) =>
+        r && typeof r === 'object' && 'limit' in r && Object.keys(r).length > 1
+          ? (({ limit, ...rest }) => (void limit, rest))(r as Record<string, unknown>)
+          : r,
+      );
+    const random = fc.record(
+      { name, scope: fc.constantFrom('wallet', 'account', 'global', null, undefined), rules, extra: fc.constant(1) },
+      { requiredKeys: [] },
+    );
     /** Bodies shaped like real requests (most valid), so both sides of every rule are reached. */
     const cleanUsd = fc.oneof(
       fc.tuple(digits(13), fc.option(digits(3), { nil: undefined })).map(([w, f]) => (f === undefined ? w : `${w}.${f}`)),
@@ -203,14 +282,26 @@ describe('OpenAPI document', () => {
       {
         name: fc.tuple(ws, fc.stringMatching(/^[a-z][a-z ]{0,64}$/), ws).map(([a, b, c]) => a + b + c),
         scope: fc.constantFrom('wallet', 'account'),
-        rules: fc.record({ actions: validList(INTENT_ACTIONS), chains: validList(CHAIN_NAMES), protocols: validList(LENDING_PROTOCOLS), maxUsdPerIntent: cleanUsd, maxUsdPerDay: cleanUsd }, { requiredKeys: [] }),
+        rules: fc.record(
+          {
+            actions: validList(INTENT_ACTIONS),
+            chains: validList(CHAIN_NAMES),
+            protocols: validList(LENDING_PROTOCOLS),
+            maxUsdPerIntent: cleanUsd,
+            maxUsdPerDay: cleanUsd,
+          },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: ['name', 'rules'] },
     );
     const body = fc.oneof({ weight: 3, arbitrary: shaped }, { weight: 2, arbitrary: random });
     /** The one allowed difference: zod refuses only a JSON-number amount for its decimals, which the document says in words. */
     const decimalsOnly = (b: any, issues: { path: PropertyKey[] }[]) =>
-      issues.every((i) => i.path[0] === 'rules' && typeof b.rules?.[i.path[1] as string] === 'number' && !/^\d{1,12}(\.\d{1,2})?$/.test(String(b.rules[i.path[1] as string])));
+      issues.every(
+        (i) =>
+          i.path[0] === 'rules' && typeof b.rules?.[i.path[1] as string] === 'number' && !/^\d{1,12}(\.\d{1,2})?$/.test(String(b.rules[i.path[1] as string])),
+      );
     const disagreements: string[] = [];
     let accepted = 0;
     fc.assert(
@@ -224,7 +315,9 @@ describe('OpenAPI document', () => {
           const d = validate(input);
           if (z.success) accepted++;
           if (z.success !== d && !(d && !z.success && decimalsOnly(input, z.error.issues))) {
-            disagreements.push(`${label} ${JSON.stringify(input)}: zod ${z.success ? 'accepts' : `refuses (${z.error?.issues.map((i) => i.message).join('; ')})`}, document ${d ? 'accepts' : `refuses (${ajv.errorsText(validate.errors)})`}`);
+            disagreements.push(
+              `${label} ${JSON.stringify(input)}: zod ${z.success ? 'accepts' : `refuses (${z.error?.issues.map((i) => i.message).join('; ')})`}, document ${d ? 'accepts' : `refuses (${ajv.errorsText(validate.errors)})`}`,
+            );
           }
         }
       }),

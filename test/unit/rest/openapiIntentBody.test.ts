@@ -25,7 +25,12 @@ const INEXPRESSIBLE = /significant digits|more than \d+ decimals/;
 const absent = fc.constant(undefined);
 const chain = fc.oneof(fc.constantFrom(...CHAIN_NAMES), fc.constantFrom('polygon', '', 'Base', null, 7), absent);
 const decimalText = fc
-  .tuple(fc.constantFrom('', '-', ' ', '+'), fc.stringMatching(/^\d{0,4}$/), fc.option(fc.stringMatching(/^\d{0,20}$/), { nil: undefined }), fc.constantFrom('', 'e3', ' ', 'x'))
+  .tuple(
+    fc.constantFrom('', '-', ' ', '+'),
+    fc.stringMatching(/^\d{0,4}$/),
+    fc.option(fc.stringMatching(/^\d{0,20}$/), { nil: undefined }),
+    fc.constantFrom('', 'e3', ' ', 'x'),
+  )
   .map(([sign, whole, frac, tail]) => `${sign}${whole}${frac === undefined ? '' : `.${frac}`}${tail}`);
 const cleanDecimal = fc
   .tuple(fc.stringMatching(/^\d{1,3}$/), fc.option(fc.stringMatching(/^\d{1,20}$/), { nil: undefined }))
@@ -43,7 +48,11 @@ const validChain = fc.constantFrom(...CHAIN_NAMES);
 const shaped = fc
   .tuple(
     fc.constantFrom(...INTENT_ACTIONS),
-    fc.oneof(cleanDecimal, fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 1e9 }).map((n) => n / 1000)),
+    fc.oneof(
+      cleanDecimal,
+      fc.integer({ min: 1, max: 1000 }),
+      fc.integer({ min: 0, max: 1e9 }).map((n) => n / 1000),
+    ),
     fc.option(fc.constantFrom(...TOKEN_ASSETS), { nil: undefined }),
     fc.option(validChain, { nil: undefined }),
     validChain,
@@ -53,12 +62,18 @@ const shaped = fc
     walletId: 'svc_wallet_1',
     action,
     amount,
-    ...(action === 'bridge' ? { fromChain: from, toChain: to, ...(asset === 'USDC' || asset === undefined ? {} : { asset }) } : { asset, chain: action === 'withdraw' ? (chain ?? from) : chain }),
+    ...(action === 'bridge'
+      ? { fromChain: from, toChain: to, ...(asset === 'USDC' || asset === undefined ? {} : { asset }) }
+      : { asset, chain: action === 'withdraw' ? (chain ?? from) : chain }),
   }));
 const random = fc.record(
   {
     walletId: fc.oneof(fc.constant('svc_wallet_1'), fc.constantFrom('', 5, null), absent),
-    action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...INTENT_ACTIONS) }, { weight: 1, arbitrary: fc.constantFrom('stake', '', null) }, { weight: 1, arbitrary: absent }),
+    action: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...INTENT_ACTIONS) },
+      { weight: 1, arbitrary: fc.constantFrom('stake', '', null) },
+      { weight: 1, arbitrary: absent },
+    ),
     amount,
     asset: fc.oneof(fc.constantFrom(...TOKEN_ASSETS), fc.constantFrom('ETH', 'usdc', null), absent),
     chain,

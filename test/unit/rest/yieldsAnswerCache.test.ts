@@ -15,7 +15,7 @@ function setup(ttl = 10_000) {
   return { rates, read, answer: yieldsAnswerCache(deps, read) };
 }
 
-test('behavior: a fresh snapshot\'s answer is serialized once and then given at once (a string, no promise); a new snapshot is read again', async () => {
+test("behavior: a fresh snapshot's answer is serialized once and then given at once (a string, no promise); a new snapshot is read again", async () => {
   const { rates, read, answer } = setup();
   rates.set('all', snapshot(1));
   expect(await answer(principal)).toBe('{"apy":1}');

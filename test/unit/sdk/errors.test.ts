@@ -7,18 +7,33 @@ test('behavior: ServiceApiError.fromResponse reads the service error body, X-Req
   expect(e).toBeInstanceOf(Error);
   expect(isServiceApiError(e, 'RATE_LIMIT_EXCEEDED')).toBe(true);
   expect(isServiceApiError(e, 'TIMEOUT')).toBe(false);
-  expect({ ...e, message: e.message }).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429, message: 'Too many requests', details: { limit: 100 }, requestId: 'r-1', retryAfterSeconds: 7, idempotencyKey: 'k' });
+  expect({ ...e, message: e.message }).toMatchObject({
+    code: 'RATE_LIMIT_EXCEEDED',
+    status: 429,
+    message: 'Too many requests',
+    details: { limit: 100 },
+    requestId: 'r-1',
+    retryAfterSeconds: 7,
+    idempotencyKey: 'k',
+  });
 });
 
-test('behavior: a body that is not the service\'s (a proxy\'s HTML) still gives a typed error: HTTP_<status>, the text as message; a 500 names details.requestId', () => {
+test("behavior: a body that is not the service's (a proxy's HTML) still gives a typed error: HTTP_<status>, the text as message; a 500 names details.requestId", () => {
   const e = ServiceApiError.fromResponse(new Response(null, { status: 502 }), '<html>bad gateway</html>');
   expect([e.code, e.status, e.message]).toEqual(['HTTP_502', 502, '<html>bad gateway</html>']);
-  const i = ServiceApiError.fromResponse(new Response(null, { status: 500 }), { error: 'INTERNAL_ERROR', message: 'Internal error', details: { requestId: 'abc' } });
+  const i = ServiceApiError.fromResponse(new Response(null, { status: 500 }), {
+    error: 'INTERNAL_ERROR',
+    message: 'Internal error',
+    details: { requestId: 'abc' },
+  });
   expect(i.requestId).toBe('abc');
 });
 
 test('behavior: GraphQL errors: the first one names the code; its other extensions are the details', () => {
-  const e = ServiceApiError.fromGraphQL([{ message: 'No wallet', path: ['wallet'], extensions: { code: 'WALLET_NOT_FOUND', userId: 'x' } }, { message: 'other' }]);
+  const e = ServiceApiError.fromGraphQL([
+    { message: 'No wallet', path: ['wallet'], extensions: { code: 'WALLET_NOT_FOUND', userId: 'x' } },
+    { message: 'other' },
+  ]);
   expect([e.code, e.status, e.message, e.details, e.graphqlErrors?.length]).toEqual(['WALLET_NOT_FOUND', 200, 'No wallet', { userId: 'x' }, 2]);
 });
 

@@ -66,7 +66,11 @@ test('behavior: reads GET /v1/intents/:id until final; a 429 and a 503 are waite
 });
 
 test('behavior: a 503 without Retry-After backs off, doubling from intervalMs; a failed intent resolves too', async () => {
-  script = [{ status: 503, body: { error: 'NETWORK_ERROR', message: 'x', details: {} } }, { status: 503, body: { error: 'NETWORK_ERROR', message: 'x', details: {} } }, { status: 200, body: intent('failed') }];
+  script = [
+    { status: 503, body: { error: 'NETWORK_ERROR', message: 'x', details: {} } },
+    { status: 503, body: { error: 'NETWORK_ERROR', message: 'x', details: {} } },
+    { status: 200, body: intent('failed') },
+  ];
   const waits: unknown[] = [];
   const final = await waitForIntent(rest(), 'intent_1', { intervalMs: 10, onWait: (...w) => waits.push(w) });
   expect(final.status).toBe('failed');
@@ -77,7 +81,9 @@ test('behavior: a 503 without Retry-After backs off, doubling from intervalMs; a
 });
 
 test('error: another error answer rejects with its ServiceApiError at once (404 INTENT_NOT_FOUND, its X-Request-Id)', async () => {
-  script = [{ status: 404, headers: { 'X-Request-Id': 'req-42' }, body: { error: 'INTENT_NOT_FOUND', message: 'no such intent', details: { intentId: 'intent_1' } } }];
+  script = [
+    { status: 404, headers: { 'X-Request-Id': 'req-42' }, body: { error: 'INTENT_NOT_FOUND', message: 'no such intent', details: { intentId: 'intent_1' } } },
+  ];
   const e = await waitForIntent(rest(), 'intent_1').catch((x: unknown) => x);
   expect(e).toBeInstanceOf(ServiceApiError);
   expect(e).toMatchObject({ code: 'INTENT_NOT_FOUND', status: 404, message: 'no such intent', requestId: 'req-42', details: { intentId: 'intent_1' } });
@@ -106,7 +112,11 @@ test('behavior: no answer at all (connection refused) is tried again maxNetworkE
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((r) => closed.close(() => r()));
   const waits: unknown[] = [];
-  const e = await waitForIntent(createRestClient({ baseUrl: `http://127.0.0.1:${port}` }), 'intent_1', { intervalMs: 5, maxNetworkErrors: 2, onWait: (...w) => waits.push(w) }).catch((x: unknown) => x);
+  const e = await waitForIntent(createRestClient({ baseUrl: `http://127.0.0.1:${port}` }), 'intent_1', {
+    intervalMs: 5,
+    maxNetworkErrors: 2,
+    onWait: (...w) => waits.push(w),
+  }).catch((x: unknown) => x);
   // fetch's own TypeError (another realm than jest's: compared by name)
   expect([(e as Error).name, (e as Error).message]).toEqual(['TypeError', 'fetch failed']);
   expect(waits).toEqual([

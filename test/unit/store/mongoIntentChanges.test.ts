@@ -184,7 +184,10 @@ describe('MongoDB intent change feed: reopening and resuming', () => {
     server.openFailures.push(new Error('not authorized'));
     const feed = createMongoIntentChanges(server.db(), { retryMs: 5 });
     const watching = feed.watch(() => undefined);
-    watching.then((stop) => stops.push(stop), () => undefined);
+    watching.then(
+      (stop) => stops.push(stop),
+      () => undefined,
+    );
     await expect(watching).rejects.toThrow('not authorized');
     await new Promise((r) => setTimeout(r, 30));
     expect(server.opens).toHaveLength(1);

@@ -20,7 +20,15 @@ const hex = (n: number) => randomBytes(n).toString('hex');
 function endpointFor(url: string): WebhookEndpoint {
   const id = `svc_webhook_${hex(16)}`;
   const sealed = secrets.seal(id, `whsec_${randomBytes(24).toString('base64')}`);
-  return { id, accountId: `acct_${hex(8)}`, url, events: ['intent.completed'], secretCiphertext: sealed.ciphertext, secretKeyVersion: sealed.keyVersion, createdAt: new Date(T - 60_000).toISOString() };
+  return {
+    id,
+    accountId: `acct_${hex(8)}`,
+    url,
+    events: ['intent.completed'],
+    secretCiphertext: sealed.ciphertext,
+    secretKeyVersion: sealed.keyVersion,
+    createdAt: new Date(T - 60_000).toISOString(),
+  };
 }
 
 function deliveryTo(e: WebhookEndpoint, dueMs: number): WebhookDelivery {
@@ -125,7 +133,13 @@ test('behavior: after 3 failures in a row the circuit opens: the endpoint’s ot
   const heldIds = log.events.flatMap((x) => (x.type === 'held' ? [x.deliveryId] : []));
   // the three due last were held, each until the cool-down ends, with no attempt counted
   expect(new Set(heldIds)).toEqual(new Set(ds.slice(3).map((d) => d.id)));
-  for (const id of heldIds) expect(await webhooks.getDelivery(id)).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: new Date(T + 10_000).toISOString(), claimedBy: null });
+  for (const id of heldIds)
+    expect(await webhooks.getDelivery(id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(T + 10_000).toISOString(),
+      claimedBy: null,
+    });
   for (const d of ds.slice(0, 3)) expect(await webhooks.getDelivery(d.id)).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
 
   // the cool-down ends: one probe; it succeeds, the circuit closes, the held ones are sent

@@ -73,7 +73,15 @@ describe('egress: the address classifier', () => {
   });
 
   test('behavior: URLs naming the IPv6 transition forms of private addresses are refused, also in a sandbox', async () => {
-    for (const host of ['[::7f00:1]', '[::ffff:0:7f00:1]', '[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+    for (const host of [
+      '[::7f00:1]',
+      '[::ffff:0:7f00:1]',
+      '[2002:a9fe:a9fe::1]',
+      '[fec0::1]',
+      '[64:ff9b:1::a00:1]',
+      '[64:ff9b::a00:1]',
+      '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+    ]) {
       await expect(resolveAllowed(new URL(`http://${host}/hook`), { allowLoopback: false })).rejects.toBeInstanceOf(EgressRefused);
     }
     for (const host of ['[2002:a9fe:a9fe::1]', '[fec0::1]', '[64:ff9b:1::a00:1]', '[64:ff9b::a00:1]']) {
@@ -85,14 +93,28 @@ describe('egress: the address classifier', () => {
     expect(['172.15.255.255', '172.32.0.0', '192.169.0.1', '11.0.0.1'].map(classifyAddress)).toEqual(['public', 'public', 'public', 'public']);
   });
 
-  const resolver = (map: Record<string, string[]>) => async (h: string) => (map[h] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const resolver = (map: Record<string, string[]>) => async (h: string) =>
+    (map[h] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   test('behavior: production refuses loopback, private and link-local; a sandbox allows loopback only', async () => {
-    const lookup = resolver({ 'hooks.example': ['93.184.216.34'], 'local.example': ['127.0.0.1'], 'intranet.example': ['10.0.0.7'], 'mixed.example': ['93.184.216.34', '192.168.0.2'] });
+    const lookup = resolver({
+      'hooks.example': ['93.184.216.34'],
+      'local.example': ['127.0.0.1'],
+      'intranet.example': ['10.0.0.7'],
+      'mixed.example': ['93.184.216.34', '192.168.0.2'],
+    });
     const prod = { allowLoopback: false, lookup };
     const sandbox = { allowLoopback: true, lookup };
     await expect(resolveAllowed(new URL('https://hooks.example/x'), prod)).resolves.toEqual({ address: '93.184.216.34', family: 4 });
-    for (const url of ['http://local.example/', 'http://127.0.0.1:8080/', 'http://[::1]/', 'http://intranet.example/', 'http://mixed.example/', 'http://169.254.169.254/latest/meta-data', 'http://0.0.0.0/']) {
+    for (const url of [
+      'http://local.example/',
+      'http://127.0.0.1:8080/',
+      'http://[::1]/',
+      'http://intranet.example/',
+      'http://mixed.example/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://0.0.0.0/',
+    ]) {
       await expect(resolveAllowed(new URL(url), prod)).rejects.toBeInstanceOf(EgressRefused);
     }
     await expect(resolveAllowed(new URL('http://127.0.0.1:8080/'), sandbox)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
@@ -192,15 +214,27 @@ describe('sending: what a failed attempt tells', () => {
     const explained: { host: string; reason: string }[] = [];
     const egress = { allowLoopback: true, explain: (d: { host: string; reason: string }) => explained.push(d) };
     try {
-      expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: 401, error: 'not delivered (4xx)' });
+      expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({
+        ok: false,
+        statusCode: 401,
+        error: 'not delivered (4xx)',
+      });
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
     // the same port, closed now: connection refused
-    expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    expect(await sendWebhook(`http://127.0.0.1:${port}/h`, '{}', {}, { egress, timeoutMs: 5_000 })).toEqual({
+      ok: false,
+      statusCode: null,
+      error: 'not delivered (no answer)',
+    });
     // a refused destination, named through DNS
     const lookup = async () => [{ address: '10.1.2.3', family: 4 }];
-    expect(await sendWebhook('http://intranet.example/h', '{}', {}, { egress: { ...egress, lookup }, timeoutMs: 5_000 })).toEqual({ ok: false, statusCode: null, error: 'not delivered (no answer)' });
+    expect(await sendWebhook('http://intranet.example/h', '{}', {}, { egress: { ...egress, lookup }, timeoutMs: 5_000 })).toEqual({
+      ok: false,
+      statusCode: null,
+      error: 'not delivered (no answer)',
+    });
     expect(explained).toEqual([
       { host: `127.0.0.1:${port}`, reason: 'the endpoint answered 401' },
       { host: `127.0.0.1:${port}`, reason: 'could not reach the endpoint: ECONNREFUSED' },

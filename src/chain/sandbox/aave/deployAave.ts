@@ -130,7 +130,11 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
     create2 !== undefined &&
     (await hasCode(
       p.publicClient,
-      create2Address(create2, 'PoolAddressesProvider', encodeDeployData({ abi: abi('PoolAddressesProvider'), bytecode: art('PoolAddressesProvider').bytecode, args: providerArgs })).address,
+      create2Address(
+        create2,
+        'PoolAddressesProvider',
+        encodeDeployData({ abi: abi('PoolAddressesProvider'), bytecode: art('PoolAddressesProvider').bytecode, args: providerArgs }),
+      ).address,
     ));
   // A market already there: the same steps compute its addresses without sending anything.
   const tx = await startTxSequence(p.publicClient, p.walletClient, { create2, dryRun: reused });
@@ -160,11 +164,7 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
   await tx.call(`${poolName}.initialize (implementation)`, poolImplementation, poolArt.abi, 'initialize', [provider]);
   await tx.call('setPoolImpl', provider, abi('PoolAddressesProvider'), 'setPoolImpl', [poolImplementation]);
   const confArt = art('PoolConfigurator');
-  const poolConfiguratorImplementation = await tx.deploy(
-    'PoolConfigurator',
-    confArt.abi,
-    linkBytecode(confArt.bytecode, confArt.linkReferences, libraries),
-  );
+  const poolConfiguratorImplementation = await tx.deploy('PoolConfigurator', confArt.abi, linkBytecode(confArt.bytecode, confArt.linkReferences, libraries));
   await tx.call('PoolConfigurator.initialize (implementation)', poolConfiguratorImplementation, confArt.abi, 'initialize', [provider]);
   await tx.call('setPoolConfiguratorImpl', provider, abi('PoolAddressesProvider'), 'setPoolConfiguratorImpl', [poolConfiguratorImplementation]);
 
@@ -189,7 +189,10 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
   const rateStrategy = await tx.deploy('SandboxRateStrategy', sandboxRateStrategyAbi, artifacts.SandboxRateStrategy.bytecode as Hex, [deployer]);
   for (const r of p.reserves) {
     if (r.supplyApyPercent) {
-      await tx.call(`target rate ${r.symbol}`, rateStrategy, sandboxRateStrategyAbi, 'setTargetLiquidityRate', [r.token, apyPercentToAaveRay(r.supplyApyPercent)]);
+      await tx.call(`target rate ${r.symbol}`, rateStrategy, sandboxRateStrategyAbi, 'setTargetLiquidityRate', [
+        r.token,
+        apyPercentToAaveRay(r.supplyApyPercent),
+      ]);
     }
   }
 
@@ -225,7 +228,10 @@ export async function deployAaveMarket(p: DeployAaveMarketParameters): Promise<A
       ]);
     }
     if (r.borrowing ?? true) await tx.call(`borrowing ${r.symbol}`, poolConfigurator, configurator, 'setReserveBorrowing', [r.token, true]);
-    await tx.call(`reserve factor ${r.symbol}`, poolConfigurator, configurator, 'setReserveFactor', [r.token, BigInt(r.reserveFactorBps ?? DEFAULTS.reserveFactorBps)]);
+    await tx.call(`reserve factor ${r.symbol}`, poolConfigurator, configurator, 'setReserveFactor', [
+      r.token,
+      BigInt(r.reserveFactorBps ?? DEFAULTS.reserveFactorBps),
+    ]);
     if (r.supplyCap !== undefined) await tx.call(`supply cap ${r.symbol}`, poolConfigurator, configurator, 'setSupplyCap', [r.token, r.supplyCap]);
     if (r.borrowCap !== undefined) await tx.call(`borrow cap ${r.symbol}`, poolConfigurator, configurator, 'setBorrowCap', [r.token, r.borrowCap]);
   }

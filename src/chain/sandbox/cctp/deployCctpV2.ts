@@ -83,8 +83,6 @@ export async function linkCctpV2Routes(deployer: Deployer, local: CctpV2Deployme
     await deployer.confirm(
       deployer.wallet.writeContract({ ...messenger, functionName: 'addRemoteTokenMessenger', args: [remote.domain, pad(remote.tokenMessenger)] }),
     );
-    await deployer.confirm(
-      deployer.wallet.writeContract({ ...messenger, functionName: 'linkTokenPair', args: [local.usdc, remote.domain, pad(remote.usdc)] }),
-    );
+    await deployer.confirm(deployer.wallet.writeContract({ ...messenger, functionName: 'linkTokenPair', args: [local.usdc, remote.domain, pad(remote.usdc)] }));
   }
 }

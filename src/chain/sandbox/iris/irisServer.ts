@@ -158,7 +158,10 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
       entry = look(domain, txHash);
       seen.set(key, entry);
       // Not mined (or failed to read) yet: look again next time.
-      entry.then((r) => r === null && seen.delete(key), () => seen.delete(key));
+      entry.then(
+        (r) => r === null && seen.delete(key),
+        () => seen.delete(key),
+      );
     }
     const found = await entry;
     if (found === null) return null;
