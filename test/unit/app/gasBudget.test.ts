@@ -4,8 +4,8 @@ import { pollFinal, startIntentsServer, type IntentsServer } from '../engine/int
 /** The per-account gas budget over HTTP, on the fake chain (each receipt costs gasUsed × 1 gwei). */
 let s: IntentsServer;
 beforeAll(async () => {
-  // 200,000 gwei: a lend is expected to need 145,000 (typical gas at the fake chain's 1 gwei) and spends 226,000
-  s = await startIntentsServer({ gasBudgetWei: 200_000n * 1_000_000_000n });
+  // 300,000 gwei: a lend is expected to need 259,700 (TYPICAL_GAS approve + supply at the fake chain's 1 gwei) and spends 226,000
+  s = await startIntentsServer({ gasBudgetWei: 300_000n * 1_000_000_000n });
 });
 afterAll(async () => {
   await s?.stop();
@@ -23,7 +23,7 @@ test("error: once an account's gas over 24 h reaches GAS_BUDGET_PER_ACCOUNT, POS
 
   const refused = await s.rest('POST', '/v1/intents', key, { walletId: w.id, action: 'lend', amount: 2, chain: 'base-sepolia' });
   expect(refused.status).toBe(429);
-  expect(refused.body).toMatchObject({ error: 'GAS_BUDGET_EXCEEDED', details: { budgetEth: '0.0002', windowHours: 24 } });
+  expect(refused.body).toMatchObject({ error: 'GAS_BUDGET_EXCEEDED', details: { budgetEth: '0.0003', windowHours: 24 } });
   expect(Number(refused.body.details.spentEth)).toBeGreaterThan(0);
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   const gql = await s.gql('mutation($w: ID!) { createIntent(input: {walletId: $w, action: LEND, amount: "2", chain: BASE_SEPOLIA}) { id } }', { w: w.id }, key);
@@ -52,8 +52,8 @@ test('error: the expected gas is reserved at admission, atomically: of two lends
 describe('a budget with room for more than one lend', () => {
   let roomy: IntentsServer;
   beforeAll(async () => {
-    // 400,000 gwei: a completed lend leaves 226,000 spent; its 145,000 reservation must come back for a second to fit
-    roomy = await startIntentsServer({ gasBudgetWei: 400_000n * 1_000_000_000n });
+    // 600,000 gwei: a completed lend leaves 226,000 spent; its 259,700 reservation must come back for a second to fit
+    roomy = await startIntentsServer({ gasBudgetWei: 600_000n * 1_000_000_000n });
   });
   afterAll(async () => {
     await roomy?.stop();
@@ -70,7 +70,7 @@ describe('a budget with room for more than one lend', () => {
     const second = await roomy.rest('POST', '/v1/intents', key, body);
     expect(second.status).toBe(201);
     expect((await pollFinal(roomy, key, second.body.id)).body.status).toBe('completed');
-    // 452,000 spent: past the budget
+    // 452,000 spent: a third lend's 259,700 no longer fits
     const third = await roomy.rest('POST', '/v1/intents', key, body);
     expect(third.status).toBe(429);
   });
