@@ -4,7 +4,7 @@ import { pollFinal, startIntentsServer, type IntentsServer } from '../engine/int
 /** The per-account gas budget over HTTP, on the fake chain (each receipt costs gasUsed × 1 gwei). */
 let s: IntentsServer;
 beforeAll(async () => {
-  // 300,000 gwei: a lend is expected to need 259,700 (TYPICAL_GAS approve + supply at the fake chain's 1 gwei) and spends 226,000
+  // 300,000 gwei: a lend is expected to need 281,600 (TYPICAL_GAS approve + supply at the fake chain's 1 gwei) and spends 226,000
   s = await startIntentsServer({ gasBudgetWei: 300_000n * 1_000_000_000n });
 });
 afterAll(async () => {
@@ -52,7 +52,7 @@ test('error: the expected gas is reserved at admission, atomically: of two lends
 describe('a budget with room for more than one lend', () => {
   let roomy: IntentsServer;
   beforeAll(async () => {
-    // 600,000 gwei: a completed lend leaves 226,000 spent; its 259,700 reservation must come back for a second to fit
+    // 600,000 gwei: a completed lend leaves 226,000 spent; its 281,600 reservation must come back for a second to fit
     roomy = await startIntentsServer({ gasBudgetWei: 600_000n * 1_000_000_000n });
   });
   afterAll(async () => {
@@ -70,7 +70,7 @@ describe('a budget with room for more than one lend', () => {
     const second = await roomy.rest('POST', '/v1/intents', key, body);
     expect(second.status).toBe(201);
     expect((await pollFinal(roomy, key, second.body.id)).body.status).toBe('completed');
-    // 452,000 spent: a third lend's 259,700 no longer fits
+    // 452,000 spent: a third lend's 281,600 no longer fits
     const third = await roomy.rest('POST', '/v1/intents', key, body);
     expect(third.status).toBe(429);
   });
