@@ -51,7 +51,14 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? 30_000);
   const sendWithNonce = createNonceSender({ access, nonces: o.nonces, gapMs: o.nonceGapMs ?? 5_000, pollMs, onNonceRetry: o.onNonceRetry });
   const feeEstimates = createFeeEstimates(access, { refreshMs: o.feeRefreshMs ?? 1_000, maxAgeMs: o.feeMaxAgeMs ?? 3_000 });
-  const gas = { access, sendWithNonce, fees: feeEstimates, gasTank: accounts.gasTank, minGasWei: o.minGasWei ?? parseEther('0.01'), topUpWei: o.topUpWei ?? parseEther('0.1') };
+  const gas = {
+    access,
+    sendWithNonce,
+    fees: feeEstimates,
+    gasTank: accounts.gasTank,
+    minGasWei: o.minGasWei ?? parseEther('0.01'),
+    topUpWei: o.topUpWei ?? parseEther('0.1'),
+  };
   const reads = { access, prices, pollMs };
 
   return {
