@@ -400,6 +400,8 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     walletById.set(w.id, (await env.store.wallets.getById(w.id))!);
   }
   const signal = new AbortController().signal;
+  // the stop-signal wrapper every intent actor's chain calls go through (no scheduler: the pipeline never yields); one, as the one signal has one listener
+  const chains = actorChains(env.chain, signal);
   const work = workload(env);
   const latency: number[] = [];
   const final: Intent[] = [];
@@ -417,8 +419,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     const started = performance.now();
     let current = pendingIntent(walletId, req, clock.now().toISOString());
     const ctx: UnitContext = {
-      // the stop-signal wrapper every intent actor's chain calls go through (no scheduler: the pipeline never yields)
-      chains: actorChains(env.chain, signal),
+      chains,
       keyVault: { signer: async (id) => signers.get(id)! },
       wallets: { getById: async (id) => walletById.get(id) ?? null },
       intents: { listByWallet: async () => [] },
