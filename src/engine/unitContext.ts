@@ -42,7 +42,11 @@ export interface EngineEffects {
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }
 
-/** What one unit of work on an intent receives: the effects, its actor's commit, and the stop signal. */
+/**
+ * What one unit of work on an intent receives: the effects, its actor's
+ * commit, and the stop signal. `chains` is the actor's own (actorChains):
+ * each of its calls ends with EngineStopped once `signal` aborts.
+ */
 export interface UnitContext extends EngineEffects {
   commit: Commit;
   signal: AbortSignal;
