@@ -22,7 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Address } from 'viem';
 import type { LocalAccount } from 'viem/accounts';
 import type { ChainName } from '../src/domain/chains';
@@ -36,7 +36,6 @@ import { createKeyVault } from '../src/chain/keyVault';
 import type { KeyVault } from '../src/ports/keyVault';
 import { createMemoryStore } from '../src/store/memory/memoryStore';
 import type { Store } from '../src/ports/store';
-import { actorChains } from '../src/engine/actorChains';
 import { advance } from '../src/engine/advance';
 import { createEngine } from '../src/engine/engine';
 import { silentLogger } from '../src/engine/engineLogger';
@@ -195,35 +194,6 @@ interface RunResult {
   turnCpuBoundMaxMs?: number;
   /** CPU time of this process (user + system, every thread) over the run, ms: what the run cost whatever else the machine ran. */
   cpuMs: number;
-  /** Garbage collections over the run: their pause time, and how many were young-generation scavenges (about one per semi-space filled: allocation, whatever the load). */
-  gc: GcTally;
-}
-
-interface GcTally {
-  ms: number;
-  scavenges: number;
-  others: number;
-}
-
-/** Counts the garbage collections from now until the returned function is called. */
-function gcWindow(): () => Promise<GcTally> {
-  const tally: GcTally = { ms: 0, scavenges: 0, others: 0 };
-  const add = (entries: PerformanceEntry[]): void => {
-    for (const e of entries) {
-      tally.ms += e.duration;
-      if ((e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) tally.scavenges++;
-      else tally.others++;
-    }
-  };
-  const observer = new PerformanceObserver((list) => add(list.getEntries()));
-  observer.observe({ entryTypes: ['gc'] });
-  return async () => {
-    // gc entries are delivered after the turn they happen in
-    await new Promise((resolve) => setImmediate(resolve));
-    add(observer.takeRecords());
-    observer.disconnect();
-    return tally;
-  };
 }
 
 /** Checks every final intent against the plan it was meant to get; returns the mismatches (first few kept). */
@@ -314,7 +284,6 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
   loop.enable();
   const rss = new RssSampler(50);
   const stopProfile = await profileWindow(CPU_PROF);
-  const stopGc = gcWindow();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const ids: string[] = [];
@@ -342,7 +311,6 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
   clearTimeout(timer);
   const t1 = performance.now();
   const cpu = process.cpuUsage(cpu0);
-  const gc = await stopGc();
   await stopProfile();
   const mem = rss.stop();
   loop.disable();
@@ -370,7 +338,6 @@ async function runEngine(name: string, walletCount: number, o: EngineRunOptions)
     unexpected: [],
     failures: new Map(),
     cpuMs: (cpu.user + cpu.system) / 1000,
-    gc,
     healthz,
     submitMs,
     loopDelayAfterSubmitMaxMs: loopAfter.max / 1e6,
@@ -400,8 +367,6 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     walletById.set(w.id, (await env.store.wallets.getById(w.id))!);
   }
   const signal = new AbortController().signal;
-  // the stop-signal wrapper every intent actor's chain calls go through (no scheduler: the pipeline never yields); one, as the one signal has one listener
-  const chains = actorChains(env.chain, signal);
   const work = workload(env);
   const latency: number[] = [];
   const final: Intent[] = [];
@@ -410,7 +375,6 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const rss = new RssSampler(50);
-  const stopGc = gcWindow();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const [n, { walletId, req }] of work.entries()) {
@@ -419,7 +383,7 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     const started = performance.now();
     let current = pendingIntent(walletId, req, clock.now().toISOString());
     const ctx: UnitContext = {
-      chains,
+      chains: env.chain,
       keyVault: { signer: async (id) => signers.get(id)! },
       wallets: { getById: async (id) => walletById.get(id) ?? null },
       intents: { listByWallet: async () => [] },
@@ -439,7 +403,6 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
   }
   const t1 = performance.now();
   const cpu = process.cpuUsage(cpu0);
-  const gc = await stopGc();
   const mem = rss.stop();
   loop.disable();
   const retained = heapAfterGc() - heapBefore;
@@ -459,7 +422,6 @@ async function runBare(name: string, walletCount: number): Promise<RunResult> {
     unexpected: [],
     failures: new Map(),
     cpuMs: (cpu.user + cpu.system) / 1000,
-    gc,
   };
   check(
     final,
@@ -498,7 +460,7 @@ async function main(): Promise<void> {
       if (r.completed + r.failed !== r.intents) throw new Error(`${r.name}: ${r.completed} completed + ${r.failed} failed ≠ ${r.intents}`);
       results[c]!.push(r);
       console.error(
-        `round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s, ${(r.cpuMs / r.intents).toFixed(3)} CPU ms/intent, GC ${(r.gc.ms / r.intents).toFixed(3)} ms/intent (${r.gc.scavenges} scavenges, ${r.gc.others} others), max loop stall ${ms(r.loopDelayMaxMs)} ms, load ${loadavg()[0]!.toFixed(2)}`,
+        `round ${round + 1}/${ROUNDS} ${r.name} ${r.intents}: ${int(perSec(r))} intents/s, ${(r.cpuMs / r.intents).toFixed(3)} CPU ms/intent, max loop stall ${ms(r.loopDelayMaxMs)} ms, load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }

@@ -6,7 +6,7 @@ import type { KeyVault } from '../ports/keyVault';
 import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../ports/store';
 import { createActorSystem } from './actors/runtime';
 import { createScheduler } from './actors/scheduler';
-import { actorChains } from './actorChains';
+import { scheduledChains } from './scheduledChains';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus } from './eventBus';
@@ -106,7 +106,7 @@ export function createEngine(options: EngineOptions): Engine {
   const budgetMs = options.turnBudgetMs ?? 4;
   const scheduler = budgetMs > 0 ? createScheduler({ budgetMs, clock }) : undefined;
   const effects: EngineEffects = {
-    chains: options.chains,
+    chains: scheduler ? scheduledChains(options.chains, scheduler) : options.chains,
     keyVault: options.keyVault,
     wallets: store.wallets,
     intents: store.intents,
@@ -200,17 +200,15 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
-    // An actor hands every unit the same commit and signal: its context, and its chain port, are built once, not per unit of work.
+    // An actor hands every unit the same commit and signal: its context is built once, not per unit of work.
     let unit: UnitContext | undefined;
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         ...commits,
         advance: (current, commit, signal) => {
-          if (unit?.commit !== commit || unit.signal !== signal)
-            unit = { ...effects, chains: actorChains(options.chains, signal, scheduler), keyVault, commit, signal };
+          if (unit?.commit !== commit || unit.signal !== signal) unit = { ...effects, keyVault, commit, signal };
           return advance(current, unit);
         },
-        turn: scheduler && (() => scheduler.pass()),
         onHalt: (last, reason) => {
           if (reason !== 'final') logger.info({ intentId: intent.id, status: last.status, reason }, 'intent actor halted');
           void intentActors.stop(intent.id);

@@ -6,7 +6,7 @@ import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
 import { commitTransition, type CommitDeps, type CommitOptions } from './commitTransition';
 
-/** The one message of an intent actor: run the intent's units of work until it halts. */
+/** The one message of an intent actor: do the next unit of work. */
 export interface IntentMsg {
   type: 'advance';
 }
@@ -30,8 +30,6 @@ export interface IntentActorDeps extends CommitDeps {
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
   onHalt(intent: Intent, reason: HaltReason): void;
-  /** Waits for this actor's next turn between units (the engine's scheduler): null, go on now. Absent: never waits. */
-  turn?: () => Promise<void> | null;
 }
 
 const ADVANCE: IntentMsg = { type: 'advance' };
@@ -43,10 +41,7 @@ const internalFailure = (intent: Intent): ServiceError =>
 /**
  * Spawns the actor of one intent (docs/architecture.md): it applies the state machine's
  * transitions, persisting each (optimistic version) before publishing it on
- * the bus. One message runs the intent's units of work in a loop until it
- * halts, waiting for its turn of the scheduler between units, so a busy
- * intent yields the event loop to the others as a message per unit would,
- * without a mailbox message and its handler frames per unit.
+ * the bus, one unit of work per message until the intent is final.
  *
  * Supervision: failing an intent is a decision of the domain (a revert, an
  * exhausted retryable step), never the supervisor's default. A thrown error
@@ -99,14 +94,9 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
   const ref = system.spawn<IntentActorState>(
     intent.id,
     async (state, _msg, ctx) => {
-      while (!state.halted) {
-        if (isFinal(state.intent.status)) return halt(state, 'final');
-        if (ctx.signal.aborted) return halt(state, 'stopped');
-        await deps.advance(state.intent, commit, ctx.signal);
-        const turn = deps.turn?.();
-        if (turn) await turn;
-      }
-      return state;
+      if (state.halted) return state;
+      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commit, ctx.signal);
+      return continueOrHalt(state, ctx);
     },
     actorState,
     {

@@ -42,11 +42,7 @@ export interface EngineEffects {
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }
 
-/**
- * What one unit of work on an intent receives: the effects, its actor's
- * commit, and the stop signal. `chains` is the actor's own (actorChains):
- * each of its calls ends with EngineStopped once `signal` aborts.
- */
+/** What one unit of work on an intent receives: the effects, its actor's commit, and the stop signal. */
 export interface UnitContext extends EngineEffects {
   commit: Commit;
   signal: AbortSignal;

@@ -1,4 +1,5 @@
 import { NonceConsumedError, type TxReceipt } from '../../ports/chain';
+import { untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { hashesOf, type SubTxRecord } from './txRecords';
 
@@ -25,14 +26,18 @@ const ms = (iso: string | undefined, fallback: number): number => (iso === undef
  * follows again: the timing lives in the persisted `sentAt`); so does
  * NonceConsumedError when no hash of the nonce was ever mined.
  */
-export async function followTx(record: SubTxRecord, ctx: Pick<UnitContext, 'chains' | 'clock' | 'txStuckAfterMs'>, replace: ReplaceTx): Promise<TxReceipt> {
-  const { chains, txStuckAfterMs: period } = ctx;
+export async function followTx(
+  record: SubTxRecord,
+  ctx: Pick<UnitContext, 'chains' | 'clock' | 'signal' | 'txStuckAfterMs'>,
+  replace: ReplaceTx,
+): Promise<TxReceipt> {
+  const { chains, signal, txStuckAfterMs: period } = ctx;
   const chain = record.chain;
   let current = record;
-  const mined = (waitMs: number): Promise<TxReceipt | null> => chains.findReceipt(chain, hashesOf(current), waitMs);
+  const mined = (waitMs: number): Promise<TxReceipt | null> => untilAborted(chains.findReceipt(chain, hashesOf(current), waitMs), signal);
   const sendAgain = async (): Promise<TxReceipt | null> => {
     try {
-      await chains.rebroadcast(chain, current.raw);
+      await untilAborted(chains.rebroadcast(chain, current.raw), signal);
       return null;
     } catch (e) {
       // The nonce is used: by one of our own hashes (then its receipt is the outcome), or by another transaction.
@@ -46,7 +51,7 @@ export async function followTx(record: SubTxRecord, ctx: Pick<UnitContext, 'chai
   const first = await mined(0);
   if (first !== null) return first;
   let lastBroadcast = ctx.clock.now().getTime();
-  if (!(await chains.isKnown(chain, current.txHash))) {
+  if (!(await untilAborted(chains.isKnown(chain, current.txHash), signal))) {
     const receipt = await sendAgain();
     if (receipt !== null) return receipt;
   } else {

@@ -1,6 +1,5 @@
 import { auditRetentionCutoff, type AuditEvent } from '../../domain/audit';
 import type { AuditCursor, AuditLog } from '../../ports/store';
-import { plainCopy } from './plainCopy';
 
 /** Newest first: `at` descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: AuditCursor, b: AuditCursor): number {
@@ -56,7 +55,7 @@ export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new D
     async append(event) {
       const events = prune(event.accountId);
       if (!isLive(auditRetentionCutoff(clock.now()).getTime())(event)) return; // already past retention: gone at once
-      events.push(plainCopy(event));
+      events.push(structuredClone(event));
       byAccount.set(event.accountId, events);
       oldest.set(event.accountId, Math.min(oldest.get(event.accountId) ?? Number.POSITIVE_INFINITY, Date.parse(event.at)));
     },
@@ -72,7 +71,7 @@ export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new D
         )
         .sort(newestFirst)
         .slice(0, Math.max(0, limit))
-        .map((e) => plainCopy(e));
+        .map((e) => structuredClone(e));
     },
   };
 }

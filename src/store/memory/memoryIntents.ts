@@ -2,7 +2,6 @@ import { isFinal, type Intent } from '../../domain/intent';
 import { versionConflict } from '../../domain/errors/intent';
 import { DuplicateError, type IntentChangeFeed, type IntentCursor, type IntentRepo } from '../../ports/store';
 import { deepFreeze } from './frozen';
-import { plainCopy } from './plainCopy';
 import { createMemoryIntentChanges } from './memoryIntentChanges';
 
 /** Newest first: createdAt descending, then id descending (a total order, so cursors are stable). */
@@ -42,7 +41,7 @@ export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed 
     changes: changes.feed,
     async insert(intent) {
       if (intents.has(intent.id)) throw new DuplicateError('intents.id');
-      const stored = deepFreeze(plainCopy(intent));
+      const stored = deepFreeze(structuredClone(intent));
       intents.set(intent.id, stored);
       let ids = byWallet.get(intent.walletId);
       if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));

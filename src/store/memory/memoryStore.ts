@@ -10,10 +10,9 @@ import { createMemoryRateHistory } from './memoryRateHistory';
 import { createMemoryPaymentLocks } from './memoryPaymentLocks';
 import { createMemoryIntentLeases } from './memoryIntentLeases';
 import { createMemoryNonces } from './memoryNonces';
-import { plainCopy } from './plainCopy';
 
-/** A deep copy both ways, so callers never share mutable state with the store (as with a real database); a wallet is read per intent run. */
-const copy = plainCopy;
+/** Structured clone so callers never share mutable state with the store (as with a real database). */
+const copy = <T>(v: T): T => structuredClone(v);
 
 const SWEEP_AT = 10_000;
 
