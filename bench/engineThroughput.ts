@@ -42,7 +42,8 @@ import { silentLogger } from '../src/engine/engineLogger';
 import { DEFAULT_RETRY } from '../src/engine/executor/retry';
 import { isFinal, transition, type IntentEvent } from '../src/domain/intentStateMachine';
 import type { UnitContext } from '../src/engine/unitContext';
-import { InstantChain, instantToken } from './support/instantChain';
+import { InstantChain } from './support/instantChain';
+import { doubleToken } from '../test/helpers/chainDoubles';
 import { forceGc, HealthProbe, int, ms, RssSampler, summary, TurnMeter } from './support/benchStats';
 import { profileWindow } from './support/cpuProfile';
 
@@ -66,7 +67,7 @@ const FEE_BPS = 5;
 const CHAINS: ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
 
 /** Test-network USDC markets: base-sepolia/aave-v3 is the best (as in test/unit/engine/engineHarness.ts). */
-const USDC_TOKEN = instantToken('USDC');
+const USDC_TOKEN = doubleToken('USDC');
 const MARKETS: MarketRate[] = [
   { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: USDC_TOKEN, apy: 4.2 },
   { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', token: USDC_TOKEN, apy: 3.9 },

@@ -25,26 +25,17 @@ import {
   type Protocol,
   type RouteFeeTable,
   type SignedTx,
-  type TxKind,
   type TxReceipt,
   type TxRequest,
   type TxSigner,
 } from '../../src/ports/chain';
 import { cctpFee } from '../../src/domain/cctpFee';
 import { TYPICAL_GAS } from '../../src/ports/typicalGas';
+import { DOUBLE_GAS, doubleToken } from '../../test/helpers/chainDoubles';
 
 export const BENCH_RELAYER: Address = '0x00000000000000000000000000000000000000aa';
 const FAUCET: Address = '0x00000000000000000000000000000000000000fa';
 
-const GAS: Record<TxKind, bigint> = {
-  approve: 46_000n,
-  revoke: 29_000n,
-  supply: 180_000n,
-  withdraw: 150_000n,
-  burn: 120_000n,
-  mint: 90_000n,
-  transfer: 52_000n,
-};
 /** Every transaction pays 1 gwei per gas, ETH is at 3000 USD on every chain. */
 const GAS_PRICE_WEI = 1_000_000_000n;
 const ETH_USD = 3000;
@@ -129,12 +120,12 @@ export class InstantChain implements ChainPort {
         if (a !== undefined) {
           for (const [k, v] of a.balances) {
             const [c, asset] = k.split('|');
-            if (c === chain && v > 0n) tokens.push({ asset: asset as Asset, token: instantToken(asset as TokenAsset), balance: v });
+            if (c === chain && v > 0n) tokens.push({ asset: asset as Asset, token: doubleToken(asset as TokenAsset), balance: v });
           }
           for (const [k, v] of a.positions) {
             const [c, protocol, asset] = k.split('|');
             if (c === chain && v > 0n)
-              positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: instantToken(asset as TokenAsset), amount: v });
+              positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: doubleToken(asset as TokenAsset), amount: v });
           }
         }
         return { chain, tokens, positions };
@@ -345,7 +336,7 @@ export class InstantChain implements ChainPort {
     const ok = this.apply(hash, from, tx);
     this.txCount++;
     if (!ok) this.reverted++;
-    const gasUsed = GAS[tx.kind];
+    const gasUsed = DOUBLE_GAS[tx.kind];
     this.receipts.set(hash, {
       chain: tx.chain,
       txHash: hash,
@@ -379,9 +370,4 @@ function lendingMarketOf(tx: TxRequest): { protocol: Protocol; asset: TokenAsset
 /** A native hash stands in for keccak: only uniqueness matters here. */
 function nativeHash(raw: Hex): Hex {
   return `0x${createHash('sha256').update(raw).digest('hex')}`;
-}
-
-/** The token contract the instant chain names for `asset` (the symbol's bytes as an address). */
-export function instantToken(asset: TokenAsset): Address {
-  return `0x${Buffer.from(asset.padEnd(20, '\0')).toString('hex')}` as Address;
 }

@@ -6,7 +6,7 @@ import type { MarketRate } from '../../../src/ports/chain';
 import type { RateSample } from '../../../src/domain/rateHistory';
 import { ServiceError } from '../../../src/domain/errors/base';
 import type { Store } from '../../../src/ports/store';
-import { fakeToken } from '../engine/fakeChain';
+import { doubleToken } from '../../helpers/chainDoubles';
 
 const principal = { account: { id: 'acct_h', plan: 'pro', createdAt: '' }, keyId: 'k', scopes: ['read'], via: 'apiKey' } as Principal;
 const NOW = Date.UTC(2026, 0, 31, 12, 0, 30);
@@ -47,8 +47,8 @@ describe('rate sampler', () => {
     const history = createMemoryRateHistory(clock);
     let apy = 4.29;
     const rates = (): MarketRate[] => [
-      { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: fakeToken('USDC'), apy },
-      { chain: 'arbitrum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 3 },
+      { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy },
+      { chain: 'arbitrum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 3 },
     ];
     const sampler = createRateSampler({ readRates: async () => rates(), rateHistory: history, clock, intervalMs: 20_000 });
     sampler.start();
@@ -83,7 +83,7 @@ describe('rate sampler', () => {
     const sampler = createRateSampler({
       readRates: async () => {
         if (fail) throw new Error('chain down');
-        return [{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 5 }];
+        return [{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 5 }];
       },
       rateHistory: history,
       clock,

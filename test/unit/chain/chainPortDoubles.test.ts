@@ -1,7 +1,8 @@
 import type { MarketRate } from '../../../src/ports/chain';
-import { InstantChain, instantToken } from '../../../bench/support/instantChain';
+import { InstantChain } from '../../../bench/support/instantChain';
 import { describeChainPortContract } from '../../contract/chainPort.contract';
-import { FakeChain, fakeToken } from '../engine/fakeChain';
+import { FakeChain } from '../engine/fakeChain';
+import { doubleToken } from '../../helpers/chainDoubles';
 
 /**
  * The chain port contract (test/contract/chainPort.contract.ts) on the two
@@ -10,14 +11,14 @@ import { FakeChain, fakeToken } from '../engine/fakeChain';
  */
 
 /** A market layout like the sandbox's: USDC on every chain, a sandbox-only one among them. */
-const markets = (token: typeof fakeToken): MarketRate[] => [
-  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: token('USDC'), apy: 3.1 },
-  { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: token('USDC'), apy: 2.5 },
-  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: token('USDC'), apy: 4.2, sandboxOnly: true },
+const markets = (): MarketRate[] => [
+  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 3.1 },
+  { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 2.5 },
+  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 4.2, sandboxOnly: true },
 ];
 
 describeChainPortContract('FakeChain', async () => {
-  const chain = new FakeChain({ rates: markets(fakeToken), feeBps: 5 });
+  const chain = new FakeChain({ rates: markets(), feeBps: 5 });
   return {
     port: chain,
     fund: async (c, address, asset, amount) => chain.fund(c, address, asset, amount),
@@ -27,7 +28,7 @@ describeChainPortContract('FakeChain', async () => {
 });
 
 describeChainPortContract('InstantChain', async () => {
-  const chain = new InstantChain(markets(instantToken), 5);
+  const chain = new InstantChain(markets(), 5);
   return {
     port: chain,
     fund: async (c, address, asset, amount) => chain.fund(c, address, asset, amount),

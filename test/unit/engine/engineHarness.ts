@@ -10,15 +10,16 @@ import { isFinal } from '../../../src/domain/intentStateMachine';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import type { Store } from '../../../src/ports/store';
 import { AutoClock } from './autoClock';
-import { FakeChain, fakeToken, testAddress, testKeyVault } from './fakeChain';
+import { FakeChain, testAddress, testKeyVault } from './fakeChain';
+import { doubleToken } from '../../helpers/chainDoubles';
 import { walletRecord } from './intentFixture';
 
 /** Test-network USDC markets: base-sepolia/aave-v3 is the best. */
 export const MARKETS: MarketRate[] = [
-  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 4.2 },
-  { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 3.9 },
-  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 3.1 },
-  { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: fakeToken('USDC'), apy: 2.5 },
+  { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 4.2 },
+  { chain: 'base-sepolia', protocol: 'compound-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 3.9 },
+  { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 3.1 },
+  { chain: 'ethereum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 2.5 },
 ];
 
 export const usdc = (amount: string): bigint => toUnits(amount, 'USDC');

@@ -11,6 +11,7 @@ import type { GasEstimate, GasQuote } from '../../../src/ports/chain';
 import { TYPICAL_GAS } from '../../../src/ports/typicalGas';
 import { cctpFee } from '../../../src/domain/cctpFee';
 import type { RouteFeeTable } from '../../../src/ports/chain';
+import { DOUBLE_GAS, doubleToken } from '../../helpers/chainDoubles';
 
 /**
  * An in-process ChainPort for engine unit tests: a tiny ledger (balances,
@@ -51,16 +52,6 @@ interface Burn {
   /** The transaction that minted it. */
   mintedBy?: Hex;
 }
-
-const GAS: Record<TxKind, bigint> = {
-  approve: 46_000n,
-  revoke: 29_000n,
-  supply: 180_000n,
-  withdraw: 150_000n,
-  burn: 120_000n,
-  mint: 90_000n,
-  transfer: 52_000n,
-};
 
 /** Every transaction pays 1 gwei per gas. */
 const GAS_PRICE_WEI = 1_000_000_000n;
@@ -200,12 +191,12 @@ export class FakeChain implements ChainPort {
         const positions: ChainHoldings['positions'] = [];
         for (const [k, v] of this.balances) {
           const [c, a, asset] = k.split('|');
-          if (c === chain && a === address && v > 0n) tokens.push({ asset: asset as Asset, token: fakeToken(asset as TokenAsset), balance: v });
+          if (c === chain && a === address && v > 0n) tokens.push({ asset: asset as Asset, token: doubleToken(asset as TokenAsset), balance: v });
         }
         for (const [k, v] of this.positions) {
           const [c, a, protocol, asset] = k.split('|');
           if (c === chain && a === address && v > 0n)
-            positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: fakeToken(asset as TokenAsset), amount: v });
+            positions.push({ protocol: protocol as Protocol, asset: asset as TokenAsset, token: doubleToken(asset as TokenAsset), amount: v });
         }
         return { chain, tokens, positions };
       });
@@ -465,7 +456,7 @@ export class FakeChain implements ChainPort {
     this.executed.push(hash);
     this.lastMinted = undefined;
     const ok = this.apply(hash, from, tx);
-    const gasUsed = GAS[tx.kind];
+    const gasUsed = DOUBLE_GAS[tx.kind];
     this.receipts.set(hash, {
       chain: tx.chain,
       txHash: hash,
@@ -485,9 +476,4 @@ function lendingMarketOf(tx: TxRequest): { protocol: Protocol; asset: TokenAsset
   if (tx.kind === 'supply' || tx.kind === 'withdraw') return { protocol: tx.protocol, asset: tx.asset };
   if ((tx.kind === 'approve' || tx.kind === 'revoke') && tx.spender !== 'bridge') return { protocol: tx.spender, asset: tx.asset };
   return undefined;
-}
-
-/** The token contract a test double names for `asset` (a fixed, recognisable address: the symbol's bytes). */
-export function fakeToken(asset: TokenAsset): Address {
-  return `0x${Buffer.from(asset.padEnd(20, '\0')).toString('hex')}` as Address;
 }
