@@ -12,6 +12,8 @@ export const ID_PREFIX = {
   policy: 'svc_policy_',
   webhook: 'svc_webhook_',
   webhookMessage: 'msg_',
+  standing: 'svc_standing_',
+  decision: 'svc_decision_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
