@@ -171,3 +171,53 @@ export interface StandingDecision {
   intentId?: string;
   numbers: DecisionNumbers;
 }
+
+/** A backtest's question: a rule replayed over the recorded APY history of an asset's markets. */
+export interface SimulateParams {
+  asset: TokenAsset;
+  /** Decimal string, token units: what the strategy keeps lent. */
+  amount: string;
+  horizonDays: number;
+  minGainUsd: number;
+  maxMovesPerDay: number;
+  /** Window of the replay, ISO instants (default: the last 30 days up to now). */
+  from: string;
+  to: string;
+  /** Where the funds start (default: the best market at the first sample). */
+  start?: MarketRef;
+}
+
+/** One move the replay made. */
+export interface SimulatedMove {
+  at: string;
+  from: MarketRef & { apy: number };
+  to: MarketRef & { apy: number };
+  amount: string;
+  costUsd: number;
+  netGainUsd: number;
+}
+
+/** A strategy's outcome over the window, USD. */
+export interface StrategyEarnings {
+  earnedUsd: number;
+  costsUsd: number;
+  netUsd: number;
+}
+
+/** A backtest's answer. */
+export interface SimulateResult {
+  from: string;
+  to: string;
+  samples: number;
+  moves: SimulatedMove[];
+  /** The standing intent's rule, moves and costs included. */
+  strategy: StrategyEarnings;
+  /** Staying put all along in the market best at the last sample (today's best). */
+  todaysBest: StrategyEarnings & { market: MarketRef };
+  /** Staying put all along in the market the funds started in. */
+  firstMarket: StrategyEarnings & { market: MarketRef };
+  /** Each market's APY per sample, for the chart: [at, apy] pairs. */
+  series: Array<MarketRef & { points: Array<[string, number]> }>;
+  /** Cumulative earnings per sample of the strategy and of staying in the first market: [at, strategyUsd, firstMarketUsd]. */
+  cumulative: Array<[string, number, number]>;
+}
