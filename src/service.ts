@@ -35,6 +35,7 @@ import { createDashboard } from './dashboard/createDashboard';
 import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
+import { positionLedgerHook } from './app/balances/positionLedger';
 
 /**
  * Whether other instances may share this store: a MongoDB database can be
@@ -185,6 +186,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       webhooks.onTransition(intent);
     },
   }));
+  // Every committed snapshot of an intent this instance runs: its completed deposits and withdraws go into the position ledger (balances' principal and earned).
+  engine.bus.listen('all', positionLedgerHook({ store, chains: chains.port, logger, runsHere: (id) => !shareable(store) || engine.holds(id) }));
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
     ? await createX402Payments({

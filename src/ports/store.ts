@@ -4,6 +4,7 @@ import type { AuditEvent, AuditEventType } from '../domain/audit';
 import type { Policy } from '../domain/policy';
 import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhooks';
 import type { RateSample } from '../domain/rateHistory';
+import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -360,6 +361,41 @@ export interface RateHistoryRepo {
   list(query: RateHistoryQuery): Promise<RateSample[]>;
 }
 
+/**
+ * One completed deposit or withdraw step of an intent, as the position ledger
+ * keeps it (src/app/balances/positionLedger.ts): what the service itself put
+ * into or took out of a lending position, from which a position's principal
+ * is folded.
+ */
+export interface PositionLedgerEntry {
+  intentId: string;
+  /** The step's index in the intent's plan: (intentId, stepIndex) is the entry's key. */
+  stepIndex: number;
+  walletId: string;
+  chain: ChainName;
+  protocol: LendingProtocol;
+  asset: TokenAsset;
+  kind: 'deposit' | 'withdraw';
+  /** What the step supplied or took back, smallest units (integer string). */
+  amount: string;
+  /** A withdraw: the position as read just after it, smallest units (integer string); absent when it could not be read. */
+  positionAfter?: string;
+  /** When the step completed (ISO 8601): the ledger applies a position's entries in this order. */
+  at: string;
+}
+
+/**
+ * The position ledger: one entry per completed deposit or withdraw step,
+ * keyed (intentId, stepIndex), so a step told twice (a replayed snapshot,
+ * another instance, recovery) is counted once.
+ */
+export interface PositionLedgerRepo {
+  /** Inserts the entry unless one with its (intentId, stepIndex) exists; resolves whether it was new. */
+  record(entry: PositionLedgerEntry): Promise<boolean>;
+  /** Every entry of the wallet, ordered by `at`, then intentId, then stepIndex. */
+  listByWallet(walletId: string): Promise<PositionLedgerEntry[]>;
+}
+
 /** Position in an endpoint's delivery log (newest first): the last delivery seen. */
 export interface DeliveryCursor {
   createdAt: string;
@@ -443,6 +479,7 @@ export interface Store {
   policies: PolicyRepo;
   webhooks: WebhookRepo;
   rateHistory: RateHistoryRepo;
+  positionLedger: PositionLedgerRepo;
   /**
    * The deployment environment this database belongs to (docs/decisions.md, "staging"):
    * recorded on first start; a database recorded for another environment

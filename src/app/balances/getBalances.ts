@@ -7,6 +7,7 @@ import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains'
 import { fromUnits } from '../../domain/money';
 import { getWalletById } from '../wallets/getWallet';
 import { fetchFresh } from '../caches';
+import { positionEarnings, principalsOf } from './principal';
 
 export interface TokenBalanceView {
   asset: Asset;
@@ -21,6 +22,15 @@ export interface TokenBalanceView {
 
 export interface PositionView extends TokenBalanceView {
   protocol: string;
+  /**
+   * What the wallet supplied through the service, net of what it took back
+   * (decimal string, token units, exact): the position ledger's principal.
+   * Null when the service never supplied to this position (funds supplied
+   * outside it): no guess.
+   */
+  principal: string | null;
+  /** The interest the position accrued: balance − principal, never below 0 (decimal string, token units, exact); null with `principal`. */
+  earned: string | null;
 }
 
 export interface BalanceReport {
@@ -44,11 +54,13 @@ export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, w
 /**
  * the API balance report: every chain of the wallet listed (`tokens: []` when
  * empty, upcoming chains included), balances as integer strings and decimals,
- * USD values, and the wallet's lending positions per chain.
+ * USD values, and the wallet's lending positions per chain with what each
+ * earned since the service supplied it (the position ledger's principal).
  */
 export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, principal: Principal, walletId: string): Promise<BalanceReport> {
   const wallet = await getWalletById(deps, principal, walletId);
-  const holdings = await walletHoldings(deps, wallet);
+  const [holdings, ledger] = await Promise.all([walletHoldings(deps, wallet), deps.store.positionLedger.listByWallet(wallet.id)]);
+  const principals = principalsOf(ledger);
   const byChain = new Map(holdings.map((h) => [h.chain, h]));
   // Each holding is valued with the price feed of the chain that holds it (ETH/WETH differ per chain's feed).
   const priceKey = (chain: ChainName, asset: Asset) => `${chain}:${asset}`;
@@ -76,7 +88,15 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
     return {
       chain,
       tokens: (h?.tokens ?? []).map((t) => entry(chain, t.asset, t.token, t.balance)),
-      positions: (h?.positions ?? []).map((p) => ({ protocol: p.protocol, ...entry(chain, p.asset, p.token, p.amount) })),
+      positions: (h?.positions ?? []).map((p): PositionView => {
+        const earnings = positionEarnings(principals, { chain, protocol: p.protocol, asset: p.asset, amount: p.amount });
+        return {
+          protocol: p.protocol,
+          ...entry(chain, p.asset, p.token, p.amount),
+          principal: earnings && fromUnits(earnings.principal, p.asset),
+          earned: earnings && fromUnits(earnings.earned, p.asset),
+        };
+      }),
     };
   });
   return { walletId: wallet.id, address: wallet.address, chains, totalValueUsd: totalMicro / MICRO };

@@ -30,6 +30,15 @@ const PositionRef = builder.objectRef<PositionView>('LendingPosition').implement
     balanceFormatted: t.exposeString('balanceFormatted', { description: 'The position in token units (decimal string, exact).' }),
     decimals: t.exposeInt('decimals', { description: "The asset's decimals." }),
     valueUsd: t.exposeFloat('valueUsd', { description: 'USD value at the chain price feed.' }),
+    principal: t.exposeString('principal', {
+      nullable: true,
+      description:
+        'What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (decimal string, exact); null when the service never supplied to it (funds supplied outside the service are not guessed).',
+    }),
+    earned: t.exposeString('earned', {
+      nullable: true,
+      description: 'Interest the position accrued: balance − principal, never below 0, in token units (decimal string, exact); null with principal.',
+    }),
   }),
 });
 

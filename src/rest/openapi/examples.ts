@@ -54,6 +54,8 @@ export const EXAMPLES = {
             balanceFormatted: '2.5',
             decimals: 6,
             valueUsd: 2.5,
+            principal: '2.491302',
+            earned: '0.008698',
           },
         ],
       },

@@ -94,6 +94,17 @@ const tokenBalance = {
   valueUsd: z.number().meta({ description: 'USD value at the chain price feed' }),
 };
 
+/** What a position earned since the service supplied it (docs/api.md, "Earnings"). */
+const positionEarnings = {
+  principal: z.union([decimalString('Token units'), z.null()]).meta({
+    description:
+      'What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); null when the service never supplied to it (funds supplied outside the service are not guessed)',
+  }),
+  earned: z.union([decimalString('Token units'), z.null()]).meta({
+    description: 'Interest the position accrued: balance − principal, never below 0, in token units (exact); null with principal',
+  }),
+};
+
 export const balanceReportSchema = z
   .strictObject({
     walletId: z.string(),
@@ -103,7 +114,9 @@ export const balanceReportSchema = z
         z.strictObject({
           chain: chainName,
           tokens: z.array(z.strictObject(tokenBalance)).meta({ description: 'Tokens held (empty when none)' }),
-          positions: z.array(z.strictObject({ protocol, ...tokenBalance })).meta({ description: 'Lending positions (supplied, with interest)' }),
+          positions: z
+            .array(z.strictObject({ protocol, ...tokenBalance, ...positionEarnings }))
+            .meta({ description: 'Lending positions (supplied, with interest)' }),
         }),
       )
       .meta({ description: 'Every chain of the wallet, in the wallet order' }),

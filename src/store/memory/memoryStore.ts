@@ -10,6 +10,7 @@ import { createMemoryRateHistory } from './memoryRateHistory';
 import { createMemoryPaymentLocks } from './memoryPaymentLocks';
 import { createMemoryIntentLeases } from './memoryIntentLeases';
 import { createMemoryNonces } from './memoryNonces';
+import { createMemoryPositionLedger } from './memoryPositionLedger';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -209,6 +210,7 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     policies: createMemoryPolicies(),
     webhooks: createMemoryWebhooks(),
     rateHistory: createMemoryRateHistory(clock),
+    positionLedger: createMemoryPositionLedger(),
     async ping() {},
     async close() {},
   };

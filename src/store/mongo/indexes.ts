@@ -46,6 +46,8 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('auditLog').createIndex({ accountId: 1, at: -1, id: -1 }),
     db.collection('auditLog').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: AUDIT_RETENTION_DAYS * 86_400 } : {}),
     db.collection('rateHistory').createIndex({ chain: 1, protocol: 1, asset: 1, at: 1 }, { unique: true }),
+    db.collection('positionLedger').createIndex({ intentId: 1, stepIndex: 1 }, { unique: true }),
+    db.collection('positionLedger').createIndex({ walletId: 1, at: 1 }),
     db.collection('rateHistory').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: RATE_HISTORY_RETENTION_DAYS * 86_400 } : {}),
   ]);
 }
