@@ -127,6 +127,8 @@ export const WalletOverviewDocument = graphql(`
           balance
           balanceFormatted
           valueUsd
+          principal
+          earned
         }
       }
     }

@@ -113,6 +113,9 @@ describe('a lend across chains', () => {
     const balances = await client.balances.get(wallet.id);
     const position = balances.chains.find((c) => c.chain === 'base-sepolia')!.positions.find((p) => p.protocol === 'aave-v3' && p.asset === 'USDC');
     expect(Number(position!.balanceFormatted)).toBeCloseTo(1.25, 2);
+    // the intent's deposit is the position's principal; what it earned is the rest of its balance
+    expect(position!.principal).toBe('1.25');
+    expect(BigInt(position!.balance) - 1_250_000n).toBe(BigInt(Math.round(Number(position!.earned) * 1e6)));
   }, 90_000);
 });
 

@@ -664,6 +664,10 @@ export interface components {
                     decimals: number;
                     /** @description USD value at the chain price feed */
                     valueUsd: number;
+                    /** @description What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); null when the service never supplied to it (funds supplied outside the service are not guessed) */
+                    principal: string | null;
+                    /** @description Interest the position accrued: balance − principal, never below 0, in token units (exact); null with principal */
+                    earned: string | null;
                 }[];
             }[];
             /** @description Tokens plus positions on every chain, exactly the sum of the entries */

@@ -46,7 +46,7 @@ function suppliedBy(intent: Intent, step: DepositStep): bigint {
 
 /** The position a withdraw left, read on its chain now (smallest units; a position the chain no longer reports is 0). */
 async function positionNow(deps: PositionLedgerDeps, address: Address, step: LendingStep): Promise<bigint> {
-  const [held] = await deps.chains.holdings(address, [step.chain]);
+  const held = (await deps.chains.holdings(address, [step.chain])).find((h) => h.chain === step.chain);
   return held?.positions.find((p) => p.protocol === step.protocol && p.asset === step.asset)?.amount ?? 0n;
 }
 

@@ -167,7 +167,7 @@ export type WalletOverviewQueryVariables = Exact<{
 }>;
 
 
-export type WalletOverviewQuery = { walletById: { id: string, userId: string, address: string, chains: Array<Chain> } | null, balances: { totalValueUsd: number, chains: Array<{ chain: Chain, tokens: Array<{ asset: Asset, balance: string, balanceFormatted: string, valueUsd: number }>, positions: Array<{ protocol: LendingProtocol, asset: Asset, balance: string, balanceFormatted: string, valueUsd: number }> }> } | null, yields: { rates: Array<{ chain: Chain, protocol: LendingProtocol, asset: TokenAsset, apy: number }>, best: { chain: Chain, protocol: LendingProtocol, asset: TokenAsset, apy: number, reasoning: string } | null } | null };
+export type WalletOverviewQuery = { walletById: { id: string, userId: string, address: string, chains: Array<Chain> } | null, balances: { totalValueUsd: number, chains: Array<{ chain: Chain, tokens: Array<{ asset: Asset, balance: string, balanceFormatted: string, valueUsd: number }>, positions: Array<{ protocol: LendingProtocol, asset: Asset, balance: string, balanceFormatted: string, valueUsd: number, principal: string | null, earned: string | null }> }> } | null, yields: { rates: Array<{ chain: Chain, protocol: LendingProtocol, asset: TokenAsset, apy: number }>, best: { chain: Chain, protocol: LendingProtocol, asset: TokenAsset, apy: number, reasoning: string } | null } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -444,6 +444,8 @@ export const WalletOverviewDocument = new TypedDocumentString(`
         balance
         balanceFormatted
         valueUsd
+        principal
+        earned
       }
     }
   }
