@@ -1,0 +1,4 @@
+import { createMemoryStore } from '../../src/store/memory/memoryStore';
+import { describePositionLedgerContract } from './positionLedger.contract';
+
+describePositionLedgerContract('memory', async () => createMemoryStore());
