@@ -1,10 +1,21 @@
 import type { Db } from 'mongodb';
 import type { PositionLedgerEntry, PositionLedgerRepo } from '../../ports/store';
 
-/** The entry without the optional fields it lacks (the driver would store an undefined one as null). */
-function withoutAbsent(e: PositionLedgerEntry): PositionLedgerEntry {
-  const { positionAfter, ...rest } = e;
-  return positionAfter == null ? rest : { ...rest, positionAfter };
+/** The entry's own fields, and an absent `positionAfter` left out (the driver would store an undefined one as null). */
+function entryOf(d: PositionLedgerEntry): PositionLedgerEntry {
+  const e: PositionLedgerEntry = {
+    intentId: d.intentId,
+    stepIndex: d.stepIndex,
+    walletId: d.walletId,
+    chain: d.chain,
+    protocol: d.protocol,
+    asset: d.asset,
+    kind: d.kind,
+    amount: d.amount,
+    at: d.at,
+  };
+  if (d.positionAfter != null) e.positionAfter = d.positionAfter;
+  return e;
 }
 
 /**
@@ -21,7 +32,7 @@ export function createMongoPositionLedger(db: Db): PositionLedgerRepo {
       try {
         const r = await entries.updateOne(
           { intentId: entry.intentId, stepIndex: entry.stepIndex },
-          { $setOnInsert: withoutAbsent(entry) },
+          { $setOnInsert: entryOf(entry) },
           { upsert: true },
         );
         return r.upsertedCount === 1;
@@ -36,7 +47,7 @@ export function createMongoPositionLedger(db: Db): PositionLedgerRepo {
         .find({ walletId }, { projection: { _id: 0 } })
         .sort({ at: 1, intentId: 1, stepIndex: 1 })
         .toArray();
-      return docs.map(withoutAbsent);
+      return docs.map(entryOf);
     },
   };
 }
