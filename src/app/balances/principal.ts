@@ -54,7 +54,10 @@ export function earnedOn(balance: bigint, principal: bigint): bigint {
 }
 
 /** A position's principal and earned (smallest units), or null when the ledger has no entry of it (funds the service never saw supplied: no guess). */
-export function positionEarnings(principals: ReadonlyMap<string, bigint>, position: PositionRef & { amount: bigint }): { principal: bigint; earned: bigint } | null {
+export function positionEarnings(
+  principals: ReadonlyMap<string, bigint>,
+  position: PositionRef & { amount: bigint },
+): { principal: bigint; earned: bigint } | null {
   const principal = principals.get(positionKey(position));
   return principal === undefined ? null : { principal, earned: earnedOn(position.amount, principal) };
 }

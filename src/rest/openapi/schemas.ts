@@ -94,7 +94,7 @@ const tokenBalance = {
   valueUsd: z.number().meta({ description: 'USD value at the chain price feed' }),
 };
 
-/** What a position earned since the service supplied it (docs/api.md, "Earnings"). */
+/** What a position earned since the service supplied it (docs/api-guide.md, "Earnings"). */
 const positionEarnings = {
   principal: z.union([decimalString('Token units'), z.null()]).meta({
     description:

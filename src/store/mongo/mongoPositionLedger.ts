@@ -30,11 +30,7 @@ export function createMongoPositionLedger(db: Db): PositionLedgerRepo {
   return {
     async record(entry) {
       try {
-        const r = await entries.updateOne(
-          { intentId: entry.intentId, stepIndex: entry.stepIndex },
-          { $setOnInsert: entryOf(entry) },
-          { upsert: true },
-        );
+        const r = await entries.updateOne({ intentId: entry.intentId, stepIndex: entry.stepIndex }, { $setOnInsert: entryOf(entry) }, { upsert: true });
         return r.upsertedCount === 1;
       } catch (e) {
         // Two writers inserting the same new key at once: the loser's upsert meets the winner's document.

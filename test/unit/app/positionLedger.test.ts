@@ -54,11 +54,7 @@ describe('the principal rule: interest first', () => {
   });
 
   test('behavior: a withdraw of everything takes principal and interest: the principal goes to 0, and a later deposit starts again from it', () => {
-    const p = principalsOf([
-      entry('deposit', usdc(100), 't1'),
-      entry('withdraw', usdc(100.4), 't2', { positionAfter: '0' }),
-      entry('deposit', usdc(20), 't3'),
-    ]);
+    const p = principalsOf([entry('deposit', usdc(100), 't1'), entry('withdraw', usdc(100.4), 't2', { positionAfter: '0' }), entry('deposit', usdc(20), 't3')]);
     expect(p.get('base-sepolia/aave-v3/USDC')).toBe(usdc(20));
   });
 
@@ -138,7 +134,8 @@ function fakeChains(position: { amount: bigint; fail?: boolean }): ChainPort {
         {
           chain: 'base-sepolia',
           tokens: [],
-          positions: position.amount > 0n ? [{ protocol: 'aave-v3', asset: 'USDC', token: '0x00000000000000000000000000000000000000bb', amount: position.amount }] : [],
+          positions:
+            position.amount > 0n ? [{ protocol: 'aave-v3', asset: 'USDC', token: '0x00000000000000000000000000000000000000bb', amount: position.amount }] : [],
         },
       ];
     },
