@@ -115,7 +115,6 @@ const rebalanceSourceSchema = z
   )
   .meta({ description: 'Where some of the moved funds come from' });
 
-
 const chainSchema = (field: ChainField) =>
   z
     .enum(CHAIN_NAMES, { error: `${field} must be one of: ${CHAIN_NAMES.join(', ')}` })

@@ -53,7 +53,11 @@ function uncovered(input: PlannerInput, sources: readonly PlannedSource[]): Plan
       available: held,
       perChain,
       asset,
-      extra: { chain: s.chain, source: s.protocol ?? 'idle', reason: `the ${s.protocol === null ? 'idle balance' : `${s.protocol} position`} on ${s.chain} no longer covers the source` },
+      extra: {
+        chain: s.chain,
+        source: s.protocol ?? 'idle',
+        reason: `the ${s.protocol === null ? 'idle balance' : `${s.protocol} position`} on ${s.chain} no longer covers the source`,
+      },
     });
   }
   return null;
@@ -82,7 +86,9 @@ function bridgesOf(input: PlannerInput, sources: readonly PlannedSource[], to: C
 /** "withdraw 60 USDC from aave-v3 on arbitrum-sepolia, 40 USDC idle on base-sepolia". */
 function sourcesText(sources: readonly PlannedSource[], asset: TokenAsset): string {
   return sources
-    .map((s) => (s.protocol === null ? `${formatAmount(s.amount, asset)} idle on ${s.chain}` : `${formatAmount(s.amount, asset)} from ${s.protocol} on ${s.chain}`))
+    .map((s) =>
+      s.protocol === null ? `${formatAmount(s.amount, asset)} idle on ${s.chain}` : `${formatAmount(s.amount, asset)} from ${s.protocol} on ${s.chain}`,
+    )
     .join(', ');
 }
 

@@ -65,7 +65,8 @@ export const IntentActionEnum = builder.enumType('IntentAction', {
     lend: 'Supply tokens to the best lending market of the wallet (or on `chain`), bridging USDC there first when needed.',
     withdraw: 'Withdraw tokens from the lending position on `chain`.',
     bridge: 'Move USDC from `fromChain` to `toChain`.',
-    rebalance: 'Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`, bridging USDC there first when needed.',
+    rebalance:
+      'Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`, bridging USDC there first when needed.',
   }),
 });
 
