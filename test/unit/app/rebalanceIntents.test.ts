@@ -112,6 +112,29 @@ describe('rebalance over REST and GraphQL (fake chain)', () => {
     expect(s.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(usdc('11.994'));
   });
 
+  test('behavior: POST /v1/intents/preview plans a rebalance as the engine would: its steps priced, nothing sent', async () => {
+    const { key } = await s.account('pro');
+    const w = await s.wallet(key);
+    s.chain.supplyPosition('base-sepolia', w.address, 'compound-v3', 'USDC', usdc('8'));
+    const sent = s.chain.signed.length;
+    const res = await s.rest('POST', '/v1/intents/preview', key, {
+      walletId: w.id,
+      action: 'rebalance',
+      amount: '8',
+      toChain: 'arbitrum-sepolia',
+      toProtocol: 'aave-v3',
+      sources: [{ chain: 'base-sepolia', protocol: 'compound-v3', amount: '8' }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ action: 'rebalance', strategy: 'rebalance', amount: '7.996', apy: 3.1 });
+    expect(res.body.steps.map((st: { type: string; chain: string }) => `${st.type}@${st.chain}`)).toEqual([
+      'withdraw@base-sepolia',
+      'bridge@base-sepolia',
+      'deposit@arbitrum-sepolia',
+    ]);
+    expect(s.chain.signed.length).toBe(sent);
+  });
+
   test('error: a policy that does not allow the target protocol, or whose per-intent cap is below the amount, refuses with POLICY_VIOLATION and stores nothing', async () => {
     const { key } = await s.account('pro');
     const w = await s.wallet(key);
