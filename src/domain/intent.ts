@@ -1,5 +1,5 @@
 import type { PolicyRules } from './policy';
-import type { ChainName, LendingProtocol, TokenAsset } from './chains';
+import { CHAIN_NAMES, LENDING_PROTOCOLS, type ChainName, type LendingProtocol, type TokenAsset } from './chains';
 import type { ErrorCode, ErrorDetails } from './errors/base';
 
 /**
@@ -34,8 +34,8 @@ export interface RebalanceSource {
   amount: string;
 }
 
-/** Most sources one rebalance names: every market and the idle funds of every chain fit. */
-export const MAX_REBALANCE_SOURCES = 16;
+/** Most sources one rebalance names: every protocol's position and the idle funds of every chain fit. */
+export const MAX_REBALANCE_SOURCES = CHAIN_NAMES.length * (LENDING_PROTOCOLS.length + 1);
 
 /**
  * How fast a bridge's CCTP v2 transfer is attested: `fast` at soft finality
