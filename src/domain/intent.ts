@@ -1,5 +1,5 @@
 import type { PolicyRules } from './policy';
-import type { ChainName, TokenAsset } from './chains';
+import { CHAIN_NAMES, LENDING_PROTOCOLS, type ChainName, type LendingProtocol, type TokenAsset } from './chains';
 import type { ErrorCode, ErrorDetails } from './errors/base';
 
 /**
@@ -20,8 +20,22 @@ export function isFinal(status: IntentStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
-export const INTENT_ACTIONS = ['lend', 'withdraw', 'bridge'] as const;
+export const INTENT_ACTIONS = ['lend', 'withdraw', 'bridge', 'rebalance'] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
+
+/**
+ * One source of a rebalance: a position withdrawn (`protocol` set) or idle
+ * funds of the wallet (`protocol: null`) on `chain`, and how much of it moves
+ * (decimal string, token units).
+ */
+export interface RebalanceSource {
+  chain: ChainName;
+  protocol: LendingProtocol | null;
+  amount: string;
+}
+
+/** Most sources one rebalance names: every protocol's position and the idle funds of every chain fit. */
+export const MAX_REBALANCE_SOURCES = CHAIN_NAMES.length * (LENDING_PROTOCOLS.length + 1);
 
 /**
  * How fast a bridge's CCTP v2 transfer is attested: `fast` at soft finality
@@ -47,7 +61,7 @@ export const STEP_STATUSES = ['pending', 'executing', 'completed', 'failed'] as 
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** Strategy names of a plan; `insufficient` never names a plan, only a failed intent's `error.details.strategy`. */
-export const STRATEGIES = ['no-bridge', 'direct-deposit', 'single-bridge', 'multi-bridge', 'direct-withdraw'] as const;
+export const STRATEGIES = ['no-bridge', 'direct-deposit', 'single-bridge', 'multi-bridge', 'direct-withdraw', 'rebalance'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
 /** Fields every step record carries while it is planned and executed (docs/decisions.md, "step records"). */
@@ -163,7 +177,11 @@ export interface Intent {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
-  /** Bridge and lend: how fast the bridges are attested (absent: fast). */
+  /** Rebalance: the lending protocol of the target market on `toChain`. */
+  toProtocol?: LendingProtocol;
+  /** Rebalance: where the moved funds come from; `amount` is their sum. */
+  sources?: RebalanceSource[];
+  /** Bridge, lend and rebalance: how fast the bridges are attested (absent: fast). */
   speed?: BridgeSpeed;
   executionPlan: ExecutionPlan | null;
   results?: IntentResults;

@@ -57,22 +57,25 @@ export const toCents = (usd: number): bigint => BigInt(Math.ceil(Math.round(usd 
 /** A cents amount as a USD decimal string. */
 export const centsToUsd = (cents: bigint): string => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 
-/** What the request alone says: its action, the chains it names, and its USD value (cents). */
+/** What the request alone says: its action, the chains it names, the protocols it names (a rebalance's target and sources), and its USD value (cents). */
 export interface IntentRequestFacts {
   action: IntentAction;
   chains: ChainName[];
+  protocols?: string[];
   usdCents: bigint;
 }
 
 /**
  * The refusals decidable from the request, before anything is stored: the
- * action, the chains it names, and the per-intent cap (exactly at the limit
+ * action, the chains and protocols it names, and the per-intent cap (exactly at the limit
  * is allowed). The daily cap is decided by the store's reservation.
  */
 export function refuseRequest(rules: PolicyRules, facts: IntentRequestFacts): PolicyRefusal | null {
   if (rules.actions && !rules.actions.includes(facts.action)) return { rule: 'actions', limit: rules.actions, requested: facts.action };
   const chain = rules.chains ? facts.chains.find((c) => !rules.chains!.includes(c)) : undefined;
   if (chain !== undefined) return { rule: 'chains', limit: rules.chains, requested: chain };
+  const protocol = rules.protocols ? facts.protocols?.find((p) => !(rules.protocols as string[]).includes(p)) : undefined;
+  if (protocol !== undefined) return { rule: 'protocols', limit: rules.protocols, requested: protocol };
   if (rules.maxUsdPerIntent !== undefined && facts.usdCents > usdCents(rules.maxUsdPerIntent)) {
     return { rule: 'maxUsdPerIntent', limit: rules.maxUsdPerIntent, requested: centsToUsd(facts.usdCents) };
   }

@@ -58,7 +58,10 @@ export interface PlanningRequest extends PlanRequest, LendOptimization {
 }
 
 /** What a client asks of a wallet, as its intent records it (amount in token units), with the policy that decides it. */
-export type AskedOfWallet = Pick<Intent, 'walletId' | 'action' | 'requestedAmount' | 'asset' | 'chain' | 'fromChain' | 'toChain' | 'speed' | 'policy'> &
+export type AskedOfWallet = Pick<
+  Intent,
+  'walletId' | 'action' | 'requestedAmount' | 'asset' | 'chain' | 'fromChain' | 'toChain' | 'toProtocol' | 'sources' | 'speed' | 'policy'
+> &
   LendOptimization;
 
 /** The request planning reads of what was asked: the engine's of the intent it runs, a preview's of the request, so both plan the same. */
@@ -71,6 +74,8 @@ export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
     ...(asked.chain !== undefined && { chain: asked.chain }),
     ...(asked.fromChain !== undefined && { fromChain: asked.fromChain }),
     ...(asked.toChain !== undefined && { toChain: asked.toChain }),
+    ...(asked.toProtocol !== undefined && { toProtocol: asked.toProtocol }),
+    ...(asked.sources !== undefined && { sources: asked.sources.map((s) => ({ ...s, amount: toUnits(s.amount, asked.asset) })) }),
     ...(asked.speed !== undefined && { speed: asked.speed }),
     ...(asked.optimize !== undefined && { optimize: asked.optimize }),
     ...(asked.horizonDays !== undefined && { horizonDays: asked.horizonDays }),
@@ -166,6 +171,8 @@ export function plannerInput(request: PlanningRequest, market: MarketSnapshot, c
       chain: request.chain,
       fromChain: request.fromChain,
       toChain: request.toChain,
+      toProtocol: request.toProtocol,
+      sources: request.sources,
     },
     balances,
     positions,

@@ -822,7 +822,7 @@ export interface components {
              */
             status: "pending" | "planning" | "executing" | "completed" | "failed" | "cancelled";
             /** @enum {string} */
-            action: "lend" | "withdraw" | "bridge";
+            action: "lend" | "withdraw" | "bridge" | "rebalance";
             /** @description Token units the plan moves once planned (after route fees); the requested amount before */
             amount: number;
             /**
@@ -843,17 +843,27 @@ export interface components {
             chain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
             /** @enum {string} */
             fromChain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
-            /** @enum {string} */
+            /**
+             * @description Bridge: the destination chain; rebalance: the chain of the target market
+             * @enum {string}
+             */
             toChain?: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
             /**
-             * @description Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)
+             * @description Rebalance: the lending protocol of the target market
+             * @enum {string}
+             */
+            toProtocol?: "aave-v3" | "compound-v3";
+            /** @description Rebalance: where the moved funds come from (`requestedAmount` is their sum) */
+            sources?: components["schemas"]["RebalanceSource"][];
+            /**
+             * @description Bridge, lend and rebalance: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)
              * @enum {string}
              */
             speed?: "fast" | "standard";
             /** @description Null while pending or planning (and when planning failed) */
             executionPlan: {
                 /** @enum {string} */
-                strategy: "no-bridge" | "direct-deposit" | "single-bridge" | "multi-bridge" | "direct-withdraw";
+                strategy: "no-bridge" | "direct-deposit" | "single-bridge" | "multi-bridge" | "direct-withdraw" | "rebalance";
                 steps: components["schemas"]["IntentStep"][];
                 /** @description Why this plan, in words */
                 reasoning: string;
@@ -914,6 +924,18 @@ export interface components {
                 id: string;
                 version: number;
             };
+        };
+        /** @description One source of a rebalance: a position withdrawn, or the wallet's idle funds on a chain */
+        RebalanceSource: {
+            /** @enum {string} */
+            chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+            /** @description The lending protocol of the position withdrawn; null for idle funds */
+            protocol: ("aave-v3" | "compound-v3") | null;
+            /**
+             * @description What this source gives, token units
+             * @example 1.5
+             */
+            amount: string;
         };
         /** @description One step of an execution plan */
         IntentStep: components["schemas"]["DepositStep"] | components["schemas"]["WithdrawStep"] | components["schemas"]["BridgeStep"];
@@ -1178,7 +1200,7 @@ export interface components {
             };
         };
         /** @description One variant per `action`. Unknown fields are refused. An unknown chain name answers 400 INVALID_CHAIN (details.field, details.supported); every other violation 400 INVALID_REQUEST naming each bad field in details.issues. */
-        CreateIntentRequest: components["schemas"]["LendIntentRequest"] | components["schemas"]["WithdrawIntentRequest"] | components["schemas"]["BridgeIntentRequest"];
+        CreateIntentRequest: components["schemas"]["LendIntentRequest"] | components["schemas"]["WithdrawIntentRequest"] | components["schemas"]["BridgeIntentRequest"] | components["schemas"]["RebalanceIntentRequest"];
         /** @description Lend `amount` of `asset` on `chain`, or where the APY is best among the wallet's chains; USDC elsewhere is bridged there first */
         LendIntentRequest: {
             /**
@@ -1187,7 +1209,7 @@ export interface components {
              */
             walletId: string;
             /**
-             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)
+             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP); rebalance: move funds from positions and idle balances into one market (withdraw, bridge, deposit)
              * @enum {string}
              */
             action: "lend";
@@ -1219,7 +1241,7 @@ export interface components {
              */
             horizonDays?: number;
             /**
-             * @description bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
+             * @description bridge, lend and rebalance: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
              * @enum {string}
              */
             speed?: "fast" | "standard";
@@ -1238,7 +1260,7 @@ export interface components {
              */
             walletId: string;
             /**
-             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)
+             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP); rebalance: move funds from positions and idle balances into one market (withdraw, bridge, deposit)
              * @enum {string}
              */
             action: "withdraw";
@@ -1274,7 +1296,7 @@ export interface components {
              */
             walletId: string;
             /**
-             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP)
+             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP); rebalance: move funds from positions and idle balances into one market (withdraw, bridge, deposit)
              * @enum {string}
              */
             action: "bridge";
@@ -1296,12 +1318,12 @@ export interface components {
              */
             fromChain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
             /**
-             * @description bridge only (required there): the chain it arrives on; must differ from fromChain
+             * @description bridge: the chain the USDC arrives on, must differ from fromChain; rebalance: the chain of the target market (required for both)
              * @enum {string}
              */
             toChain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
             /**
-             * @description bridge and lend: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
+             * @description bridge, lend and rebalance: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
              * @enum {string}
              */
             speed?: "fast" | "standard";
@@ -1312,11 +1334,71 @@ export interface components {
              */
             action: "bridge";
         });
+        /** @description Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`: one plan withdraws, bridges USDC from every other chain (CCTP) and deposits what arrives. Also enforced, in words: `amount` is exactly the sum of the sources' amounts; no (chain, protocol) appears twice; no source is the target market; a source of an asset other than USDC is on `toChain` (only USDC is bridged); the asset exists on every source's chain. */
+        RebalanceIntentRequest: {
+            /**
+             * @description One of your wallets
+             * @example svc_wallet_0123456789abcdef0123456789abcdef
+             */
+            walletId: string;
+            /**
+             * @description lend: supply to the best market (bridging USDC there first when needed); withdraw: take a position back; bridge: move USDC between chains (CCTP); rebalance: move funds from positions and idle balances into one market (withdraw, bridge, deposit)
+             * @enum {string}
+             */
+            action: "rebalance";
+            /**
+             * @description Token units of `asset`: a plain decimal string (digits, optionally a point and digits: no sign, exponent or spaces) or a JSON number, at least 0.01, with at most the asset's decimals (USDC 6, USDT 6, DAI 18, WETH 18). A number is read in its shortest decimal form and must carry at most 15 significant digits (send larger precision as a string).
+             * @example 10.5
+             * @example 25
+             */
+            amount: string | number;
+            /**
+             * @description The token moved; it must exist on every chain the request names (base: USDC, WETH only; base-sepolia: USDC, WETH only); bridge moves USDC only
+             * @default USDC
+             * @enum {string}
+             */
+            asset?: "USDC" | "USDT" | "DAI" | "WETH";
+            /**
+             * @description bridge: the chain the USDC arrives on, must differ from fromChain; rebalance: the chain of the target market (required for both)
+             * @enum {string}
+             */
+            toChain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+            /**
+             * @description rebalance only (required there): the lending protocol of the target market on toChain
+             * @enum {string}
+             */
+            toProtocol: "aave-v3" | "compound-v3";
+            /** @description rebalance only (required there): where the moved funds come from, each a position withdrawn (protocol set) or the wallet's idle funds (protocol null) on a chain; `amount` is the sum of theirs */
+            sources: components["schemas"]["RebalanceSourceRequest"][];
+            /**
+             * @description bridge, lend and rebalance: how fast the CCTP transfers are attested. `fast` (default): in seconds, for a fee of a few basis points; `standard`: after hard finality (minutes on the public networks), no fee
+             * @enum {string}
+             */
+            speed?: "fast" | "standard";
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "rebalance";
+        });
+        /** @description One source of a rebalance: a position withdrawn (protocol set) or the wallet's idle funds (protocol null) */
+        RebalanceSourceRequest: {
+            /** @enum {string} */
+            chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+            /** @description The lending protocol of the position withdrawn; null for idle funds on `chain` */
+            protocol: ("aave-v3" | "compound-v3") | null;
+            /**
+             * @description Token units of `asset` this source gives, a positive plain decimal string
+             * @example 60
+             */
+            amount: string;
+        };
         /** @description The plan the engine would run now for this body, priced; nothing stored or sent */
         IntentPreview: {
             walletId: string;
             /** @enum {string} */
-            action: "lend" | "withdraw" | "bridge";
+            action: "lend" | "withdraw" | "bridge" | "rebalance";
             /** @enum {string} */
             asset: "USDC" | "USDT" | "DAI" | "WETH";
             /** @description Token units, decimal string */
@@ -1328,7 +1410,7 @@ export interface components {
             /** @description Integer string, smallest units */
             amountUnits: string;
             /** @enum {string} */
-            strategy: "no-bridge" | "direct-deposit" | "single-bridge" | "multi-bridge" | "direct-withdraw";
+            strategy: "no-bridge" | "direct-deposit" | "single-bridge" | "multi-bridge" | "direct-withdraw" | "rebalance";
             /** @description The plan explained, as the intent would record it */
             reasoning: string;
             /**
@@ -1566,7 +1648,7 @@ export interface components {
              *       "withdraw"
              *     ]
              */
-            actions?: ("lend" | "withdraw" | "bridge")[];
+            actions?: ("lend" | "withdraw" | "bridge" | "rebalance")[];
             /**
              * @description The chains an intent may touch: where its funds leave, pass and arrive (absent: all of them). The planner uses no other
              * @example [
@@ -1617,7 +1699,7 @@ export interface components {
              *       "withdraw"
              *     ]
              */
-            actions?: ("lend" | "withdraw" | "bridge")[];
+            actions?: ("lend" | "withdraw" | "bridge" | "rebalance")[];
             /**
              * @description The chains an intent may touch: where its funds leave, pass and arrive (absent: all of them). The planner uses no other
              * @example [

@@ -30,7 +30,28 @@ export async function recordGasSpent(usage: UsageRepo, accountId: string, wei: b
 }
 
 /** The transactions an action sends at least (a lend that needs bridges sends more: its actual gas is counted as it is paid). */
-const KINDS: Record<IntentAction, TxKind[]> = { lend: ['approve', 'supply'], withdraw: ['withdraw'], bridge: ['approve', 'burn', 'mint'] };
+const KINDS: Record<Exclude<IntentAction, 'rebalance'>, TxKind[]> = {
+  lend: ['approve', 'supply'],
+  withdraw: ['withdraw'],
+  bridge: ['approve', 'burn', 'mint'],
+};
+
+/** What of a request says which transactions it sends. */
+export type GasShape = Pick<Intent, 'action' | 'toChain' | 'sources'>;
+
+/**
+ * The transactions a request sends: a rebalance's are known from its
+ * sources (a withdraw per position, approve + burn + mint per chain bridged
+ * from, approve + supply of the deposit); the other actions' at least KINDS.
+ */
+export function intentTxKinds(request: GasShape): TxKind[] {
+  if (request.action !== 'rebalance') return KINDS[request.action];
+  const sources = request.sources ?? [];
+  const withdraws = sources.filter((s) => s.protocol !== null).map((): TxKind => 'withdraw');
+  const bridged = new Set(sources.filter((s) => s.chain !== request.toChain).map((s) => s.chain));
+  const bridges = [...bridged].flatMap((): TxKind[] => ['approve', 'burn', 'mint']);
+  return [...withdraws, ...bridges, 'approve', 'supply'];
+}
 
 /**
  * The gas an intent is expected to cost: the typical gas of its transactions
@@ -39,11 +60,11 @@ const KINDS: Record<IntentAction, TxKind[]> = { lend: ['approve', 'supply'], wit
  * retries it; its actual gas is counted receipt by receipt), so a passing
  * node error never refuses an intent at the door.
  */
-export async function estimateIntentGasWei(chains: Pick<ChainPort, 'gasQuote'>, action: IntentAction, onChains: readonly ChainName[]): Promise<bigint> {
+export async function estimateIntentGasWei(chains: Pick<ChainPort, 'gasQuote'>, request: GasShape, onChains: readonly ChainName[]): Promise<bigint> {
   if (onChains.length === 0) return 0n;
   const quotes = await Promise.allSettled(onChains.map((c) => chains.gasQuote(c)));
   const price = quotes.reduce((max, q) => (q.status === 'fulfilled' && q.value.gasPriceWei > max ? q.value.gasPriceWei : max), 0n);
-  return KINDS[action].reduce((sum, kind) => sum + TYPICAL_GAS[kind], 0n) * price;
+  return intentTxKinds(request).reduce((sum, kind) => sum + TYPICAL_GAS[kind], 0n) * price;
 }
 
 /** What an admitted intent holds of its account's gas budget until it is final. */

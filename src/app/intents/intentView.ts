@@ -1,6 +1,17 @@
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
 import { toUnits } from '../../domain/money';
-import type { BridgeSpeed, ExecutionPlan, Intent, IntentAction, IntentError, IntentResults, IntentStatus, Step, TransactionRecord } from '../../domain/intent';
+import type {
+  BridgeSpeed,
+  ExecutionPlan,
+  Intent,
+  IntentAction,
+  IntentError,
+  IntentResults,
+  IntentStatus,
+  RebalanceSource,
+  Step,
+  TransactionRecord,
+} from '../../domain/intent';
 import type { TxKind } from '../../ports/chain';
 
 /** The kinds of transaction a view reports (`kind`): the chain port's, named for the front doors, which do not import the ports. */
@@ -44,7 +55,11 @@ export interface IntentView {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
-  /** Bridge and lend: the speed of the bridges (fast unless the intent asked for standard). */
+  /** Rebalance: the lending protocol of the target market on `toChain`. */
+  toProtocol?: LendingProtocol;
+  /** Rebalance: where the moved funds come from (each amount a decimal string; `requestedAmount` is their sum). */
+  sources?: RebalanceSource[];
+  /** Bridge, lend and rebalance: the speed of the bridges (fast unless the intent asked for standard). */
   speed?: BridgeSpeed;
   /** Null while pending or planning (and when planning failed). */
   executionPlan: (Omit<ExecutionPlan, 'steps'> & { steps: StepView[] }) | null;
@@ -101,6 +116,8 @@ export function toIntentView(i: Intent): IntentView {
   if (i.chain !== undefined) view.chain = i.chain;
   if (i.fromChain !== undefined) view.fromChain = i.fromChain;
   if (i.toChain !== undefined) view.toChain = i.toChain;
+  if (i.toProtocol !== undefined) view.toProtocol = i.toProtocol;
+  if (i.sources !== undefined) view.sources = i.sources.map((s) => ({ ...s }));
   if (i.speed !== undefined) view.speed = i.speed;
   if (i.results !== undefined) view.results = { ...i.results, transactions: i.results.transactions.map(transactionView) };
   if (i.error !== undefined) view.error = i.error;

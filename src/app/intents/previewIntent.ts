@@ -12,7 +12,7 @@ import { cctpFee } from '../../domain/cctpFee';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf } from '../../domain/optimize';
 import { refuseRequest, type PolicyRules } from '../../domain/policy';
-import { requestSourceChains } from '../policies/decideIntent';
+import { requestChains, requestProtocols, requestSourceChains } from '../policies/decideIntent';
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
@@ -201,7 +201,7 @@ export async function checkPolicy(
     rules.maxUsdPerIntent !== undefined
       ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, principalWallet, params, rules))
       : 0n;
-  const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params).map((n) => n.chain), usdCents: cents });
+  const refusal = refuseRequest(rules, { action: params.action, chains: requestChains(params), protocols: requestProtocols(params), usdCents: cents });
   if (refusal) throw policyViolation({ id: policy.id, version: policy.version }, refusal);
   return { id: policy.id, version: policy.version, rules };
 }

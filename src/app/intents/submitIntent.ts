@@ -29,12 +29,13 @@ export type SubmitIntentResult = Replayable<IntentView>;
 /** INVALID_REQUEST, INVALID_CHAIN, PLAN_RESTRICTED, WALLET_NOT_FOUND, IDEMPOTENCY_CONFLICT, GAS_BUDGET_EXCEEDED, POLICY_VIOLATION, POLICY_NOT_FOUND. */
 export type SubmitIntentError = ServiceError;
 
-/** The chains a request names, with the field naming each. */
+/** The chains a request names, with the field naming each (a rebalance's sources as `sources.N.chain`). */
 export function namedChains(params: CreateIntentParams): NamedChain[] {
-  return INTENT_CHAIN_FIELDS.flatMap((field) => {
+  const fields = INTENT_CHAIN_FIELDS.flatMap((field): NamedChain[] => {
     const chain = params[field];
     return chain === undefined ? [] : [{ field, chain }];
   });
+  return fields.concat((params.sources ?? []).map((s, i) => ({ field: `sources.${i}.chain`, chain: s.chain })));
 }
 
 /** Tron wallets have no supported network yet; EVM wallets only act on their own chains. */
@@ -50,7 +51,8 @@ export function checkWalletChains(wallet: Wallet, params: CreateIntentParams): v
 /**
  * What the request asks, as its intent records it: the fields the engine
  * plans the intent by, and a preview plans the same request by (its bridges
- * fast unless it asked for standard; a withdraw bridges nothing).
+ * fast unless it asked for standard; a withdraw bridges nothing; a
+ * rebalance's sources as they were asked, amounts normalised).
  */
 export function askedOf(params: CreateIntentParams): Omit<AskedOfWallet, 'walletId' | 'policy'> {
   return {
@@ -60,6 +62,8 @@ export function askedOf(params: CreateIntentParams): Omit<AskedOfWallet, 'wallet
     ...(params.chain !== undefined && { chain: params.chain }),
     ...(params.fromChain !== undefined && { fromChain: params.fromChain }),
     ...(params.toChain !== undefined && { toChain: params.toChain }),
+    ...(params.toProtocol !== undefined && { toProtocol: params.toProtocol }),
+    ...(params.sources !== undefined && { sources: params.sources.map((s) => ({ chain: s.chain, protocol: s.protocol, amount: s.amount })) }),
     ...(params.optimize !== undefined && { optimize: params.optimize }),
     ...(params.horizonDays !== undefined && { horizonDays: params.horizonDays }),
     ...(params.action !== 'withdraw' && { speed: params.speed ?? DEFAULT_BRIDGE_SPEED }),
@@ -75,6 +79,8 @@ function intentCreatedDetails(intent: Intent): Record<string, unknown> {
     ...(intent.chain !== undefined && { chain: intent.chain }),
     ...(intent.fromChain !== undefined && { fromChain: intent.fromChain }),
     ...(intent.toChain !== undefined && { toChain: intent.toChain }),
+    ...(intent.toProtocol !== undefined && { toProtocol: intent.toProtocol }),
+    ...(intent.sources !== undefined && { sources: intent.sources }),
   };
 }
 
@@ -103,7 +109,7 @@ export async function submitIntent(deps: SubmitIntentDeps, principal: Principal,
     // The shared gas tank pays for what the intent sends: its expected gas is reserved of the account's 24 h budget, or nothing starts.
     let gas;
     try {
-      const estimate = await estimateIntentGasWei(deps.chains, params.action, requestSourceChains(deps, wallet, params, decision?.policy.rules));
+      const estimate = await estimateIntentGasWei(deps.chains, params, requestSourceChains(deps, wallet, params, decision?.policy.rules));
       gas = await reserveGasBudget(deps.store.usage, principal.account.id, deps.limits.gasBudgetPerAccountWei, estimate, deps.clock.now());
     } catch (e) {
       await decision?.release();

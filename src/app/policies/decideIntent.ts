@@ -21,8 +21,13 @@ export const dailyWindow = (walletId: string, limitCents: bigint) => ({
   bucketMs: HOUR_MS,
 });
 
-/** The chains an intent request names. */
-const namedChains = (p: CreateIntentParams): ChainName[] => [p.chain, p.fromChain, p.toChain].filter((c): c is ChainName => c !== undefined);
+/** The chains an intent request names (a rebalance's sources' too). */
+export const requestChains = (p: CreateIntentParams): ChainName[] =>
+  [p.chain, p.fromChain, p.toChain, ...(p.sources ?? []).map((s) => s.chain)].filter((c): c is ChainName => c !== undefined);
+
+/** The lending protocols an intent request names: a rebalance's target market and the positions it withdraws from. */
+export const requestProtocols = (p: CreateIntentParams): string[] =>
+  [p.toProtocol, ...(p.sources ?? []).map((s) => s.protocol)].filter((x): x is NonNullable<typeof x> => x !== undefined && x !== null);
 
 /** The chains the request's plan could draw from (the wallet's served chains as a last resort, so a price is always read). */
 export function requestSourceChains(deps: Pick<AppDeps, 'chains'>, wallet: Wallet, params: CreateIntentParams, rules: PolicyRules | undefined): ChainName[] {
@@ -64,7 +69,7 @@ export async function decideIntent(
   const needsValue = rules.maxUsdPerIntent !== undefined || rules.maxUsdPerDay !== undefined;
   // The request's floor: a cap exceeded even at the cheapest chain the plan could draw from is refused now; planning prices the plan itself.
   const cents = needsValue ? await requestFloorCents(deps.chains, params as PricedRequest, requestSourceChains(deps, wallet, params, rules)) : 0n;
-  const refusal = refuseRequest(rules, { action: params.action, chains: namedChains(params), usdCents: cents });
+  const refusal = refuseRequest(rules, { action: params.action, chains: requestChains(params), protocols: requestProtocols(params), usdCents: cents });
   if (refusal) return deny(refusal);
   const record: IntentPolicy = { id: policy.id, version: policy.version, rules };
   if (rules.maxUsdPerDay === undefined) return { policy: record, release: async () => undefined };

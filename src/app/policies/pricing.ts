@@ -24,12 +24,15 @@ export interface PricedRequest {
   amount: string;
   chain?: ChainName;
   fromChain?: ChainName;
+  /** Rebalance: where its funds come from. */
+  sources?: readonly { chain: ChainName }[];
 }
 
 /** The chains the plan of `request` could take its funds from: the wallet's served chains the policy allows, narrowed by what the request names. */
 export function sourceChains(request: PricedRequest, walletChains: readonly ChainName[], rules: PolicyRules | undefined): ChainName[] {
   if (request.action === 'bridge' && request.fromChain !== undefined) return [request.fromChain];
   if (request.action === 'withdraw' && request.chain !== undefined) return [request.chain];
+  if (request.action === 'rebalance' && request.sources !== undefined) return [...new Set(request.sources.map((s) => s.chain))];
   const target = request.chain;
   const usable = walletChains.filter((c) => chainAllowed(rules, c));
   if (target === undefined) return usable;
@@ -44,21 +47,34 @@ export async function requestFloorCents(prices: Price, request: PricedRequest, c
   return toCents(Number(request.amount) * cheapest);
 }
 
-/** What each chain gives of the wallet's funds under `steps`, in smallest units of `asset` (a deposit gives only what no bridge of the plan brought). */
+/**
+ * What each chain gives of the wallet's funds under `steps`, in smallest
+ * units of `asset`: a bridge or a deposit gives only what no earlier step of
+ * the plan brought to its chain (a rebalance's withdraw, a bridge's arrival),
+ * so funds the plan moves twice count once.
+ */
 export function planOutflows(steps: readonly Step[], asset: TokenAsset): Map<ChainName, bigint> {
   const out = new Map<ChainName, bigint>();
   const add = (chain: ChainName, units: bigint): void => void out.set(chain, (out.get(chain) ?? 0n) + units);
-  const arrived = new Map<ChainName, bigint>();
+  const brought = new Map<ChainName, bigint>();
+  /** Counts `units` leaving `chain`, less what the plan brought there already (used up as it is spent). */
+  const spend = (chain: ChainName, units: bigint): void => {
+    const there = brought.get(chain) ?? 0n;
+    const covered = there < units ? there : units;
+    brought.set(chain, there - covered);
+    if (units > covered) add(chain, units - covered);
+  };
   for (const step of steps) {
     if (step.type === 'bridge') {
       const units = toUnits(step.amount, 'USDC');
-      add(step.from, units);
-      arrived.set(step.to, (arrived.get(step.to) ?? 0n) + units - toUnits(step.fee ?? '0', 'USDC'));
+      spend(step.from, units);
+      brought.set(step.to, (brought.get(step.to) ?? 0n) + units - toUnits(step.fee ?? '0', 'USDC'));
     } else if (step.type === 'withdraw') {
-      add(step.chain, toUnits(step.amount, step.asset ?? asset));
+      const units = toUnits(step.amount, step.asset ?? asset);
+      add(step.chain, units);
+      brought.set(step.chain, (brought.get(step.chain) ?? 0n) + units);
     } else {
-      const units = toUnits(step.amount, step.asset ?? asset) - (arrived.get(step.chain) ?? 0n);
-      if (units > 0n) add(step.chain, units);
+      spend(step.chain, toUnits(step.amount, step.asset ?? asset));
     }
   }
   return out;

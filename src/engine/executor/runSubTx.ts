@@ -5,6 +5,7 @@ import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, ty
 import { sleep, throwIfAborted, untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { followTx } from './followTx';
+import { withIdleFunds } from './rebalanceIdle';
 import { backoffMs, isTransient } from './retry';
 import { stepFailed } from './stepFailure';
 import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
@@ -163,13 +164,14 @@ async function revokeLeftover(intent: Intent, step: Step, ctx: UnitContext): Pro
 /**
  * Fails the intent at `step` with `error`; `results.failedStep` is the
  * 1-based position, `completedSteps` is kept. An allowance the step left
- * standing is revoked first.
+ * standing is revoked first. A rebalance's error says where its funds now
+ * sit idle.
  */
 export async function failStep(intent: Intent, step: Step, error: ServiceError, ctx: UnitContext): Promise<Intent> {
   const current = await revokeLeftover(intent, step, ctx);
   return ctx.commit({
     type: 'fail',
-    error: error.toJSON(),
+    error: withIdleFunds(current, error).toJSON(),
     failedStep: step.index + 1,
     step: { ...settled(stepOf(current, step.index)), status: 'failed', completedAt: ctx.clock.now().toISOString() },
   });

@@ -1,6 +1,7 @@
 import { invalidRequest } from '../../domain/errors/request';
 import { planBridge } from './planBridge';
 import { planLend } from './planLend';
+import { planRebalance } from './planRebalance';
 import { planWithdraw } from './planWithdraw';
 import type { PlannerInput, PlanResult } from './types';
 
@@ -14,5 +15,7 @@ export function plan(input: PlannerInput): PlanResult {
       return planWithdraw(input);
     case 'bridge':
       return planBridge(input);
+    case 'rebalance':
+      return planRebalance(input);
   }
 }

@@ -8,8 +8,8 @@ import type { ChainAmounts } from './types';
  * What executing intents of a wallet have committed of `asset` and not yet
  * moved, per chain, in smallest units: a burn not confirmed holds its amount
  * on the source chain; a supply not confirmed holds its amount on its chain,
- * less what the same intent's unfinished bridges will bring there (that part
- * is not in the balance yet). Planning subtracts it from the balances, so two
+ * less what the same intent's unfinished bridges and withdraws will bring
+ * there (that part is not in the balance yet). Planning subtracts it from the balances, so two
  * intents never plan against the same tokens, whatever the order of their
  * transactions (the wallet actor already runs one intent at a time; this
  * holds across instances and restarts too).
@@ -23,7 +23,7 @@ export function reservedBalances(others: readonly Intent[], asset: TokenAsset): 
     };
     for (const step of intent.executionPlan?.steps ?? []) {
       if (step.status === 'completed' || step.status === 'failed') continue;
-      const done = (kind: 'burn' | 'mint' | 'supply'): boolean => findSubTx(intent.results, step.index, kind)?.status === 'confirmed';
+      const done = (kind: 'burn' | 'mint' | 'supply' | 'withdraw'): boolean => findSubTx(intent.results, step.index, kind)?.status === 'confirmed';
       if (step.type === 'bridge' && asset === 'USDC') {
         const amount = toUnits(step.amount, 'USDC');
         const arriving = amount - toUnits(step.fee ?? '0', 'USDC');
@@ -31,6 +31,9 @@ export function reservedBalances(others: readonly Intent[], asset: TokenAsset): 
         if (!done('mint')) add(step.to, -arriving);
       } else if (step.type === 'deposit' && step.asset === asset && !done('supply')) {
         add(step.chain, toUnits(step.amount, asset));
+      } else if (step.type === 'withdraw' && step.asset === asset && !done('withdraw')) {
+        // a rebalance's later bridge spends what this withdraw brings: not in the balance yet, so not held from it
+        add(step.chain, -toUnits(step.amount, asset));
       }
     }
     for (const [chain, units] of Object.entries(net) as [ChainName, bigint][]) {

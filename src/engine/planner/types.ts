@@ -1,4 +1,4 @@
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
 import type { ServiceError } from '../../domain/errors/base';
 import type { ExecutionPlan, IntentAction } from '../../domain/intent';
 import type { NetReturnOptions } from './netReturn';
@@ -31,6 +31,17 @@ export interface PlanRequest {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
+  /** Rebalance: the protocol of the target market on `toChain`. */
+  toProtocol?: LendingProtocol;
+  /** Rebalance: where the funds come from; `amount` is the sum of theirs. */
+  sources?: readonly PlannedSource[];
+}
+
+/** A rebalance source as the planner reads it: a position (protocol set) or idle funds (protocol null), smallest units. */
+export interface PlannedSource {
+  chain: ChainName;
+  protocol: LendingProtocol | null;
+  amount: bigint;
 }
 
 /** Everything the planner reads: the request and a snapshot of the wallet and the markets. */

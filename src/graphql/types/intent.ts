@@ -31,6 +31,7 @@ import type {
   IntentError,
   IntentResults,
   IntentStatus,
+  RebalanceSource,
   Step,
   StepStatus,
   Strategy,
@@ -64,6 +65,8 @@ export const IntentActionEnum = builder.enumType('IntentAction', {
     lend: 'Supply tokens to the best lending market of the wallet (or on `chain`), bridging USDC there first when needed.',
     withdraw: 'Withdraw tokens from the lending position on `chain`.',
     bridge: 'Move USDC from `fromChain` to `toChain`.',
+    rebalance:
+      'Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`, bridging USDC there first when needed.',
   }),
 });
 
@@ -85,6 +88,7 @@ export const StrategyEnum = builder.enumType('Strategy', {
     'single-bridge': 'One bridge, then the deposit (or the bridge alone for a bridge intent).',
     'multi-bridge': 'Several bridges from several chains, then the deposit.',
     'direct-withdraw': 'Withdraw from the position on the chain asked for.',
+    rebalance: "Withdraw the sources' positions, bridge what is not on the target chain, deposit what arrives into the target market.",
   }),
 });
 
@@ -242,9 +246,32 @@ const IntentErrorRef = builder.objectRef<IntentError>('IntentError').implement({
   }),
 });
 
+const RebalanceSourceRef = builder.objectRef<RebalanceSource>('RebalanceSource').implement({
+  description: "One source of a rebalance: a position withdrawn, or the wallet's idle funds on a chain.",
+  fields: (t) => ({
+    chain: t.field({ type: ChainEnum, description: 'The chain the funds are on.', resolve: (s) => s.chain }),
+    protocol: t.field({
+      type: LendingProtocolEnum,
+      nullable: true,
+      description: 'The lending protocol of the position withdrawn; null for idle funds.',
+      resolve: (s) => s.protocol,
+    }),
+    amount: t.exposeString('amount', { description: 'Decimal string in token units: what this source gives.' }),
+  }),
+});
+
+const RebalanceSourceInput = builder.inputType('RebalanceSourceInput', {
+  description: 'One source of a rebalance (createIntent).',
+  fields: (t) => ({
+    chain: t.field({ type: ChainEnum, required: true, description: 'The chain the funds are on.' }),
+    protocol: t.field({ type: LendingProtocolEnum, description: 'The lending protocol of the position to withdraw; null or absent for idle funds.' }),
+    amount: t.string({ required: true, description: 'Decimal string in token units, e.g. "10.5".' }),
+  }),
+});
+
 /** The Intent object type (backed by the stored record, amounts as exact decimal strings). */
 export const IntentRef = builder.objectRef<Intent>('Intent').implement({
-  description: 'A lend, withdraw or bridge goal, planned and executed asynchronously (same resource as /v1/intents).',
+  description: 'A lend, withdraw, bridge or rebalance goal, planned and executed asynchronously (same resource as /v1/intents).',
   interfaces: [NodeRef],
   fields: (t) => ({
     walletId: t.exposeID('walletId', { description: 'The wallet the intent acts for.' }),
@@ -260,11 +287,28 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
       resolve: (i) => i.chain,
     }),
     fromChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the source chain; null otherwise.', resolve: (i) => i.fromChain }),
-    toChain: t.field({ type: ChainEnum, nullable: true, description: 'bridge: the destination chain; null otherwise.', resolve: (i) => i.toChain }),
+    toChain: t.field({
+      type: ChainEnum,
+      nullable: true,
+      description: 'bridge: the destination chain; rebalance: the chain of the target market; null otherwise.',
+      resolve: (i) => i.toChain,
+    }),
+    toProtocol: t.field({
+      type: LendingProtocolEnum,
+      nullable: true,
+      description: 'rebalance: the lending protocol of the target market; null otherwise.',
+      resolve: (i) => i.toProtocol,
+    }),
+    sources: t.field({
+      type: [RebalanceSourceRef],
+      nullable: true,
+      description: 'rebalance: where the moved funds come from (`requestedAmount` is their sum); null otherwise.',
+      resolve: (i) => i.sources,
+    }),
     speed: t.field({
       type: BridgeSpeedEnum,
       nullable: true,
-      description: 'bridge and lend: how fast the bridges are attested; null for a withdraw.',
+      description: 'bridge, lend and rebalance: how fast the bridges are attested; null for a withdraw.',
       resolve: (i) => i.speed,
     }),
     executionPlan: t.field({
@@ -297,18 +341,26 @@ export const CreateIntentInput = builder.inputType('CreateIntentInput', {
   description: 'A new intent (the body of POST /v1/intents).',
   fields: (t) => ({
     walletId: t.id({ required: true, description: 'The wallet to act for (svc_wallet_…).' }),
-    action: t.field({ type: IntentActionEnum, required: true, description: 'LEND, WITHDRAW or BRIDGE.' }),
+    action: t.field({ type: IntentActionEnum, required: true, description: 'LEND, WITHDRAW, BRIDGE or REBALANCE.' }),
     amount: t.string({ required: true, description: 'Decimal string in token units, e.g. "10.5".' }),
     asset: t.field({ type: TokenAssetEnum, description: 'Default USDC.' }),
     chain: t.field({ type: ChainEnum, description: 'lend: the destination (default: best APY); withdraw: required.' }),
     fromChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
-    toChain: t.field({ type: ChainEnum, description: 'bridge: required.' }),
+    toChain: t.field({ type: ChainEnum, description: 'bridge: required; rebalance: the chain of the target market, required.' }),
+    toProtocol: t.field({ type: LendingProtocolEnum, description: 'rebalance only, required there: the lending protocol of the target market.' }),
+    sources: t.field({
+      type: [RebalanceSourceInput],
+      description: 'rebalance only, required there: where the funds come from; `amount` must be the sum of their amounts.',
+    }),
     optimize: t.field({
       type: OptimizeGoalEnum,
       description: 'lend only, opt-in: NET_RETURN chooses the market (when chain is absent) by net return over horizonDays instead of the highest APY.',
     }),
     horizonDays: t.int({ description: 'With optimize only: the days earnings are counted over, 1-3650 (default 30).' }),
-    speed: t.field({ type: BridgeSpeedEnum, description: 'bridge and lend: FAST (default, seconds, a fee of a few bps) or STANDARD (hard finality, no fee).' }),
+    speed: t.field({
+      type: BridgeSpeedEnum,
+      description: 'bridge, lend and rebalance: FAST (default, seconds, a fee of a few bps) or STANDARD (hard finality, no fee).',
+    }),
   }),
 });
 
@@ -359,11 +411,17 @@ builder.mutationField('createIntent', (t) =>
     type: IntentRef,
     nullable: true,
     description:
-      'Creates a lend, withdraw or bridge intent (same as POST /v1/intents). Honours the Idempotency-Key HTTP header. Null with its error when refused (e.g. INVALID_REQUEST, POLICY_VIOLATION).',
+      'Creates a lend, withdraw, bridge or rebalance intent (same as POST /v1/intents). Honours the Idempotency-Key HTTP header. Null with its error when refused (e.g. INVALID_REQUEST, POLICY_VIOLATION).',
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to create.' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });
+      const { sources, ...rest } = args.input;
+      const body = withoutNulls({
+        ...rest,
+        walletId: String(args.input.walletId),
+        // an absent protocol is a source of idle funds, as REST spells it null
+        sources: sources?.map((src) => ({ ...src, protocol: src.protocol ?? null })),
+      });
       return runOperation(
         ctx.deps,
         principal,

@@ -19,6 +19,7 @@ const ActionEnum = builder.enumType('PolicyAction', {
     lend: 'Lend intents.',
     withdraw: 'Withdraw intents.',
     bridge: 'Bridge intents.',
+    rebalance: 'Rebalance intents (a standing intent moves funds with them).',
   }),
 });
 const ScopeEnum = builder.enumType('PolicyScope', {

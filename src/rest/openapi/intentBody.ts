@@ -1,5 +1,6 @@
 import { z } from './zod';
-import { ASSET_DECIMALS, CHAINS, CHAIN_NAMES, TOKEN_ASSETS, type TokenAsset } from '../../domain/chains';
+import { ASSET_DECIMALS, CHAINS, CHAIN_NAMES, LENDING_PROTOCOLS, TOKEN_ASSETS, type TokenAsset } from '../../domain/chains';
+import { MAX_REBALANCE_SOURCES } from '../../domain/intent';
 import { MIN_INTENT_AMOUNT, createIntentSchema, intentAmountSchema } from '../../domain/schemas/intent';
 
 /**
@@ -127,9 +128,59 @@ export const bridgeIntentSchema = z
   .meta({ allOf: [...decimalsRules('USDC', ['USDC']), ...differentChainsRules()] })
   .openapi('BridgeIntentRequest', { description: 'Move `amount` USDC from `fromChain` to `toChain` (burn, attestation, mint)' });
 
+/** A rebalance source's amount: a positive plain decimal string (its decimals are the asset's: see sourceDecimalsRules). */
+const POSITIVE_DECIMAL = '^(?=.*[1-9])\\d+(?:\\.\\d+)?$';
+const sourceDecimalPattern = (decimals: number): string => `^(?=.*[1-9])\\d+(?:\\.\\d{1,${decimals}})?$`;
+
+/** Each source's amount carries at most the asset's decimals. */
+function sourceDecimalsRules(): object[] {
+  const byDecimals = new Map<number, TokenAsset[]>();
+  for (const a of TOKEN_ASSETS) byDecimals.set(ASSET_DECIMALS[a], [...(byDecimals.get(ASSET_DECIMALS[a]) ?? []), a]);
+  return [...byDecimals].map(([decimals, group]) => ({
+    if: { properties: { asset: { enum: group } }, ...(group.includes(defaultAsset) ? {} : { required: ['asset'] }) },
+    then: then({ sources: { items: { properties: { amount: { pattern: sourceDecimalPattern(decimals) } } } } }),
+  }));
+}
+
+const rebalanceSource = z
+  .strictObject({
+    chain: z.enum(CHAIN_NAMES),
+    protocol: z
+      .union([z.enum(LENDING_PROTOCOLS), z.null()])
+      .meta({ description: 'The lending protocol of the position withdrawn; null for idle funds on `chain`' }),
+    amount: z
+      .string()
+      .regex(new RegExp(POSITIVE_DECIMAL))
+      .meta({ description: 'Token units of `asset` this source gives, a positive plain decimal string', examples: ['60'] }),
+  })
+  .openapi('RebalanceSourceRequest', {
+    description: "One source of a rebalance: a position withdrawn (protocol set) or the wallet's idle funds (protocol null)",
+  });
+
+export const rebalanceIntentSchema = z
+  .strictObject({
+    walletId: fields.walletId,
+    action: action('rebalance'),
+    amount,
+    asset: fields.asset,
+    toChain: required(fields.toChain),
+    toProtocol: required(fields.toProtocol),
+    sources: z
+      .array(rebalanceSource)
+      .min(1)
+      .max(MAX_REBALANCE_SOURCES)
+      .meta(fields.sources.meta() ?? {}),
+    speed: fields.speed,
+  })
+  .meta({ allOf: [...decimalsRules(defaultAsset, TOKEN_ASSETS), ...sourceDecimalsRules(), ...assetOnChainRules('toChain')] })
+  .openapi('RebalanceIntentRequest', {
+    description:
+      "Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`: one plan withdraws, bridges USDC from every other chain (CCTP) and deposits what arrives. Also enforced, in words: `amount` is exactly the sum of the sources' amounts; no (chain, protocol) appears twice; no source is the target market; a source of an asset other than USDC is on `toChain` (only USDC is bridged); the asset exists on every source's chain.",
+  });
+
 /** The request body: a variant per action, chosen by `action`. */
 export const createIntentBodySchema = z
-  .discriminatedUnion('action', [lendIntentSchema, withdrawIntentSchema, bridgeIntentSchema])
+  .discriminatedUnion('action', [lendIntentSchema, withdrawIntentSchema, bridgeIntentSchema, rebalanceIntentSchema])
   .openapi('CreateIntentRequest', {
     description:
       'One variant per `action`. Unknown fields are refused. An unknown chain name answers 400 INVALID_CHAIN (details.field, details.supported); every other violation 400 INVALID_REQUEST naming each bad field in details.issues.',

@@ -363,11 +363,24 @@ export const intentSchema = z
     asset: tokenAsset,
     chain: chainName.optional(),
     fromChain: chainName.optional(),
-    toChain: chainName.optional(),
+    toChain: chainName.optional().meta({ description: 'Bridge: the destination chain; rebalance: the chain of the target market' }),
+    toProtocol: protocol.optional().meta({ description: 'Rebalance: the lending protocol of the target market' }),
+    sources: z
+      .array(
+        z
+          .strictObject({
+            chain: chainName,
+            protocol: z.union([protocol, z.null()]).meta({ description: 'The lending protocol of the position withdrawn; null for idle funds' }),
+            amount: decimalString('What this source gives, token units'),
+          })
+          .openapi('RebalanceSource', { description: "One source of a rebalance: a position withdrawn, or the wallet's idle funds on a chain" }),
+      )
+      .optional()
+      .meta({ description: 'Rebalance: where the moved funds come from (`requestedAmount` is their sum)' }),
     speed: z
       .enum(BRIDGE_SPEEDS)
       .optional()
-      .meta({ description: 'Bridge and lend: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
+      .meta({ description: 'Bridge, lend and rebalance: how fast bridges are attested (fast: seconds, for a fee; standard: hard finality, free)' }),
     executionPlan: z
       .union([
         z.strictObject({

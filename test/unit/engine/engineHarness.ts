@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
-import type { ChainName, TokenAsset } from '../../../src/domain/chains';
-import type { BridgeSpeed, Intent, IntentAction } from '../../../src/domain/intent';
+import type { ChainName, LendingProtocol, TokenAsset } from '../../../src/domain/chains';
+import type { BridgeSpeed, Intent, IntentAction, RebalanceSource } from '../../../src/domain/intent';
 import { toUnits } from '../../../src/domain/money';
 import type { Wallet } from '../../../src/domain/types';
 import type { MarketRate } from '../../../src/ports/chain';
@@ -32,6 +32,8 @@ export interface IntentRequest {
   chain?: ChainName;
   fromChain?: ChainName;
   toChain?: ChainName;
+  toProtocol?: LendingProtocol;
+  sources?: RebalanceSource[];
   speed?: BridgeSpeed;
 }
 
@@ -99,6 +101,8 @@ export function createHarness(o: { feeBps?: number; engine?: Partial<EngineOptio
         ...(request.chain && { chain: request.chain }),
         ...(request.fromChain && { fromChain: request.fromChain }),
         ...(request.toChain && { toChain: request.toChain }),
+        ...(request.toProtocol && { toProtocol: request.toProtocol }),
+        ...(request.sources && { sources: request.sources }),
         ...(request.speed && { speed: request.speed }),
         executionPlan: null,
         createdAt: now,

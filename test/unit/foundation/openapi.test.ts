@@ -45,7 +45,7 @@ describe('OpenAPI document', () => {
     expect(wallet.required).toContain('userId');
     expect(wallet.properties.userId.maxLength).toBe(128);
     const intent = resolve(doc.paths['/intents'].post.requestBody.content['application/json'].schema);
-    expect(intent.oneOf.flatMap((v: any) => resolve(v).properties.action.enum)).toEqual(['lend', 'withdraw', 'bridge']);
+    expect(intent.oneOf.flatMap((v: any) => resolve(v).properties.action.enum)).toEqual(['lend', 'withdraw', 'bridge', 'rebalance']);
     const policy = resolve(doc.paths['/policies'].post.requestBody.content['application/json'].schema);
     expect({ required: policy.required, scope: policy.properties.scope }).toMatchObject({
       required: ['name', 'rules'],

@@ -335,6 +335,7 @@ describe('OpenAPI document', () => {
       ['lend', ['action', 'amount', 'walletId']],
       ['withdraw', ['action', 'amount', 'chain', 'walletId']],
       ['bridge', ['action', 'amount', 'fromChain', 'toChain', 'walletId']],
+      ['rebalance', ['action', 'amount', 'sources', 'toChain', 'toProtocol', 'walletId']],
     ]);
   });
 });

@@ -38,6 +38,8 @@ export type IntentAction =
   | 'BRIDGE'
   /** Supply tokens to the best lending market of the wallet (or on `chain`), bridging USDC there first when needed. */
   | 'LEND'
+  /** Move funds from `sources` (positions withdrawn, idle balances) into the `toProtocol` market on `toChain`, bridging USDC there first when needed. */
+  | 'REBALANCE'
   /** Withdraw tokens from the lending position on `chain`. */
   | 'WITHDRAW';
 
@@ -93,6 +95,8 @@ export type Strategy =
   | 'MULTI_BRIDGE'
   /** Lend where the best rate is, with funds already there: no bridge. */
   | 'NO_BRIDGE'
+  /** Withdraw the sources' positions, bridge what is not on the target chain, deposit what arrives into the target market. */
+  | 'REBALANCE'
   /** One bridge, then the deposit (or the bridge alone for a bridge intent). */
   | 'SINGLE_BRIDGE';
 
