@@ -88,6 +88,8 @@ export interface MarketApy extends MarketRef {
 export interface SampleCosts {
   gasUsdPerUnit: Partial<Record<ChainName, number>>;
   routeFeeBps: Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
+  /** USD per whole token of each asset at that sample (stablecoins 1; WETH at the ETH/USD feed). */
+  assetUsd?: Partial<Record<TokenAsset, number>>;
 }
 
 /** Gas units per transaction kind a move prices (the chain port's typical gas, passed in: the domain imports no port). */

@@ -28,6 +28,7 @@ const STORE_COLLECTIONS = [
   'webhookEndpoints',
   'webhookDeliveries',
   'rateHistory',
+  'rateCosts',
 ];
 
 /**
