@@ -771,7 +771,7 @@ export interface components {
              * @enum {string}
              */
             bucket: "1m" | "5m" | "1h" | "1d";
-            /** @description One series per market with samples in the window, by chain, protocol and asset */
+            /** @description One series per market (and token) with samples in the window, by chain, protocol, asset and token */
             series: {
                 /** @enum {string} */
                 chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
@@ -782,6 +782,8 @@ export interface components {
                 protocol: "aave-v3" | "compound-v3";
                 /** @enum {string} */
                 asset: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description The market's token contract; absent on samples recorded before samples named their token (a series of their own) */
+                token?: string;
                 /** @description Oldest first; buckets without samples are left out */
                 buckets: {
                     /**
