@@ -1,6 +1,6 @@
 import { rateHistoryCutoff, type RateSample } from '../../domain/rateHistory';
 import type { SampleCosts } from '../../domain/standingIntent';
-import type { RateHistoryRepo, RecordedCosts } from '../../ports/store';
+import type { RateHistoryRepo } from '../../ports/store';
 
 type MarketOf = Pick<RateSample, 'chain' | 'protocol' | 'asset' | 'token'>;
 
