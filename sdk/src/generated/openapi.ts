@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * APY history of the lending markets
-         * @description Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window `from` → `to` defaults to the last 24 h and spans 30 days at most; `bucket` defaults to the smallest width making at most 500 buckets, and one asked for may make at most 1440. 1 credit. Every bad parameter is named in `details.issues`.
+         * @description Each market's supply APY as the service sampled it (every minute by default; kept 90 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window `from` → `to` defaults to the last 24 h and spans 30 days at most; `bucket` defaults to the smallest width making at most 500 buckets, and one asked for may make at most 1440. 1 credit. Every bad parameter is named in `details.issues`.
          *
          *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
          */
