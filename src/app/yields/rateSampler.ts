@@ -29,10 +29,10 @@ export interface RateSamplerDeps {
   /**
    * Told of every sample once it is stored, with the costs recorded beside it
    * (no costs at all when they could not be read: nothing is priced, so
-   * nothing moves on them). A throw here is reported to onError and the
-   * sample stands.
+   * nothing moves on them). It is not waited for: the next sample is taken
+   * on time. A throw or a rejection is reported to onError; the sample stands.
    */
-  onSample?(sample: SampleTaken): void;
+  onSample?(sample: SampleTaken): void | Promise<void>;
 }
 
 /** One sample minute as stored: every market's APY and what a move cost. */
@@ -73,11 +73,10 @@ export function createRateSampler(deps: RateSamplerDeps): RateSampler {
     await deps.rateHistory.record(samples);
     if (costs) await deps.rateHistory.recordCosts(at, costs);
     if (deps.onSample) {
-      try {
-        deps.onSample({ at, samples, costs: costs ?? { gasUsdPerUnit: {}, routeFeeBps: {} } });
-      } catch (err) {
-        deps.onError?.(err);
-      }
+      const onSample = deps.onSample;
+      void Promise.resolve()
+        .then(() => onSample({ at, samples, costs: costs ?? { gasUsdPerUnit: {}, routeFeeBps: {} } }))
+        .catch((err: unknown) => deps.onError?.(err));
     }
     return samples.length;
   }

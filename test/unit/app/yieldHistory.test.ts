@@ -113,8 +113,9 @@ describe('rate sampler: tokens, costs and the onSample hook', () => {
     const clock = manualClock(NOW);
     const history = createMemoryRateHistory(clock);
     const seen: SampleTaken[] = [];
-    const sampler = createRateSampler({ readRates: rates, readCosts: async () => COSTS, rateHistory: history, clock, onSample: (s) => seen.push(s) });
+    const sampler = createRateSampler({ readRates: rates, readCosts: async () => COSTS, rateHistory: history, clock, onSample: (s) => void seen.push(s) });
     expect(await sampler.sampleNow()).toBe(1);
+    await flush();
     const samples = await history.list(window);
     expect(samples).toEqual([
       { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), at: '2026-01-31T12:00:00.000Z', apy: 4.29 },
@@ -136,30 +137,35 @@ describe('rate sampler: tokens, costs and the onSample hook', () => {
       rateHistory: history,
       clock,
       onError: (e) => errors.push(e),
-      onSample: (s) => seen.push(s),
+      onSample: (s) => void seen.push(s),
     });
     expect(await sampler.sampleNow()).toBe(1);
+    await flush();
     expect(errors).toHaveLength(1);
     expect(await history.list(window)).toHaveLength(1);
     expect(await history.listCosts(window.from, window.to)).toEqual([]);
     expect(seen.map((s) => s.costs)).toEqual([{ gasUsdPerUnit: {}, routeFeeBps: {} }]);
   });
 
-  test('error: an onSample that throws is reported; the sample stands', async () => {
+  test('error: an onSample that throws or rejects is reported; the sample stands, and a slow one does not hold the next sample back', async () => {
     const clock = manualClock(NOW);
     const history = createMemoryRateHistory(clock);
     const errors: unknown[] = [];
-    const sampler = createRateSampler({
-      readRates: rates,
-      rateHistory: history,
-      clock,
-      onError: (e) => errors.push(e),
-      onSample: () => {
+    const failures = [
+      () => {
         throw new Error('decider down');
       },
-    });
-    expect(await sampler.sampleNow()).toBe(1);
-    expect((errors[0] as Error).message).toBe('decider down');
+      async () => {
+        throw new Error('decider rejected');
+      },
+      () => new Promise<void>(() => undefined), // never settles
+    ];
+    for (const onSample of failures) {
+      const sampler = createRateSampler({ readRates: rates, rateHistory: history, clock, onError: (e) => errors.push(e), onSample });
+      expect(await sampler.sampleNow()).toBe(1);
+    }
+    await flush();
+    expect(errors.map((e) => (e as Error).message)).toEqual(['decider down', 'decider rejected']);
     expect(await history.list(window)).toHaveLength(1);
   });
 });
