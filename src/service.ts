@@ -36,6 +36,7 @@ import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 import { positionLedgerHook } from './app/balances/positionLedger';
+import { readSampleCosts } from './app/yields/sampleCosts';
 
 /**
  * Whether other instances may share this store: a MongoDB database can be
@@ -286,6 +287,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // The yield history: every market's on-chain APY, sampled on an interval (one sample per market and minute across instances).
   const rateSampler = createRateSampler({
     readRates: chains.port.rates.bind(chains.port),
+    readCosts: () => readSampleCosts(chains.port),
     rateHistory: store.rateHistory,
     clock: createSystemClock(),
     intervalMs: config.yieldSampleIntervalMs,

@@ -88,6 +88,8 @@ export interface MarketApy extends MarketRef {
 export interface SampleCosts {
   gasUsdPerUnit: Partial<Record<ChainName, number>>;
   routeFeeBps: Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
+  /** USD per whole token of each asset at that sample (stablecoins 1; WETH at the ETH/USD feed). */
+  assetUsd?: Partial<Record<TokenAsset, number>>;
 }
 
 /** Gas units per transaction kind a move prices (the chain port's typical gas, passed in: the domain imports no port). */
@@ -212,12 +214,12 @@ export interface SimulateResult {
   moves: SimulatedMove[];
   /** The standing intent's rule, moves and costs included. */
   strategy: StrategyEarnings;
-  /** Staying put all along in the market best at the last sample (today's best). */
-  todaysBest: StrategyEarnings & { market: MarketRef };
-  /** Staying put all along in the market the funds started in. */
-  firstMarket: StrategyEarnings & { market: MarketRef };
+  /** Staying put all along in the market best at the last sample (today's best); market null when the window holds no sample. */
+  todaysBest: StrategyEarnings & { market: MarketRef | null };
+  /** Staying put all along in the market the funds started in; market null when the window holds no sample and no start was given. */
+  firstMarket: StrategyEarnings & { market: MarketRef | null };
   /** Each market's APY per sample, for the chart: [at, apy] pairs. */
   series: Array<MarketRef & { points: Array<[string, number]> }>;
-  /** Cumulative earnings per sample of the strategy and of staying in the first market: [at, strategyUsd, firstMarketUsd]. */
+  /** Cumulative earnings per sample of the strategy (net of its moves' costs) and of staying in the first market: [at, strategyUsd, firstMarketUsd]. */
   cumulative: Array<[string, number, number]>;
 }

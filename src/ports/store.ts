@@ -5,6 +5,7 @@ import type { Policy } from '../domain/policy';
 import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhooks';
 import type { RateSample } from '../domain/rateHistory';
 import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
+import type { SampleCosts } from '../domain/standingIntent';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -347,18 +348,31 @@ export interface RateHistoryQuery {
   to: string;
 }
 
+/** What a move cost at one sample minute, as the sampler recorded it with the APYs. */
+export interface RecordedCosts {
+  /** The sample minute (ISO 8601 UTC, a whole minute). */
+  at: string;
+  costs: SampleCosts;
+}
+
 /**
- * APY samples, one per (chain, protocol, asset, sample minute): recording a
- * sample of a market and minute already stored replaces its APY (so several
- * instances sampling the same minute keep one sample). Samples older than
- * RATE_HISTORY_RETENTION_DAYS are gone (a TTL index on MongoDB; the memory
- * adapter drops them) and never listed.
+ * APY samples, one per (chain, protocol, asset, token, sample minute):
+ * recording a sample of a market and minute already stored replaces its APY
+ * (so several instances sampling the same minute keep one sample). A sample
+ * without a token (recorded before samples named it) is a market of its own.
+ * Beside them, one record per sample minute of what a move cost then. Samples
+ * and costs older than RATE_HISTORY_RETENTION_DAYS are gone (a TTL index on
+ * MongoDB; the memory adapter drops them) and never listed.
  */
 export interface RateHistoryRepo {
-  /** Upserts each sample by (chain, protocol, asset, at). */
+  /** Upserts each sample by (chain, protocol, asset, token, at). */
   record(samples: readonly RateSample[]): Promise<void>;
-  /** The samples in the query's window, ordered by chain, protocol, asset, then `at` ascending. */
+  /** The samples in the query's window, ordered by chain, protocol, asset, token (samples without one first), then `at` ascending. */
   list(query: RateHistoryQuery): Promise<RateSample[]>;
+  /** Upserts the costs of sample minute `at` (a second record of the minute replaces them). */
+  recordCosts(at: string, costs: SampleCosts): Promise<void>;
+  /** The costs recorded in [from, to), `at` ascending. */
+  listCosts(from: string, to: string): Promise<RecordedCosts[]>;
 }
 
 /**

@@ -29,6 +29,7 @@ const STORE_COLLECTIONS = [
   'webhookDeliveries',
   'rateHistory',
   'positionLedger',
+  'rateCosts',
 ];
 
 /**

@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * APY history of the lending markets
-         * @description Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window `from` → `to` defaults to the last 24 h and spans 30 days at most; `bucket` defaults to the smallest width making at most 500 buckets, and one asked for may make at most 1440. 1 credit. Every bad parameter is named in `details.issues`.
+         * @description Each market's supply APY as the service sampled it (every minute by default; kept 90 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window `from` → `to` defaults to the last 24 h and spans 30 days at most; `bucket` defaults to the smallest width making at most 500 buckets, and one asked for may make at most 1440. 1 credit. Every bad parameter is named in `details.issues`.
          *
          *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
          */
@@ -775,7 +775,7 @@ export interface components {
              * @enum {string}
              */
             bucket: "1m" | "5m" | "1h" | "1d";
-            /** @description One series per market with samples in the window, by chain, protocol and asset */
+            /** @description One series per market (and token) with samples in the window, by chain, protocol, asset and token */
             series: {
                 /** @enum {string} */
                 chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
@@ -786,6 +786,8 @@ export interface components {
                 protocol: "aave-v3" | "compound-v3";
                 /** @enum {string} */
                 asset: "USDC" | "USDT" | "DAI" | "WETH";
+                /** @description The market's token contract; absent on samples recorded before samples named their token (a series of their own) */
+                token?: string;
                 /** @description Oldest first; buckets without samples are left out */
                 buckets: {
                     /**

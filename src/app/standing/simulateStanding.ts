@@ -1,17 +1,62 @@
 import type { Clock } from '../../domain/clock';
+import type { RateSample } from '../../domain/rateHistory';
 import type { SimulateParams, SimulateResult } from '../../domain/standingIntent';
-import type { RateHistoryRepo } from '../../ports/store';
+import type { RateHistoryRepo, RecordedCosts } from '../../ports/store';
+import { createReplay, type ReplayMinute } from './backtestReplay';
 
 export interface SimulateStandingDeps {
   rateHistory: RateHistoryRepo;
   clock: Pick<Clock, 'now'>;
 }
 
+const DAY_MS = 86_400_000;
+/** The window when the question leaves it open: the last 30 days up to now. */
+export const DEFAULT_SIMULATE_WINDOW_MS = 30 * DAY_MS;
+/** The history is read a day at a time, so a 90-day replay never holds more than a day of samples. */
+const READ_MS = DAY_MS;
+/** How far before the window the costs in force at its start are looked for. */
+const COSTS_LOOKBACK_MS = DAY_MS;
+
 /**
- * The backtest: replays the recorded APY history of the asset's markets
- * through the live engine's decision. PLACEHOLDER until it is built.
+ * The backtest: replays the recorded APY history of the asset's markets in
+ * [from, to) minute by minute through the live engine's decision, with the
+ * costs recorded at each minute (backtestReplay.ts says how), and answers
+ * the moves it made, its earnings against staying in the first market and in
+ * today's best, and the chart's series. An empty `from` or `to` is the last
+ * 30 days up to now; the front doors check the window.
  */
 export async function simulateStanding(deps: SimulateStandingDeps, params: SimulateParams): Promise<SimulateResult> {
-  void deps;
-  throw new Error(`the backtest is not built yet (${params.asset})`);
+  const toMs = params.to ? Date.parse(params.to) : deps.clock.now().getTime();
+  const fromMs = params.from ? Date.parse(params.from) : toMs - DEFAULT_SIMULATE_WINDOW_MS;
+  const replay = createReplay(params, { fromMs, toMs });
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  let inForce = (await deps.rateHistory.listCosts(iso(fromMs - COSTS_LOOKBACK_MS), iso(fromMs))).at(-1)?.costs;
+  for (let from = fromMs; from < toMs; from += READ_MS) {
+    const to = Math.min(from + READ_MS, toMs);
+    const [samples, costs] = await Promise.all([
+      deps.rateHistory.list({ asset: params.asset, from: iso(from), to: iso(to) }),
+      deps.rateHistory.listCosts(iso(from), iso(to)),
+    ]);
+    for (const minute of minutesOf(samples, costs, inForce)) replay.minute(minute);
+    inForce = costs.at(-1)?.costs ?? inForce;
+  }
+  return replay.result();
+}
+
+/** The samples (ordered by market, then time) as sample minutes in time order, each with the costs in force then. */
+function minutesOf(samples: readonly RateSample[], costs: readonly RecordedCosts[], inForce: RecordedCosts['costs'] | undefined): ReplayMinute[] {
+  const byMinute = new Map<string, RateSample[]>();
+  for (const s of samples) {
+    let list = byMinute.get(s.at);
+    if (!list) byMinute.set(s.at, (list = []));
+    list.push(s);
+  }
+  const minutes = [...byMinute.keys()].sort();
+  let next = 0;
+  let current = inForce;
+  return minutes.map((at) => {
+    while (next < costs.length && costs[next]!.at <= at) current = costs[next++]!.costs;
+    return { at, samples: byMinute.get(at)!, costs: current ?? costs[next]?.costs };
+  });
 }

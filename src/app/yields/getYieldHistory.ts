@@ -1,8 +1,16 @@
+import type { Address } from 'viem';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import { assertChainsUsable } from '../chainAccess';
 import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
-import { BUCKET_MS, RATE_BUCKETS, RATE_HISTORY_RETENTION_DAYS, RATE_HISTORY_RETENTION_MS, type RateBucket, type RateSample } from '../../domain/rateHistory';
+import {
+  BUCKET_MS,
+  RATE_BUCKETS,
+  YIELD_HISTORY_MAX_WINDOW_DAYS,
+  YIELD_HISTORY_MAX_WINDOW_MS,
+  type RateBucket,
+  type RateSample,
+} from '../../domain/rateHistory';
 import { parseInput } from '../../domain/schemas/parse';
 import { yieldHistoryQuerySchema, type YieldHistoryParams } from '../../domain/schemas/yieldHistory';
 import { invalidRequest, type FieldIssue } from '../../domain/errors/request';
@@ -31,6 +39,8 @@ export interface YieldHistorySeries {
   chain: ChainName;
   protocol: LendingProtocol;
   asset: TokenAsset;
+  /** The market's token contract; absent on a series of samples recorded before samples named their token. */
+  token?: Address;
   /** Oldest first; buckets without samples are left out. */
   buckets: YieldHistoryBucket[];
 }
@@ -50,7 +60,7 @@ export function defaultBucket(rangeMs: number): RateBucket {
   return RATE_BUCKETS.find((b) => Math.ceil(rangeMs / BUCKET_MS[b]) <= TARGET_HISTORY_BUCKETS) ?? '1d';
 }
 
-/** Samples (ordered by market, then time) into one series per market, bucketed on UTC multiples of the width. */
+/** Samples (ordered by market and token, then time) into one series per market and token, bucketed on UTC multiples of the width. */
 export function bucketize(samples: readonly RateSample[], bucket: RateBucket): YieldHistorySeries[] {
   const width = BUCKET_MS[bucket];
   const series: YieldHistorySeries[] = [];
@@ -69,9 +79,9 @@ export function bucketize(samples: readonly RateSample[], bucket: RateBucket): Y
     acc = undefined;
   };
   for (const s of samples) {
-    if (!current || current.chain !== s.chain || current.protocol !== s.protocol || current.asset !== s.asset) {
+    if (!current || current.chain !== s.chain || current.protocol !== s.protocol || current.asset !== s.asset || current.token !== s.token) {
       flush();
-      current = { chain: s.chain, protocol: s.protocol, asset: s.asset, buckets: [] };
+      current = { chain: s.chain, protocol: s.protocol, asset: s.asset, ...(s.token !== undefined && { token: s.token }), buckets: [] };
       series.push(current);
     }
     const start = Math.floor(Date.parse(s.at) / width) * width;
@@ -90,7 +100,7 @@ export function bucketize(samples: readonly RateSample[], bucket: RateBucket): Y
  * The APY history of the lending markets: the samples the
  * rate sampler stored, per market, in buckets with min, max and mean.
  * Filters are optional; the window defaults to the last 24 h and may span
- * RATE_HISTORY_RETENTION_DAYS at most. Every bad parameter is named in one
+ * YIELD_HISTORY_MAX_WINDOW_DAYS at most. Every bad parameter is named in one
  * 400 INVALID_REQUEST.
  */
 export async function getYieldHistory(
@@ -106,8 +116,8 @@ export async function getYieldHistory(
   const from = q.from !== undefined ? Date.parse(q.from) : to - DEFAULT_HISTORY_WINDOW_MS;
   const issues: FieldIssue[] = [];
   if (from >= to) issues.push({ path: q.from !== undefined ? 'from' : 'to', message: 'from must be before to' });
-  else if (to - from > RATE_HISTORY_RETENTION_MS)
-    issues.push({ path: 'from', message: `the window from → to may span at most ${RATE_HISTORY_RETENTION_DAYS} days` });
+  else if (to - from > YIELD_HISTORY_MAX_WINDOW_MS)
+    issues.push({ path: 'from', message: `the window from → to may span at most ${YIELD_HISTORY_MAX_WINDOW_DAYS} days` });
   const bucket = q.bucket ?? defaultBucket(Math.max(1, to - from));
   if (q.bucket !== undefined && from < to && Math.ceil((to - from) / BUCKET_MS[bucket]) > MAX_HISTORY_BUCKETS) {
     issues.push({ path: 'bucket', message: `bucket ${bucket} makes more than ${MAX_HISTORY_BUCKETS} buckets of this window; choose a wider one` });

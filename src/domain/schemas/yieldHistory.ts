@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LENDING_PROTOCOLS } from '../chains';
-import { RATE_BUCKETS, RATE_HISTORY_RETENTION_DAYS } from '../rateHistory';
+import { RATE_BUCKETS, YIELD_HISTORY_MAX_WINDOW_DAYS } from '../rateHistory';
 import { chainNameSchema, tokenAssetSchema } from './yields';
 
 /** An ISO 8601 date (`2026-01-31`, midnight UTC) or date-time with `Z` or an offset. */
@@ -24,7 +24,7 @@ const instant = (field: 'from' | 'to', description: string, example: string) =>
 /**
  * GET /v1/yields/history?chain=&protocol=&asset=&from=&to=&bucket= (all
  * optional). Any other parameter is 400 INVALID_REQUEST naming it. The rules
- * between parameters (from before to, at most RATE_HISTORY_RETENTION_DAYS,
+ * between parameters (from before to, at most YIELD_HISTORY_MAX_WINDOW_DAYS,
  * at most MAX_HISTORY_BUCKETS buckets) are the use-case's, which knows the time.
  */
 export const yieldHistoryQuerySchema = z.strictObject({
@@ -36,7 +36,7 @@ export const yieldHistoryQuerySchema = z.strictObject({
   asset: tokenAssetSchema.optional().meta({ description: 'Only markets of this asset' }),
   from: instant(
     'from',
-    `Start of the window (inclusive), ISO 8601; default 24 h before \`to\`; at most ${RATE_HISTORY_RETENTION_DAYS} days before \`to\``,
+    `Start of the window (inclusive), ISO 8601; default 24 h before \`to\`; at most ${YIELD_HISTORY_MAX_WINDOW_DAYS} days before \`to\``,
     '2026-01-30T12:00:00Z',
   ),
   to: instant('to', 'End of the window (exclusive), ISO 8601; default now', '2026-01-31T12:00:00Z'),

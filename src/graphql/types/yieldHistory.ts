@@ -73,7 +73,7 @@ builder.queryField('yieldHistory', (t) =>
     type: YieldHistoryRef,
     nullable: true,
     description:
-      "Each lending market's supply APY as the service sampled it (every minute by default, kept 30 days), in buckets with min, max and mean (same as GET /v1/yields/history); null with its error when refused (INVALID_REQUEST naming each bad argument, PLAN_RESTRICTED).",
+      "Each lending market's supply APY as the service sampled it (every minute by default, kept 90 days), in buckets with min, max and mean (same as GET /v1/yields/history); null with its error when refused (INVALID_REQUEST naming each bad argument, PLAN_RESTRICTED).",
     args: {
       chain: t.arg({ type: ChainEnum, description: 'Only markets on this chain.' }),
       protocol: t.arg({ type: LendingProtocolEnum, description: 'Only markets of this lending protocol.' }),

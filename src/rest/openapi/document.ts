@@ -227,7 +227,7 @@ By default \`best\` is the highest APY. Opt-in, \`optimize=netReturn&walletId=�
     path: '/yields/history',
     tag: 'Chain reads',
     summary: 'APY history of the lending markets',
-    description: `Each market's supply APY as the service sampled it (every minute by default; kept 30 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window \`from\` → \`to\` defaults to the last 24 h and spans 30 days at most; \`bucket\` defaults to the smallest width making at most 500 buckets, and one asked for may make at most ${MAX_HISTORY_BUCKETS}. ${cost('getYieldHistory')}. Every bad parameter is named in \`details.issues\`.`,
+    description: `Each market's supply APY as the service sampled it (every minute by default; kept 90 days), in buckets with min, max, mean and the sample count, oldest first. Filters are optional; the window \`from\` → \`to\` defaults to the last 24 h and spans 30 days at most; \`bucket\` defaults to the smallest width making at most 500 buckets, and one asked for may make at most ${MAX_HISTORY_BUCKETS}. ${cost('getYieldHistory')}. Every bad parameter is named in \`details.issues\`.`,
     request: { query: yieldHistoryQuerySchema },
     unknownQuery: 'refused',
     success: {

@@ -32,10 +32,15 @@ export const yieldHistorySchema = z
           chain: z.enum(CHAIN_NAMES),
           protocol: z.enum(LENDING_PROTOCOLS).meta({ description: 'Lending protocol' }),
           asset: z.enum(TOKEN_ASSETS as [(typeof TOKEN_ASSETS)[number], ...(typeof TOKEN_ASSETS)[number][]]),
+          token: z
+            .string()
+            .regex(/^0x[0-9a-fA-F]{40}$/)
+            .optional()
+            .meta({ description: "The market's token contract; absent on samples recorded before samples named their token (a series of their own)" }),
           buckets: z.array(bucketSchema).meta({ description: 'Oldest first; buckets without samples are left out' }),
         }),
       )
-      .meta({ description: 'One series per market with samples in the window, by chain, protocol and asset' }),
+      .meta({ description: 'One series per market (and token) with samples in the window, by chain, protocol, asset and token' }),
   })
   .openapi('YieldHistory', { description: 'Sampled supply APYs of the lending markets, bucketed with min, max and mean' });
 

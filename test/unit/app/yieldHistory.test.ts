@@ -1,5 +1,7 @@
 import { createMemoryRateHistory } from '../../../src/store/memory/memoryRateHistory';
-import { createRateSampler } from '../../../src/app/yields/rateSampler';
+import { createRateSampler, type SampleTaken } from '../../../src/app/yields/rateSampler';
+import { readSampleCosts } from '../../../src/app/yields/sampleCosts';
+import type { SampleCosts } from '../../../src/domain/standingIntent';
 import { bucketize, defaultBucket, getYieldHistory } from '../../../src/app/yields/getYieldHistory';
 import type { Principal } from '../../../src/app/accounts/principal';
 import type { MarketRate } from '../../../src/ports/chain';
@@ -102,6 +104,94 @@ describe('rate sampler', () => {
   });
 });
 
+describe('rate sampler: tokens, costs and the onSample hook', () => {
+  const COSTS: SampleCosts = { gasUsdPerUnit: { 'base-sepolia': 1e-8 }, routeFeeBps: { 'base-sepolia': { 'arbitrum-sepolia': 1.3 } }, assetUsd: { USDC: 1 } };
+  const rates = async (): Promise<MarketRate[]> => [{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 4.29 }];
+  const window = { from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' };
+
+  test('behavior: each sample names its market token; the costs read with it are recorded under the same minute and handed to onSample with the samples', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const seen: SampleTaken[] = [];
+    const sampler = createRateSampler({ readRates: rates, readCosts: async () => COSTS, rateHistory: history, clock, onSample: (s) => void seen.push(s) });
+    expect(await sampler.sampleNow()).toBe(1);
+    await flush();
+    const samples = await history.list(window);
+    expect(samples).toEqual([
+      { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), at: '2026-01-31T12:00:00.000Z', apy: 4.29 },
+    ]);
+    expect(await history.listCosts(window.from, window.to)).toEqual([{ at: '2026-01-31T12:00:00.000Z', costs: COSTS }]);
+    expect(seen).toEqual([{ at: '2026-01-31T12:00:00.000Z', samples, costs: COSTS }]);
+  });
+
+  test('error: costs that cannot be read are reported and do not hold the APYs back: the minute has no costs, onSample gets none priced', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const errors: unknown[] = [];
+    const seen: SampleTaken[] = [];
+    const sampler = createRateSampler({
+      readRates: rates,
+      readCosts: async () => {
+        throw new Error('gas quote down');
+      },
+      rateHistory: history,
+      clock,
+      onError: (e) => errors.push(e),
+      onSample: (s) => void seen.push(s),
+    });
+    expect(await sampler.sampleNow()).toBe(1);
+    await flush();
+    expect(errors).toHaveLength(1);
+    expect(await history.list(window)).toHaveLength(1);
+    expect(await history.listCosts(window.from, window.to)).toEqual([]);
+    expect(seen.map((s) => s.costs)).toEqual([{ gasUsdPerUnit: {}, routeFeeBps: {} }]);
+  });
+
+  test('error: an onSample that throws or rejects is reported; the sample stands, and a slow one does not hold the next sample back', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const errors: unknown[] = [];
+    const failures = [
+      () => {
+        throw new Error('decider down');
+      },
+      async () => {
+        throw new Error('decider rejected');
+      },
+      () => new Promise<void>(() => undefined), // never settles
+    ];
+    for (const onSample of failures) {
+      const sampler = createRateSampler({ readRates: rates, rateHistory: history, clock, onError: (e) => errors.push(e), onSample });
+      expect(await sampler.sampleNow()).toBe(1);
+    }
+    await flush();
+    expect(errors.map((e) => (e as Error).message)).toEqual(['decider down', 'decider rejected']);
+    expect(await history.list(window)).toHaveLength(1);
+  });
+});
+
+describe('sample costs', () => {
+  test('behavior: gas USD per unit is the gas price at the chain ETH/USD, the route fee is the fast tier, prices per asset; a chain or price that fails is left out', async () => {
+    const port = {
+      chains: ['base-sepolia', 'arbitrum-sepolia'] as const,
+      gasQuote: async (chain: string) => {
+        if (chain === 'arbitrum-sepolia') throw new Error('down');
+        return { chain: 'base-sepolia' as const, gasPriceWei: 2_000_000_000n, ethUsd: 3_000 };
+      },
+      routeFees: async () => ({ 'base-sepolia': { 'arbitrum-sepolia': { fast: 1.3, standard: 0 } } }),
+      priceUsd: async (asset: string) => {
+        if (asset === 'DAI') throw new Error('no feed');
+        return asset === 'WETH' ? 3_000 : 1;
+      },
+    };
+    expect(await readSampleCosts(port)).toEqual({
+      gasUsdPerUnit: { 'base-sepolia': 2e-9 * 3_000 },
+      routeFeeBps: { 'base-sepolia': { 'arbitrum-sepolia': 1.3 } },
+      assetUsd: { USDC: 1, USDT: 1, WETH: 3_000 },
+    });
+  });
+});
+
 describe('buckets', () => {
   const s = (at: string, apy: number, over: Partial<RateSample> = {}): RateSample => ({
     chain: 'base-sepolia',
@@ -131,6 +221,19 @@ describe('buckets', () => {
       { start: '2026-01-31T12:00:00.000Z', end: '2026-01-31T13:00:00.000Z', min: 1, max: 7, mean: 4.6667, samples: 3 },
       { start: '2026-01-31T14:00:00.000Z', end: '2026-01-31T15:00:00.000Z', min: 2, max: 2, mean: 2, samples: 1 },
     ]);
+  });
+
+  test('behavior: a series per market and token: samples without a token (recorded before samples named it) are a series of their own, without one', () => {
+    const token = doubleToken('USDC');
+    const series = bucketize(
+      [s('2026-01-31T11:00:00.000Z', 4), s('2026-01-31T11:01:00.000Z', 5, { token }), s('2026-01-31T11:02:00.000Z', 6, { token })],
+      '1h',
+    );
+    expect(series.map((x) => [x.token, x.buckets.map((b) => b.samples)])).toEqual([
+      [undefined, [1]],
+      [token, [2]],
+    ]);
+    expect('token' in series[0]!).toBe(false);
   });
 
   test('behavior: the default bucket keeps a window to at most 500 buckets: 1 h → 1m, 24 h → 5m, 7 d → 1h, 30 d → 1d', () => {
