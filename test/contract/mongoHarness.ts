@@ -28,6 +28,8 @@ const STORE_COLLECTIONS = [
   'webhookEndpoints',
   'webhookDeliveries',
   'rateHistory',
+  'standingIntents',
+  'standingDecisions',
 ];
 
 /**

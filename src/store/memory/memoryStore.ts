@@ -10,6 +10,7 @@ import { createMemoryRateHistory } from './memoryRateHistory';
 import { createMemoryPaymentLocks } from './memoryPaymentLocks';
 import { createMemoryIntentLeases } from './memoryIntentLeases';
 import { createMemoryNonces } from './memoryNonces';
+import { createMemoryStandingDecisions, createMemoryStandingIntents } from './memoryStandingIntents';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -209,6 +210,8 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     policies: createMemoryPolicies(),
     webhooks: createMemoryWebhooks(),
     rateHistory: createMemoryRateHistory(clock),
+    standingIntents: createMemoryStandingIntents(),
+    standingDecisions: createMemoryStandingDecisions(clock),
     async ping() {},
     async close() {},
   };

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { StoreCapabilities } from './capabilities';
 import { AUDIT_RETENTION_DAYS } from '../../domain/audit';
 import { RATE_HISTORY_RETENTION_DAYS } from '../../domain/rateHistory';
+import { DECISION_RETENTION_DAYS } from '../../domain/standingIntent';
 
 /**
  * Indexes of docs/architecture.md; createIndex is idempotent, so this runs at every start.
@@ -47,5 +48,13 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     db.collection('auditLog').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: AUDIT_RETENTION_DAYS * 86_400 } : {}),
     db.collection('rateHistory').createIndex({ chain: 1, protocol: 1, asset: 1, at: 1 }, { unique: true }),
     db.collection('rateHistory').createIndex({ atDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: RATE_HISTORY_RETENTION_DAYS * 86_400 } : {}),
+    db.collection('standingIntents').createIndex({ id: 1 }, { unique: true }),
+    db.collection('standingIntents').createIndex({ walletId: 1, asset: 1 }, { unique: true }),
+    db.collection('standingIntents').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('standingIntents').createIndex({ status: 1 }),
+    db.collection('standingDecisions').createIndex({ id: 1 }, { unique: true }),
+    // one decision per standing intent and sample minute, whichever instance inserts first
+    db.collection('standingDecisions').createIndex({ standingIntentId: 1, sampleAt: 1 }, { unique: true }),
+    db.collection('standingDecisions').createIndex({ decidedAtDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: DECISION_RETENTION_DAYS * 86_400 } : {}),
   ]);
 }

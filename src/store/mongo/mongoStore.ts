@@ -15,6 +15,7 @@ import { createMongoRateHistory } from './mongoRateHistory';
 import { createMongoPaymentLocks } from './mongoPaymentLocks';
 import { createMongoIntentLeases } from './mongoIntentLeases';
 import { createMongoNonces } from './mongoNonces';
+import { createMongoStandingDecisions, createMongoStandingIntents } from './mongoStandingIntents';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -286,6 +287,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     policies: createMongoPolicies(db),
     webhooks: createMongoWebhooks(db),
     rateHistory: createMongoRateHistory(db),
+    standingIntents: createMongoStandingIntents(db),
+    standingDecisions: createMongoStandingDecisions(db, serverClock ? { now: serverClock.now } : undefined),
     claimEnvironment: (environment) => claimEnvironment(db, environment),
     async ping() {
       await db.command({ ping: 1 });
