@@ -38,7 +38,8 @@ export async function ownStanding(deps: Pick<AppDeps, 'store'>, principal: Princ
 export async function createStandingIntent(deps: Deps, principal: Principal, body: unknown): Promise<StandingIntentView> {
   const params = parseInput(createStandingSchema, body);
   const wallet = await getWalletById(deps, principal, params.walletId);
-  if (wallet.chainType === 'tron') throw invalidRequest([{ path: 'walletId', message: 'standing intents need an EVM wallet (Tron has no lending market yet)' }]);
+  if (wallet.chainType === 'tron')
+    throw invalidRequest([{ path: 'walletId', message: 'standing intents need an EVM wallet (Tron has no lending market yet)' }]);
   if (!wallet.chains.some((c) => supportsAsset(c, params.asset))) {
     throw invalidRequest([{ path: 'asset', message: `the wallet has no chain where ${params.asset} exists (its chains: ${wallet.chains.join(', ')})` }]);
   }
@@ -95,7 +96,11 @@ export async function getStandingIntent(deps: Pick<AppDeps, 'store'>, principal:
 }
 
 /** The account's standing intents, newest first, by cursor (like policies). */
-export async function listStandingIntents(deps: Pick<AppDeps, 'store'>, principal: Principal, query: Record<string, unknown>): Promise<StandingPage<StandingIntentView>> {
+export async function listStandingIntents(
+  deps: Pick<AppDeps, 'store'>,
+  principal: Principal,
+  query: Record<string, unknown>,
+): Promise<StandingPage<StandingIntentView>> {
   const q = parseInput(standingPageSchema, query);
   const after = q.after === undefined ? undefined : decodeCursor(q.after);
   const items = await deps.store.standingIntents.listByAccount(principal.account.id, { limit: q.first + 1, after });

@@ -18,7 +18,12 @@ const REBALANCE = 'rebalance' as IntentAction;
  * policy governs the wallet. A wallet whose own policy is gone fails closed.
  * `assetUsd` null: the price is unknown, the USD cap is left to the submit.
  */
-export async function allowedByPolicy(deps: Pick<AppDeps, 'store'>, wallet: Wallet, assetUsd: number | null, decimals: number): Promise<DecisionInput['allowed']> {
+export async function allowedByPolicy(
+  deps: Pick<AppDeps, 'store'>,
+  wallet: Wallet,
+  assetUsd: number | null,
+  decimals: number,
+): Promise<DecisionInput['allowed']> {
   let policy;
   try {
     policy = await effectivePolicy(deps, wallet);

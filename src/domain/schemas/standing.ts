@@ -49,7 +49,12 @@ function amountPrecision(value: unknown, ctx: z.RefinementCtx): void {
   if (!isRecord(value) || !isTokenAsset(value.asset) || typeof value.amount !== 'string') return;
   const decimals = ASSET_DECIMALS[value.asset];
   if (/^\d+(\.\d+)?$/.test(value.amount) && decimalPlaces(value.amount) > decimals) {
-    ctx.addIssue({ code: 'custom', path: ['amount'], input: value.amount, message: `amount has more than ${decimals} decimals, the precision of ${value.asset}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['amount'],
+      input: value.amount,
+      message: `amount has more than ${decimals} decimals, the precision of ${value.asset}`,
+    });
   }
 }
 
@@ -136,7 +141,8 @@ export function parseSimulate(body: unknown, now: Date): SimulateParams {
   const to = input.to === undefined ? now.getTime() : Date.parse(input.to);
   const from = input.from === undefined ? to - SIMULATE_DEFAULT_DAYS * DAY_MS : Date.parse(input.from);
   if (from >= to) throw invalidRequest([{ path: input.from === undefined ? 'to' : 'from', message: 'from must be before to' }]);
-  if (to - from > SIMULATE_MAX_DAYS * DAY_MS) throw invalidRequest([{ path: 'from', message: `the window is at most ${SIMULATE_MAX_DAYS} days (the APY history kept)` }]);
+  if (to - from > SIMULATE_MAX_DAYS * DAY_MS)
+    throw invalidRequest([{ path: 'from', message: `the window is at most ${SIMULATE_MAX_DAYS} days (the APY history kept)` }]);
   return {
     asset: input.asset,
     amount: input.amount,

@@ -637,12 +637,12 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     method: 'post',
     path: '/standing-intents',
     tag: 'Standing intents',
-    summary: 'Keep a wallet\'s asset lent where it earns most',
+    summary: "Keep a wallet's asset lent where it earns most",
     description: `A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's \`asset\` (\`amount\` of it, or all) to another market gains more over \`horizonDays\` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of \`minGainUsd\` and 10 % of the gain, at most \`maxMovesPerDay\` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a \`rebalance\` intent like any other. ${cost('createStandingIntent')}. One per wallet and asset (a second is 400 naming \`asset\`), at most 100 per account; the wallet must have a chain where the asset exists.`,
     body: {
       schema: createStandingBodySchema,
       examples: {
-        amount: { summary: 'Keep 250 USDC lent (the rule\'s defaults)', value: STANDING_EXAMPLES.create },
+        amount: { summary: "Keep 250 USDC lent (the rule's defaults)", value: STANDING_EXAMPLES.create },
         rule: { summary: 'All of it, a shorter horizon, a larger minimum gain, one move a day', value: STANDING_EXAMPLES.createFull },
       },
     },
@@ -677,7 +677,7 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     method: 'post',
     path: '/standing-intents/simulate',
     tag: 'Standing intents',
-    summary: 'Backtest a standing intent\'s rule',
+    summary: "Backtest a standing intent's rule",
     description: `Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. ${cost('simulateStandingIntent')}. Nothing is created.`,
     body: { schema: simulateBodySchema, examples: { simulate: { summary: '10,000 USDC over January', value: STANDING_EXAMPLES.simulate } } },
     unknownQuery: 'ignored',
@@ -987,7 +987,10 @@ export function openApiDocument(): object {
       { name: 'Audit', description: "The account's audit log" },
       { name: 'Account', description: 'Your plan, credits and limits' },
       { name: 'Webhooks', description: 'Intent and standing intent events POSTed to your endpoints, signed (Standard Webhooks) and retried for 24 h' },
-      { name: 'Standing intents', description: "A wallet's asset kept lent in the market with the best net yield, moved when it pays; decisions and backtests" },
+      {
+        name: 'Standing intents',
+        description: "A wallet's asset kept lent in the market with the best net yield, moved when it pays; decisions and backtests",
+      },
     ],
   });
   return document;

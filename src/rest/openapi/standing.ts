@@ -45,7 +45,7 @@ const sim = simulateStandingSchema.shape;
 export const simulateBodySchema = z
   .strictObject({
     asset: sim.asset,
-    amount: amountBody('What the strategy keeps lent, in token units; at most the asset\'s decimals'),
+    amount: amountBody("What the strategy keeps lent, in token units; at most the asset's decimals"),
     horizonDays: sim.horizonDays,
     minGainUsd: sim.minGainUsd,
     maxMovesPerDay: sim.maxMovesPerDay,
@@ -62,15 +62,17 @@ export const standingIntentSchema = z
     id: z.string().meta({ description: 'svc_standing_ and 32 hex characters', examples: [STANDING_ID] }),
     walletId: z.string().meta({ description: 'The wallet whose funds it keeps lent', examples: [WALLET_ID] }),
     asset: z.enum(TOKEN_ASSETS).meta({ description: 'The token kept lent' }),
-    amount: z.union([z.string(), z.null()]).meta({ description: 'Token units kept lent; null: all of the wallet\'s balance of the asset' }),
-    horizonDays: z.number().int().meta({ description: 'The days a move\'s extra yield is counted over' }),
+    amount: z.union([z.string(), z.null()]).meta({ description: "Token units kept lent; null: all of the wallet's balance of the asset" }),
+    horizonDays: z.number().int().meta({ description: "The days a move's extra yield is counted over" }),
     minGainUsd: z.number().meta({ description: 'USD a move must gain over the horizon net of its costs, at least (and 10 % of its gross gain)' }),
     maxMovesPerDay: z.number().int().meta({ description: 'Moves at most per rolling 24 hours' }),
     status: z.enum(STANDING_INTENT_STATUSES).meta({ description: 'active (decided on every rate sample) or paused (nothing decided)' }),
     createdAt: timestamp('When it was created'),
     updatedAt: timestamp('When it was last paused, resumed or created'),
     version: z.number().int().meta({ description: '+1 on every change (pause, resume, each decision recorded on it)' }),
-    lastDecisionAt: z.union([timestamp('The sample minute of its last decision'), z.null()]).meta({ description: 'The sample minute of its last decision; null before the first' }),
+    lastDecisionAt: z
+      .union([timestamp('The sample minute of its last decision'), z.null()])
+      .meta({ description: 'The sample minute of its last decision; null before the first' }),
     lastIntentId: z.union([z.string(), z.null()]).meta({ description: 'The rebalance intent of its last move; null before the first' }),
   })
   .openapi('StandingIntent', { description: "A standing intent: keeps a wallet's asset lent in the market with the best net yield" });
@@ -92,7 +94,9 @@ const marketWithApy = z.strictObject({ ...market, apy: z.number().meta({ descrip
 
 const numbersSchema = z
   .strictObject({
-    target: z.union([marketWithApy, z.null()]).meta({ description: 'The market a move goes (or would have gone) to, at the APY it was counted at; null when none' }),
+    target: z
+      .union([marketWithApy, z.null()])
+      .meta({ description: 'The market a move goes (or would have gone) to, at the APY it was counted at; null when none' }),
     sources: z
       .array(
         z.strictObject({
@@ -112,7 +116,7 @@ const numbersSchema = z
         depositGasUsd: z.number(),
         totalUsd: z.number(),
       })
-      .meta({ description: 'Every cost of the move, USD at the sample\'s prices' }),
+      .meta({ description: "Every cost of the move, USD at the sample's prices" }),
     gainUsd: z.number().meta({ description: 'Extra yield over the horizon, USD, before costs' }),
     netGainUsd: z.number().meta({ description: 'gainUsd less every cost' }),
     thresholdUsd: z.number().meta({ description: 'What netGainUsd had to exceed: the larger of minGainUsd and 10 % of gainUsd' }),
@@ -256,7 +260,13 @@ export const STANDING_EXAMPLES = {
     intentId: null,
   },
   decisionPage: { decisions: [decision], pageInfo: { hasNextPage: true, endCursor: 'WyIyMDI2LTAyLTAxVDA5OjE0OjAwLjAwMFoiLCJzdmNfZGVjaXNpb25fMDEiXQ' } },
-  simulate: { asset: 'USDC', amount: '10000', from: '2026-01-01T00:00:00Z', to: '2026-01-31T00:00:00Z', start: { chain: 'base-sepolia', protocol: 'compound-v3' } },
+  simulate: {
+    asset: 'USDC',
+    amount: '10000',
+    from: '2026-01-01T00:00:00Z',
+    to: '2026-01-31T00:00:00Z',
+    start: { chain: 'base-sepolia', protocol: 'compound-v3' },
+  },
   simulated,
 };
 
