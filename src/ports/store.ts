@@ -439,7 +439,7 @@ export interface StandingIntentRepo {
   listByWallet(walletId: string): Promise<StandingIntent[]>;
   /** Every `active` standing intent (what the decider decides on each sample), oldest first. */
   listActive(): Promise<StandingIntent[]>;
-  /** Replaces it when its version is still `expectedVersion`; false otherwise (or when it is gone). */
+  /** Replaces it when its version is still `expectedVersion`; false otherwise (or when it is gone). Its wallet and asset never change. */
   update(standing: StandingIntent, expectedVersion: number): Promise<boolean>;
   /** Removes it; false when there was none. */
   delete(id: string): Promise<boolean>;

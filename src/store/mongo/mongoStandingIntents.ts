@@ -58,11 +58,7 @@ export function createMongoStandingIntents(db: Db): StandingIntentRepo {
       return docs.map((d) => clean<StandingIntent>(d)!);
     },
     async update(s, expectedVersion) {
-      // wallet and asset are the unique key: they never change
-      const { walletId, asset, ...changed } = s;
-      void walletId;
-      void asset;
-      const r = await standing.updateOne({ id: s.id, version: expectedVersion }, { $set: changed });
+      const r = await standing.replaceOne({ id: s.id, version: expectedVersion }, { ...s });
       return r.matchedCount === 1;
     },
     async delete(id) {
