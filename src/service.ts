@@ -36,6 +36,8 @@ import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 import { positionLedgerHook } from './app/balances/positionLedger';
+import { createDecisionBus } from './app/standing/decisionBus';
+import { createStandingDecider } from './app/standing/decider';
 import { readSampleCosts } from './app/yields/sampleCosts';
 
 /**
@@ -219,7 +221,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     engine,
     onCreditsCharged: metrics.creditsChargedFor,
     webhooks,
+    decisionBus: createDecisionBus(),
   };
+  // Standing intents are decided on every rate sample, and again when an intent of the wallet completes (funds it left idle, or delivered).
+  const standing = createStandingDecider({ ...deps, engine });
+  engine.bus.listen('all', (intent) => {
+    if (intent.status !== 'completed' || (shareable(store) && !engine.holds(intent.id))) return;
+    standing
+      .onFundsArrived(intent.walletId)
+      .catch((err: unknown) => logger.warn({ err, walletId: intent.walletId }, 'standing intents not decided on arrived funds'));
+  });
   const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
   if ('off' in config.devAccount) logger.info(config.devAccount.off);
   // A generated key (development only) is shown: the ready line, GraphiQL's Headers tab. DEV_API_KEY's is the operator's, never shown.
@@ -292,6 +303,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     clock: createSystemClock(),
     intervalMs: config.yieldSampleIntervalMs,
     onError: (err) => logger.warn({ err }, 'yield sample not taken; the next one is tried on time'),
+    onSample: (sample) => standing.onSample(sample),
   });
   rateSampler.start();
 

@@ -14,6 +14,7 @@ import type { KeyUseRecorder } from './accounts/keyUse';
 import type { AuditWarnLogger } from './audit/recordAudit';
 import type { Operation } from '../domain/plans';
 import type { WebhookServices } from './webhooks/dispatcher';
+import type { DecisionBus } from './standing/decisionBus';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -44,6 +45,8 @@ export interface AppDeps {
   onCreditsCharged?: (operation: Operation, credits: number) => void;
   /** Webhook secrets, the egress rule and the delivery worker's wake-up (absent: webhook operations answer 503). */
   webhooks?: WebhookServices;
+  /** Standing intents' decisions as this instance records them, for subscribers here (absent: subscribers follow the store only). */
+  decisionBus?: DecisionBus;
 }
 
 /** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */

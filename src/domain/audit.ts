@@ -22,6 +22,10 @@ export const AUDIT_EVENT_TYPES = [
   'apikey.revoked',
   'webhook.created',
   'webhook.deleted',
+  'standing_intent.created',
+  'standing_intent.paused',
+  'standing_intent.resumed',
+  'standing_intent.deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -45,6 +49,7 @@ export interface AuditSubject {
   policyId?: string;
   keyId?: string;
   webhookId?: string;
+  standingIntentId?: string;
 }
 
 export interface AuditEvent {

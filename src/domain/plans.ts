@@ -85,6 +85,15 @@ export const CREDIT_COST = {
   deleteWebhook: 1,
   listWebhookDeliveries: 1,
   sendTestWebhook: 1,
+  createStandingIntent: 1,
+  listStandingIntents: 1,
+  getStandingIntent: 1,
+  pauseStandingIntent: 1,
+  resumeStandingIntent: 1,
+  deleteStandingIntent: 1,
+  listStandingDecisions: 1,
+  // a replay of up to 90 days of samples through the decision: heavier than a read of one record
+  simulateStandingIntent: 5,
 } as const;
 export type Operation = keyof typeof CREDIT_COST;
 
@@ -102,6 +111,10 @@ export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set([
   'createWebhook',
   'deleteWebhook',
   'sendTestWebhook',
+  'createStandingIntent',
+  'pauseStandingIntent',
+  'resumeStandingIntent',
+  'deleteStandingIntent',
 ]);
 
 /**

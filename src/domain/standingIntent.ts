@@ -22,6 +22,9 @@ export const STANDING_DEFAULTS = {
   maxMovesPerDay: 2,
 } as const;
 
+/** Decisions are kept this long (the backtest's history is as long). */
+export const DECISION_RETENTION_DAYS = 90;
+
 /** Limits of the fields a client sets. */
 export const STANDING_LIMITS = {
   horizonDays: { min: 1, max: 365 },

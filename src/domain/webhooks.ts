@@ -5,8 +5,20 @@
  * webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">).
  */
 
-/** Events an endpoint may subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ['intent.updated', 'intent.completed', 'intent.failed', 'intent.cancelled'] as const;
+/**
+ * Events an endpoint may subscribe to. An endpoint names its events itself
+ * (there is no default list): `standing_intent.skipped` (a decision not to
+ * move, up to one a minute per standing intent) reaches only endpoints that
+ * ask for it.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'intent.updated',
+  'intent.completed',
+  'intent.failed',
+  'intent.cancelled',
+  'standing_intent.rebalanced',
+  'standing_intent.skipped',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The event "send test event" delivers, whatever the endpoint subscribes to. */

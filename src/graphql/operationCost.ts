@@ -45,6 +45,14 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
   deleteWebhookEndpoint: 'deleteWebhook',
   sendTestWebhook: 'sendTestWebhook',
   yieldHistory: 'getYieldHistory',
+  standingIntents: 'listStandingIntents',
+  standingIntent: 'getStandingIntent',
+  createStandingIntent: 'createStandingIntent',
+  pauseStandingIntent: 'pauseStandingIntent',
+  resumeStandingIntent: 'resumeStandingIntent',
+  deleteStandingIntent: 'deleteStandingIntent',
+  simulateStandingIntent: 'simulateStandingIntent',
+  standingIntentDecisions: 'listStandingDecisions',
 };
 
 /**
@@ -89,6 +97,14 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   deleteWebhookEndpoint: ['apiKey', 'session'],
   sendTestWebhook: ['apiKey', 'session'],
   yieldHistory: ['apiKey'],
+  standingIntents: ['apiKey'],
+  standingIntent: ['apiKey'],
+  createStandingIntent: ['apiKey'],
+  pauseStandingIntent: ['apiKey'],
+  resumeStandingIntent: ['apiKey'],
+  deleteStandingIntent: ['apiKey'],
+  simulateStandingIntent: ['apiKey'],
+  standingIntentDecisions: ['apiKey'],
 };
 
 /** FORBIDDEN naming the first root field this caller may not use, or null. */

@@ -16,6 +16,7 @@ import './types/audit';
 import './types/usage';
 import './types/webhooks';
 import './types/yieldHistory';
+import './types/standingIntents';
 
 let schema: GraphQLSchema | undefined;
 

@@ -6,6 +6,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhooks';
 import type { RateSample } from '../domain/rateHistory';
 import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
 import type { SampleCosts } from '../domain/standingIntent';
+import type { StandingDecision, StandingIntent } from '../domain/standingIntent';
 
 /**
  * The store port: narrow repositories the use-cases receive. Two adapters
@@ -467,6 +468,62 @@ export interface WebhookRepo {
   release(id: string, owner: string): Promise<boolean>;
 }
 
+/** Position in an account's standing intents (newest first): the last one seen. */
+export interface StandingIntentCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * Standing intents (docs/standing-intents.md). One per wallet and asset: a
+ * second one would fight the first over the same funds.
+ */
+export interface StandingIntentRepo {
+  /** Inserts; throws DuplicateError ('standingIntents.id', or 'standingIntents.walletId_asset' when the wallet has one for the asset). */
+  insert(standing: StandingIntent): Promise<void>;
+  get(id: string): Promise<StandingIntent | null>;
+  /** An account's standing intents, newest first (createdAt, then id, descending). */
+  listByAccount(accountId: string, query: { limit: number; after?: StandingIntentCursor }): Promise<StandingIntent[]>;
+  countByAccount(accountId: string): Promise<number>;
+  /** A wallet's standing intents, any status. */
+  listByWallet(walletId: string): Promise<StandingIntent[]>;
+  /** Every `active` standing intent (what the decider decides on each sample), oldest first. */
+  listActive(): Promise<StandingIntent[]>;
+  /** Replaces it when its version is still `expectedVersion`; false otherwise (or when it is gone). Its wallet and asset never change. */
+  update(standing: StandingIntent, expectedVersion: number): Promise<boolean>;
+  /** Removes it; false when there was none. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Position in a standing intent's decisions (newest first): the last one seen. */
+export interface StandingDecisionCursor {
+  sampleAt: string;
+  id: string;
+}
+
+/** What became of a decision to move once its rebalance intent was (or could not be) submitted. */
+export type DecisionSettlement = Pick<StandingDecision, 'outcome'> & Partial<Pick<StandingDecision, 'reason' | 'rule' | 'intentId'>>;
+
+/**
+ * The decisions of standing intents: one per standing intent and sample
+ * minute, whichever instance decides first (a unique key on MongoDB), kept
+ * DECISION_RETENTION_DAYS (a TTL index on MongoDB; the memory adapter drops
+ * older ones) and never listed after that.
+ */
+export interface StandingDecisionRepo {
+  /** Inserts unless a decision of the same (standingIntentId, sampleAt) exists: false then (already decided, nothing written). */
+  insertOnce(decision: StandingDecision): Promise<boolean>;
+  /** Records the outcome of a decision to move (its intent, or why it did not move after all). */
+  settle(id: string, settlement: DecisionSettlement): Promise<void>;
+  get(id: string): Promise<StandingDecision | null>;
+  /** A standing intent's decisions, newest first (sampleAt, then id, descending). */
+  list(standingIntentId: string, query: { limit: number; after?: StandingDecisionCursor }): Promise<StandingDecision[]>;
+  /** How many of its decisions at or after `since` (a sample minute, ISO) moved funds. */
+  countRebalancedSince(standingIntentId: string, since: string): Promise<number>;
+  /** Removes a deleted standing intent's decisions. */
+  deleteByStandingIntent(standingIntentId: string): Promise<void>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongo';
   /** What the database server can do, probed at start (MongoDB; the memory store has every capability it needs in-process). */
@@ -494,6 +551,8 @@ export interface Store {
   webhooks: WebhookRepo;
   rateHistory: RateHistoryRepo;
   positionLedger: PositionLedgerRepo;
+  standingIntents: StandingIntentRepo;
+  standingDecisions: StandingDecisionRepo;
   /**
    * The deployment environment this database belongs to (docs/decisions.md, "staging"):
    * recorded on first start; a database recorded for another environment

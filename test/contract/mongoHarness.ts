@@ -30,6 +30,8 @@ const STORE_COLLECTIONS = [
   'rateHistory',
   'positionLedger',
   'rateCosts',
+  'standingIntents',
+  'standingDecisions',
 ];
 
 /**

@@ -7,6 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { fitInRateWindow, startTestServer, seedCorruptAccountKey, type TestAccount, type TestServer } from '../helpers/server';
 import { creditMonth } from '../../src/app/accounts/credits';
 import { recordGasSpent } from '../../src/app/budgets/gasBudget';
+import type { StandingDecision } from '../../src/domain/standingIntent';
 
 /**
  * The OpenAPI document against the running service, judged by a tool
@@ -1266,6 +1267,192 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
   await invalid('DELETE /webhooks/{webhookId} other account', `/webhooks/${webhookId}`, { key: free.key, method: 'DELETE' }, 404, 'WEBHOOK_NOT_FOUND', false);
   await valid('DELETE /webhooks/{webhookId}', `/webhooks/${webhookId}`, { key: hooks.key, method: 'DELETE' }, 204);
   await invalid('DELETE /webhooks/{webhookId} deleted', `/webhooks/${webhookId}`, { key: hooks.key, method: 'DELETE' }, 404, 'WEBHOOK_NOT_FOUND', false);
+
+  // ---- standing intents (an account of their own) ----
+  const keeper = await srv.admin.createAccount({ plan: 'pro' });
+  const keeperReader = await srv.admin.issueKey(keeper.accountId, { scopes: ['read'] });
+  const keeperWallet = (await valid('POST /wallets keeper', '/wallets', { key: keeper.key, body: { userId: 'keeper' } }, 201)).body?.id;
+  const standing = await valid(
+    'POST /standing-intents',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: keeperWallet, asset: 'USDC', amount: '250' } },
+    201,
+  );
+  const standingId: string = standing.body?.id;
+  await valid(
+    'POST /standing-intents every field',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: keeperWallet, asset: 'WETH', horizonDays: 7, minGainUsd: 2.5, maxMovesPerDay: 1 } },
+    201,
+  );
+  await invalid(
+    'POST /standing-intents unknown field',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: keeperWallet, asset: 'DAI', every: 1 } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /standing-intents bad limits',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: keeperWallet, asset: 'DAI', maxMovesPerDay: 99 } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'POST /standing-intents twice',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: keeperWallet, asset: 'USDC' } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'POST /standing-intents unknown wallet',
+    '/standing-intents',
+    { key: keeper.key, body: { walletId: 'svc_wallet_nope', asset: 'DAI' } },
+    404,
+    'WALLET_NOT_FOUND',
+    false,
+  );
+  await invalid(
+    'POST /standing-intents read-only key',
+    '/standing-intents',
+    { key: keeperReader.key, body: { walletId: keeperWallet, asset: 'DAI' } },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await valid('GET /standing-intents', '/standing-intents?first=1', { key: keeper.key }, 200);
+  await valid('GET /standing-intents read-only key', '/standing-intents', { key: keeperReader.key }, 200);
+  await invalid('GET /standing-intents bad first', '/standing-intents?first=0', { key: keeper.key }, 400, 'INVALID_REQUEST', true);
+  await valid('GET /standing-intents/{standingIntentId}', `/standing-intents/${standingId}`, { key: keeper.key }, 200);
+  await invalid(
+    'GET /standing-intents/{standingIntentId} other account',
+    `/standing-intents/${standingId}`,
+    { key: free.key },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
+  await valid('POST /standing-intents/{standingIntentId}/pause', `/standing-intents/${standingId}/pause`, { key: keeper.key, method: 'POST' }, 200);
+  await invalid(
+    'POST /standing-intents/{standingIntentId}/pause read-only key',
+    `/standing-intents/${standingId}/pause`,
+    { key: keeperReader.key, method: 'POST' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await invalid(
+    'POST /standing-intents/{standingIntentId}/pause unknown',
+    '/standing-intents/svc_standing_nope/pause',
+    { key: keeper.key, method: 'POST' },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
+  await valid('POST /standing-intents/{standingIntentId}/resume', `/standing-intents/${standingId}/resume`, { key: keeper.key, method: 'POST' }, 200);
+  await invalid(
+    'POST /standing-intents/{standingIntentId}/resume unknown',
+    '/standing-intents/svc_standing_nope/resume',
+    { key: keeper.key, method: 'POST' },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
+  // a decision of each outcome, recorded as the decider would
+  const decided = (minute: number, over: Pick<StandingDecision, 'outcome'> & Partial<StandingDecision>): StandingDecision => ({
+    id: `svc_decision_${String(minute).padStart(32, '0')}`,
+    standingIntentId: standingId,
+    accountId: keeper.accountId,
+    walletId: keeperWallet,
+    sampleAt: new Date(Date.UTC(2026, 0, 31, 12, minute)).toISOString(),
+    decidedAt: new Date().toISOString(),
+    trigger: 'rate_sample' as const,
+    numbers: {
+      target: { chain: 'base-sepolia' as const, protocol: 'aave-v3' as const, apy: 4.2 },
+      sources: [{ chain: 'arbitrum-sepolia' as const, protocol: null, amount: '250', apy: 0 }],
+      amount: '250',
+      costs: { withdrawGasUsd: 0, bridgeFeeUsd: 0.1, bridgeGasUsd: 0.05, depositGasUsd: 0.04, totalUsd: 0.19 },
+      gainUsd: 0.86,
+      netGainUsd: 0.67,
+      thresholdUsd: 1,
+      horizonDays: 30,
+    },
+    ...over,
+  });
+  await srv.service.deps.store.standingDecisions.insertOnce(decided(1, { outcome: 'skipped', reason: 'below_threshold' }));
+  await srv.service.deps.store.standingDecisions.insertOnce(decided(2, { outcome: 'rebalanced', intentId: `intent_${'0'.repeat(32)}` }));
+  const decisions = await valid(
+    'GET /standing-intents/{standingIntentId}/decisions',
+    `/standing-intents/${standingId}/decisions?first=1`,
+    { key: keeper.key },
+    200,
+  );
+  check(
+    'GET /standing-intents/{standingIntentId}/decisions: newest first, more after',
+    [decisions.body?.decisions?.[0]?.outcome, decisions.body?.pageInfo?.hasNextPage],
+    ['rebalanced', true],
+  );
+  await valid(
+    'GET /standing-intents/{standingIntentId}/decisions next page',
+    `/standing-intents/${standingId}/decisions?after=${decisions.body?.pageInfo?.endCursor}`,
+    { key: keeper.key },
+    200,
+  );
+  await invalid(
+    'GET /standing-intents/{standingIntentId}/decisions unknown query',
+    `/standing-intents/${standingId}/decisions?limit=2`,
+    { key: keeper.key },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'GET /standing-intents/{standingIntentId}/decisions other account',
+    `/standing-intents/${standingId}/decisions`,
+    { key: free.key },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
+  // the backtest's answers are the backtest's; here its refusals of a window the document cannot express, and of a body it can
+  await invalid(
+    'POST /standing-intents/simulate backwards window',
+    '/standing-intents/simulate',
+    { key: keeper.key, body: { asset: 'USDC', amount: '10', from: '2026-01-31', to: '2026-01-01' } },
+    400,
+    'INVALID_REQUEST',
+    false,
+  );
+  await invalid(
+    'POST /standing-intents/simulate unknown field',
+    '/standing-intents/simulate',
+    { key: keeper.key, body: { asset: 'USDC', amount: '10', days: 3 } },
+    400,
+    'INVALID_REQUEST',
+    true,
+  );
+  await invalid(
+    'DELETE /standing-intents/{standingIntentId} read-only key',
+    `/standing-intents/${standingId}`,
+    { key: keeperReader.key, method: 'DELETE' },
+    403,
+    'FORBIDDEN',
+    false,
+  );
+  await valid('DELETE /standing-intents/{standingIntentId}', `/standing-intents/${standingId}`, { key: keeper.key, method: 'DELETE' }, 204);
+  await invalid(
+    'DELETE /standing-intents/{standingIntentId} deleted',
+    `/standing-intents/${standingId}`,
+    { key: keeper.key, method: 'DELETE' },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
 
   // ---- usage (free), and X-Credits-Remaining against the body ----
   const usage = await valid('GET /usage', '/usage', { key }, 200);

@@ -388,7 +388,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description An endpoint the service POSTs intent events to: `intent.updated` (every status an intent enters), `intent.completed`, `intent.failed`, `intent.cancelled`. 1 credit. The answer carries the signing secret (`whsec_…`) this once. Deliveries are signed as Standard Webhooks specifies (headers webhook-id, webhook-timestamp, webhook-signature: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`), retried with back-off for 24 h until a 2xx, at least once (drop repeats by webhook-id). The URL must be http or https, without credentials, at most 2048 characters; its host must resolve to public addresses only (a sandbox outside production also allows loopback): otherwise 400 INVALID_REQUEST naming `url`. At most 20 endpoints per account.
+         * @description An endpoint the service POSTs the events it names to: `intent.updated` (every status an intent enters), `intent.completed`, `intent.failed`, `intent.cancelled`, `standing_intent.rebalanced` (a standing intent moved its funds), `standing_intent.skipped` (it decided not to: up to one a minute per standing intent, so only to endpoints that ask for it). 1 credit. The answer carries the signing secret (`whsec_…`) this once. Deliveries are signed as Standard Webhooks specifies (headers webhook-id, webhook-timestamp, webhook-signature: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`), retried with back-off for 24 h until a 2xx, at least once (drop repeats by webhook-id). The URL must be http or https, without credentials, at most 2048 characters; its host must resolve to public addresses only (a sandbox outside production also allows loopback): otherwise 400 INVALID_REQUEST naming `url`. At most 20 endpoints per account.
          *
          *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
          */
@@ -471,6 +471,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/standing-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's standing intents
+         * @description The account's standing intents, newest first, by cursor: pass pageInfo.endCursor as `after` for the next page. 1 credit. A repeated parameter counts by its first value.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
+         */
+        get: operations["listStandingIntents"];
+        put?: never;
+        /**
+         * Keep a wallet's asset lent where it earns most
+         * @description A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's `asset` (`amount` of it, or all) to another market gains more over `horizonDays` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of `minGainUsd` and 10 % of the gain, at most `maxMovesPerDay` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a `rebalance` intent like any other. 1 credit. One per wallet and asset (a second is 400 naming `asset`), at most 100 per account; the wallet must have a chain where the asset exists.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["createStandingIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/standing-intents/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest a standing intent's rule
+         * @description Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. 5 credits. Nothing is created.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["simulateStandingIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/standing-intents/{standingIntentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a standing intent
+         * @description The standing intent, with its last decision's sample minute and its last move's intent. 1 credit.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        get: operations["getStandingIntent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a standing intent
+         * @description Deletes it and its decisions (a rebalance already running runs to its end; the funds stay where they are). 1 credit.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        delete: operations["deleteStandingIntent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/standing-intents/{standingIntentId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a standing intent
+         * @description Nothing is decided until it is resumed (a rebalance already running runs to its end). 1 credit. Pausing a paused one answers it as it is. No body.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["pauseStandingIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/standing-intents/{standingIntentId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a standing intent
+         * @description Decided again from the next rate sample. 1 credit. Resuming an active one answers it as it is. No body.
+         *
+         *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
+         */
+        post: operations["resumeStandingIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/standing-intents/{standingIntentId}/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A standing intent's decisions
+         * @description Its decisions, one per sample minute at most, newest first, by cursor (pass pageInfo.endCursor as `after`): moved (`rebalanced`, with the rebalance intent) or not (`skipped`, with the reason and, for `policy`, the spending policy's rule), each with its numbers (target, sources, costs, gain, threshold). 1 credit. Kept 90 days.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are refused: 400 INVALID_REQUEST.
+         */
+        get: operations["listStandingDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -481,7 +625,7 @@ export interface components {
              * @description Machine-readable code; each status lists the codes it carries
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             /** @description For people; 500s say only that an internal error occurred */
             message: string;
             /** @description Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed */
@@ -1195,7 +1339,7 @@ export interface components {
         /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …) */
         IntentError: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             message: string;
             details: {
                 [key: string]: unknown;
@@ -1590,7 +1734,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
+            type: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted" | "standing_intent.created" | "standing_intent.paused" | "standing_intent.resumed" | "standing_intent.deleted";
             /** @description Who acted */
             actor: {
                 /** @enum {string} */
@@ -1605,6 +1749,7 @@ export interface components {
                 policyId?: string;
                 keyId?: string;
                 webhookId?: string;
+                standingIntentId?: string;
             };
             /** @description What was decided, by type (never a secret) */
             details: {
@@ -1811,7 +1956,7 @@ export interface components {
              */
             url: string;
             /** @description The events delivered to it */
-            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "standing_intent.rebalanced" | "standing_intent.skipped")[];
             /** @description For people; null when none was given */
             description: string | null;
             /**
@@ -1835,13 +1980,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description The events to deliver: intent.updated (every status an intent enters), intent.completed, intent.failed, intent.cancelled (an intent ended at your request)
+             * @description The events to deliver: intent.updated (every status an intent enters), intent.completed, intent.failed, intent.cancelled (an intent ended at your request), standing_intent.rebalanced (a standing intent moved its funds), standing_intent.skipped (it decided not to: up to one a minute each)
              * @example [
              *       "intent.completed",
              *       "intent.failed"
              *     ]
              */
-            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "standing_intent.rebalanced" | "standing_intent.skipped")[];
             /**
              * @description For people, at most 256 characters
              * @example Order service
@@ -1866,7 +2011,7 @@ export interface components {
              */
             url: string;
             /** @description The events delivered to it */
-            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled")[];
+            events: ("intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "standing_intent.rebalanced" | "standing_intent.skipped")[];
             /** @description For people; null when none was given */
             description: string | null;
             /**
@@ -1904,7 +2049,7 @@ export interface components {
              * @description The event
              * @enum {string}
              */
-            eventType: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "webhook.test";
+            eventType: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "standing_intent.rebalanced" | "standing_intent.skipped" | "webhook.test";
             /**
              * @description pending (not delivered yet: retried), delivered (a 2xx answer), failed (no 2xx within 24 h)
              * @enum {string}
@@ -1932,20 +2077,357 @@ export interface components {
                  * @description The event
                  * @enum {string}
                  */
-                type: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "webhook.test";
+                type: "intent.updated" | "intent.completed" | "intent.failed" | "intent.cancelled" | "standing_intent.rebalanced" | "standing_intent.skipped" | "webhook.test";
                 /**
                  * Format: date-time
                  * @description When the event happened
                  * @example 2026-01-31T12:00:00.000Z
                  */
                 timestamp: string;
-                /** @description The intent as GET /intents/{intentId} answers it (intent events), or the test event */
-                data: components["schemas"]["Intent"] | {
+                /** @description The intent as GET /intents/{intentId} answers it (intent events), the decision as GET /standing-intents/{standingIntentId}/decisions lists it (standing intent events), or the test event */
+                data: components["schemas"]["Intent"] | components["schemas"]["StandingDecision"] | {
                     /** @description The endpoint tested */
                     webhookId: string;
                     /** @description For people */
                     message: string;
                 };
+            };
+        };
+        /** @description One decision of a standing intent, with its numbers */
+        StandingDecision: {
+            /**
+             * @description svc_decision_… (ordered by time)
+             * @example svc_decision_019c1a2b3c4d0000a1b2c3d4e5f60718
+             */
+            id: string;
+            /** @example svc_standing_0123456789abcdef0123456789abcdef */
+            standingIntentId: string;
+            /** @example svc_wallet_0123456789abcdef0123456789abcdef */
+            walletId: string;
+            /**
+             * Format: date-time
+             * @description The sample minute decided on (one decision per standing intent per minute)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            sampleAt: string;
+            /**
+             * Format: date-time
+             * @description When it was decided
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            decidedAt: string;
+            /**
+             * @description A new rate sample, or funds arriving on the wallet
+             * @enum {string}
+             */
+            trigger: "rate_sample" | "funds_arrived";
+            /**
+             * @description rebalanced (a rebalance intent was submitted) or skipped
+             * @enum {string}
+             */
+            outcome: "rebalanced" | "skipped";
+            /** @description Why it did not move; null when it moved */
+            reason: ("no_funds" | "already_best" | "below_threshold" | "unconfirmed_rate" | "move_limit" | "policy" | "intent_in_flight" | "paused") | null;
+            /** @description The spending policy rule that refused the move (reason policy); null otherwise */
+            rule: string | null;
+            /** @description The rebalance intent a move submitted; null otherwise */
+            intentId: string | null;
+            /** @description The numbers behind the decision, whether it moved or not */
+            numbers: {
+                /** @description The market a move goes (or would have gone) to, at the APY it was counted at; null when none */
+                target: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @enum {string} */
+                    protocol: "aave-v3" | "compound-v3";
+                    /** @description Supply APY, percent */
+                    apy: number;
+                } | null;
+                /** @description Where the moved funds come from */
+                sources: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @description The market withdrawn from; null: idle funds on the chain */
+                    protocol: ("aave-v3" | "compound-v3") | null;
+                    /** @description Token units it brings */
+                    amount: string;
+                    /** @description The APY it earned, as counted */
+                    apy: number;
+                }[];
+                /** @description Token units moved; "0" when nothing moves */
+                amount: string;
+                /** @description Every cost of the move, USD at the sample's prices */
+                costs: {
+                    withdrawGasUsd: number;
+                    bridgeFeeUsd: number;
+                    bridgeGasUsd: number;
+                    depositGasUsd: number;
+                    totalUsd: number;
+                };
+                /** @description Extra yield over the horizon, USD, before costs */
+                gainUsd: number;
+                /** @description gainUsd less every cost */
+                netGainUsd: number;
+                /** @description What netGainUsd had to exceed: the larger of minGainUsd and 10 % of gainUsd */
+                thresholdUsd: number;
+                horizonDays: number;
+            };
+        };
+        /** @description A standing intent: keeps a wallet's asset lent in the market with the best net yield */
+        StandingIntent: {
+            /**
+             * @description svc_standing_ and 32 hex characters
+             * @example svc_standing_0123456789abcdef0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description The wallet whose funds it keeps lent
+             * @example svc_wallet_0123456789abcdef0123456789abcdef
+             */
+            walletId: string;
+            /**
+             * @description The token kept lent
+             * @enum {string}
+             */
+            asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /** @description Token units kept lent; null: all of the wallet's balance of the asset */
+            amount: string | null;
+            /** @description The days a move's extra yield is counted over */
+            horizonDays: number;
+            /** @description USD a move must gain over the horizon net of its costs, at least (and 10 % of its gross gain) */
+            minGainUsd: number;
+            /** @description Moves at most per rolling 24 hours */
+            maxMovesPerDay: number;
+            /**
+             * @description active (decided on every rate sample) or paused (nothing decided)
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            /**
+             * Format: date-time
+             * @description When it was created
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last paused, resumed or created
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+            /** @description +1 on every change (pause, resume, each decision recorded on it) */
+            version: number;
+            /** @description The sample minute of its last decision; null before the first */
+            lastDecisionAt: string | null;
+            /** @description The rebalance intent of its last move; null before the first */
+            lastIntentId: string | null;
+        };
+        /** @description Unknown fields are refused; every bad field is named in details.issues */
+        CreateStandingIntentRequest: {
+            /**
+             * @description One of your wallets
+             * @example svc_wallet_0123456789abcdef0123456789abcdef
+             */
+            walletId: string;
+            /**
+             * @description The token kept lent; the wallet must have a chain where it exists
+             * @example USDC
+             * @enum {string}
+             */
+            asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /** @description How much of the wallet's balance of the asset to keep lent, in token units (absent: all of it); at most the asset's decimals */
+            amount?: string | number;
+            /**
+             * @description The days the extra yield of a move is counted over, against what the move costs (1-365, default 30)
+             * @default 30
+             * @example 30
+             */
+            horizonDays?: number;
+            /**
+             * @description USD a move must gain over the horizon, net of every cost, at least (and at least 10 % of its gross gain); 0-1000000, default 1
+             * @default 1
+             * @example 1
+             */
+            minGainUsd?: number;
+            /**
+             * @description Moves at most per rolling 24 hours (1-24, default 2)
+             * @default 2
+             * @example 2
+             */
+            maxMovesPerDay?: number;
+        };
+        /** @description A page of the account's standing intents */
+        StandingIntentPage: {
+            /** @description Newest first, at most `first` (≤ 100) */
+            standingIntents: components["schemas"]["StandingIntent"][];
+            /** @description Where this page ends */
+            pageInfo: {
+                /** @description Whether older items follow */
+                hasNextPage: boolean;
+                /** @description Pass as `after` for the next page; null on an empty page */
+                endCursor: string | null;
+            };
+        };
+        /** @description A backtest's answer: the rule against staying put */
+        SimulateStandingIntentResult: {
+            /**
+             * Format: date-time
+             * @description Start of the replay
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the replay
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            to: string;
+            /** @description Sample minutes replayed */
+            samples: number;
+            /** @description Every move the rule made, oldest first */
+            moves: {
+                /**
+                 * Format: date-time
+                 * @description The sample minute of the move
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                at: string;
+                from: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @enum {string} */
+                    protocol: "aave-v3" | "compound-v3";
+                    /** @description Supply APY, percent */
+                    apy: number;
+                };
+                to: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @enum {string} */
+                    protocol: "aave-v3" | "compound-v3";
+                    /** @description Supply APY, percent */
+                    apy: number;
+                };
+                amount: string;
+                costUsd: number;
+                netGainUsd: number;
+            }[];
+            /** @description The standing intent's rule, moves and costs included */
+            strategy: {
+                /** @description Interest earned, USD */
+                earnedUsd: number;
+                /** @description What moves cost, USD */
+                costsUsd: number;
+                /** @description earnedUsd less costsUsd */
+                netUsd: number;
+            };
+            /** @description Staying all along in the market best at the last sample (market null: no sample in the window) */
+            todaysBest: {
+                /** @description Interest earned, USD */
+                earnedUsd: number;
+                /** @description What moves cost, USD */
+                costsUsd: number;
+                /** @description earnedUsd less costsUsd */
+                netUsd: number;
+                /** @description A lending market */
+                market: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @enum {string} */
+                    protocol: "aave-v3" | "compound-v3";
+                } | null;
+            };
+            /** @description Staying all along in the market the funds started in (market null: no sample in the window) */
+            firstMarket: {
+                /** @description Interest earned, USD */
+                earnedUsd: number;
+                /** @description What moves cost, USD */
+                costsUsd: number;
+                /** @description earnedUsd less costsUsd */
+                netUsd: number;
+                /** @description A lending market */
+                market: {
+                    /** @enum {string} */
+                    chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                    /** @enum {string} */
+                    protocol: "aave-v3" | "compound-v3";
+                } | null;
+            };
+            /** @description Each market's APY per sample, for a chart */
+            series: {
+                /** @enum {string} */
+                chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @enum {string} */
+                protocol: "aave-v3" | "compound-v3";
+                /** @description [at, apy] pairs */
+                points: [
+                    string,
+                    number
+                ][];
+            }[];
+            /** @description [at, strategyUsd, firstMarketUsd]: cumulative earnings per sample */
+            cumulative: [
+                string,
+                number,
+                number
+            ][];
+        };
+        /** @description A rule replayed over the recorded APY history: `from` before `to`, at most 90 days apart (default: the 30 days up to now) */
+        SimulateStandingIntentRequest: {
+            /**
+             * @description The token whose markets are replayed
+             * @example USDC
+             * @enum {string}
+             */
+            asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /** @description What the strategy keeps lent, in token units; at most the asset's decimals */
+            amount: string | number;
+            /**
+             * @description The days the extra yield of a move is counted over, against what the move costs (1-365, default 30)
+             * @default 30
+             * @example 30
+             */
+            horizonDays?: number;
+            /**
+             * @description USD a move must gain over the horizon, net of every cost, at least (and at least 10 % of its gross gain); 0-1000000, default 1
+             * @default 1
+             * @example 1
+             */
+            minGainUsd?: number;
+            /**
+             * @description Moves at most per rolling 24 hours (1-24, default 2)
+             * @default 2
+             * @example 2
+             */
+            maxMovesPerDay?: number;
+            /**
+             * @description Start of the replay (inclusive), ISO 8601; default 30 days before `to`
+             * @example 2026-01-01T00:00:00Z
+             */
+            from?: string;
+            /**
+             * @description End of the replay (exclusive), ISO 8601; default now
+             * @example 2026-01-31T00:00:00Z
+             */
+            to?: string;
+            /** @description The market the funds start in (default: the best at the first sample) */
+            start?: {
+                /** @enum {string} */
+                chain: "ethereum" | "arbitrum" | "base" | "ethereum-sepolia" | "arbitrum-sepolia" | "base-sepolia";
+                /** @enum {string} */
+                protocol: "aave-v3" | "compound-v3";
+            };
+        };
+        /** @description A page of a standing intent's decisions */
+        StandingDecisionPage: {
+            /** @description Newest first, at most `first` (≤ 100); kept 90 days */
+            decisions: components["schemas"]["StandingDecision"][];
+            /** @description Where this page ends */
+            pageInfo: {
+                /** @description Whether older items follow */
+                hasNextPage: boolean;
+                /** @description Pass as `after` for the next page; null on an empty page */
+                endCursor: string | null;
             };
         };
     };
@@ -4343,7 +4825,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted";
+                type?: "policy.created" | "policy.updated" | "policy.deleted" | "wallet.policy_set" | "wallet.policy_removed" | "intent.created" | "intent.denied" | "intent.completed" | "intent.failed" | "intent.cancelled" | "apikey.created" | "apikey.revoked" | "webhook.created" | "webhook.deleted" | "standing_intent.created" | "standing_intent.paused" | "standing_intent.resumed" | "standing_intent.deleted";
                 /** @description Only events about this wallet */
                 walletId?: string;
                 /** @description Only events about this intent */
@@ -6962,6 +7444,1561 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listStandingIntents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                first?: number;
+                /** @description `pageInfo.endCursor` of the previous page */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of standing intents */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntentPage"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *
+             *     Unknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    createStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStandingIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The standing intent */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntent"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WALLET_NOT_FOUND`: no such wallet in your account
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    simulateStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateStandingIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The replay */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateStandingIntentResult"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing intent */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntent"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    pauseStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing intent, paused */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntent"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `VERSION_CONFLICT`: concurrent updates kept winning: read it again and retry (details.policyId)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resumeStandingIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing intent, active */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntent"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `VERSION_CONFLICT`: concurrent updates kept winning: read it again and retry (details.policyId)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /**
+             * @description Payload too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body exceeds the limit (details.limitBytes); the connection is closed
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported media type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: a body that is not application/json
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listStandingDecisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                first?: number;
+                /** @description `pageInfo.endCursor` of the previous page */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of decisions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDecisionPage"];
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *
+             *     Unknown query parameters are refused here (INVALID_REQUEST, `unrecognized_keys`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
                     };
                 };
             };

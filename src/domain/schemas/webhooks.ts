@@ -17,7 +17,7 @@ export const createWebhookSchema = z.strictObject({
     .refine((l) => new Set(l).size === l.length, 'events must not repeat an event')
     .meta({
       description:
-        'The events to deliver: intent.updated (every status an intent enters), intent.completed, intent.failed, intent.cancelled (an intent ended at your request)',
+        'The events to deliver: intent.updated (every status an intent enters), intent.completed, intent.failed, intent.cancelled (an intent ended at your request), standing_intent.rebalanced (a standing intent moved its funds), standing_intent.skipped (it decided not to: up to one a minute each)',
       examples: [['intent.completed', 'intent.failed']],
     }),
   description: z

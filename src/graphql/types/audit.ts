@@ -29,6 +29,10 @@ const EVENT_TYPE_DESCRIPTIONS: Record<AuditEventType, string> = {
   'apikey.revoked': 'An API key was revoked.',
   'webhook.created': "A webhook endpoint was registered (details: the URL's host and the events; never its secret).",
   'webhook.deleted': "A webhook endpoint was deleted (details: the URL's host).",
+  'standing_intent.created': 'A standing intent was created (details: asset, amount and its moving rule).',
+  'standing_intent.paused': 'A standing intent was paused: it decides nothing until it is resumed.',
+  'standing_intent.resumed': 'A paused standing intent was resumed.',
+  'standing_intent.deleted': 'A standing intent was deleted (its decisions with it).',
 };
 
 /** "wallet.policy_set" ↔ WALLET_POLICY_SET. */
@@ -63,6 +67,7 @@ const AuditSubjectRef = builder.objectRef<AuditSubject>('AuditSubject').implemen
     policyId: t.id({ nullable: true, description: 'The spending policy concerned.', resolve: (s) => s.policyId ?? null }),
     keyId: t.id({ nullable: true, description: 'An API key id (never the key).', resolve: (s) => s.keyId ?? null }),
     webhookId: t.id({ nullable: true, description: 'The webhook endpoint concerned.', resolve: (s) => s.webhookId ?? null }),
+    standingIntentId: t.id({ nullable: true, description: 'The standing intent concerned.', resolve: (s) => s.standingIntentId ?? null }),
   }),
 });
 

@@ -5,6 +5,7 @@ import { getWalletById } from '../../app/wallets/getWallet';
 import { toWalletView } from '../../app/wallets/walletView';
 import { getIntent } from '../../app/intents/getIntent';
 import { getPolicy } from '../../app/policies/managePolicies';
+import { getStandingIntent } from '../../app/standing/manageStanding';
 import { ID_PREFIX } from '../../domain/ids';
 import { ServiceError } from '../../domain/errors/base';
 
@@ -22,6 +23,7 @@ export const NODE_TYPES = [
   { prefix: ID_PREFIX.wallet, type: 'Wallet' },
   { prefix: ID_PREFIX.intent, type: 'Intent' },
   { prefix: ID_PREFIX.policy, type: 'Policy' },
+  { prefix: ID_PREFIX.standing, type: 'StandingIntent' },
 ] as const;
 
 export type NodeTypeName = (typeof NODE_TYPES)[number]['type'];
@@ -34,7 +36,7 @@ export function nodeTypeOf(id: string): NodeTypeName | undefined {
 export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
   description:
     'An object with a global id: fetch it again with `node(id:)`. Global ids are the service ids as REST shows them ' +
-    '(svc_wallet_…, intent_…, svc_policy_…): globally unique, and typed by their prefix.',
+    '(svc_wallet_…, intent_…, svc_policy_…, svc_standing_…): globally unique, and typed by their prefix.',
   resolveType: (n) => nodeTypeOf(n.id) ?? null,
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The global id: the same id REST uses, globally unique, its prefix naming the type.' }),
@@ -46,8 +48,8 @@ builder.queryField('node', (t) =>
     type: NodeRef,
     nullable: true,
     description:
-      "Any object of the caller's account by its global id: a Wallet (svc_wallet_…), an Intent (intent_…) or a Policy (svc_policy_…). " +
-      'Null with the error of the typed field when there is none (WALLET_NOT_FOUND, INTENT_NOT_FOUND, POLICY_NOT_FOUND: ' +
+      "Any object of the caller's account by its global id: a Wallet (svc_wallet_…), an Intent (intent_…), a Policy (svc_policy_…) or a StandingIntent (svc_standing_…). " +
+      'Null with the error of the typed field when there is none (WALLET_NOT_FOUND, INTENT_NOT_FOUND, POLICY_NOT_FOUND, STANDING_INTENT_NOT_FOUND: ' +
       "another account's object answers the same), or NOT_FOUND when the id names no type. Costs 1 credit when found.",
     args: { id: t.arg.id({ required: true, description: 'A global id, as `id` of any Node.' }) },
     resolve: async (_root, args, ctx) => {
@@ -60,6 +62,8 @@ builder.queryField('node', (t) =>
           return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, id), ctx.charge);
         case 'Policy':
           return runOperation(ctx.deps, principal, 'getPolicy', () => getPolicy(ctx.deps, principal, id), ctx.charge);
+        case 'StandingIntent':
+          return runOperation(ctx.deps, principal, 'getStandingIntent', () => getStandingIntent(ctx.deps, principal, id), ctx.charge);
         default:
           throw new ServiceError('NOT_FOUND', 'Node not found: the id names no type of this API', { details: { id } });
       }

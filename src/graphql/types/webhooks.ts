@@ -19,6 +19,8 @@ const eventDescriptions: Record<WebhookEventType, string> = {
   'intent.completed': 'An intent completed.',
   'intent.failed': 'An intent failed.',
   'intent.cancelled': 'An intent was cancelled.',
+  'standing_intent.rebalanced': 'A standing intent moved its funds: the decision, with its numbers and the rebalance intent.',
+  'standing_intent.skipped': 'A standing intent decided not to move (up to one a minute each; only to endpoints that ask for it).',
 };
 
 const WebhookEventEnum = builder.enumType('WebhookEventType', {

@@ -86,6 +86,7 @@ export const CODE_DOCS: Record<ErrorCode, string> = {
   INTENT_NOT_CANCELLABLE: 'the intent is completed or failed already: nothing is left to cancel (details.intentId, details.status)',
   WALLET_NOT_FOUND: 'no such wallet in your account',
   WEBHOOK_NOT_FOUND: 'no such webhook endpoint in your account (details.webhookId)',
+  STANDING_INTENT_NOT_FOUND: 'no such standing intent in your account (details.standingIntentId)',
   INTENT_NOT_FOUND: 'no such intent in your account',
   NOT_FOUND: 'no such route',
   METHOD_NOT_ALLOWED: 'the path does not take this method (Allow lists those it takes)',

@@ -297,6 +297,7 @@ const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   VERSION_CONFLICT: { policyId: POLICY_ID },
   WALLET_NOT_FOUND: { walletId: WALLET_ID },
   WEBHOOK_NOT_FOUND: { webhookId: 'svc_webhook_0123456789abcdef0123456789abcdef' },
+  STANDING_INTENT_NOT_FOUND: { standingIntentId: 'svc_standing_0123456789abcdef0123456789abcdef' },
   INTENT_NOT_FOUND: { intentId: INTENT_ID },
   WALLET_ALREADY_EXISTS: { userId: 'user_42', walletId: WALLET_ID },
   IDEMPOTENCY_CONFLICT: { idempotencyKey: 'order-1234' },

@@ -490,6 +490,7 @@ export const auditEventSchema = z
         policyId: z.string().optional(),
         keyId: z.string().optional(),
         webhookId: z.string().optional(),
+        standingIntentId: z.string().optional(),
       })
       .meta({ description: 'What the event is about: only the ids that apply' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'What was decided, by type (never a secret)' }),

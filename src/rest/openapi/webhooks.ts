@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { intentSchema } from './schemas';
+import { decisionSchema } from './standing';
 import { EXAMPLES } from './examples';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../domain/webhooks';
 import { createWebhookSchema } from '../../domain/schemas/webhooks';
@@ -68,7 +69,10 @@ export const deliverySchema = z
       .strictObject({
         type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]).meta({ description: 'The event' }),
         timestamp: timestamp('When the event happened'),
-        data: z.union([intentSchema, testData]).meta({ description: 'The intent as GET /intents/{intentId} answers it (intent events), or the test event' }),
+        data: z.union([intentSchema, decisionSchema, testData]).meta({
+          description:
+            'The intent as GET /intents/{intentId} answers it (intent events), the decision as GET /standing-intents/{standingIntentId}/decisions lists it (standing intent events), or the test event',
+        }),
       })
       .meta({ description: 'The JSON body every attempt POSTs (signed: webhook-id, webhook-timestamp, webhook-signature)' }),
   })

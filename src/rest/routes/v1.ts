@@ -10,6 +10,7 @@ import { policyRoutes } from './policies';
 import { usageRoutes } from './usage';
 import { webhookRoutes } from './webhooks';
 import { yieldHistoryRoutes } from './yieldHistory';
+import { standingIntentRoutes } from './standingIntents';
 
 /** Every `/v1` router, registered in this one place (the OpenAPI conformance test reads the routes they serve). */
 export function v1Routers(deps: AppDeps): Router<RestState>[] {
@@ -23,5 +24,6 @@ export function v1Routers(deps: AppDeps): Router<RestState>[] {
     usageRoutes(deps),
     webhookRoutes(deps),
     yieldHistoryRoutes(deps),
+    standingIntentRoutes(deps),
   ];
 }

@@ -11,6 +11,7 @@ import { createMemoryPaymentLocks } from './memoryPaymentLocks';
 import { createMemoryIntentLeases } from './memoryIntentLeases';
 import { createMemoryNonces } from './memoryNonces';
 import { createMemoryPositionLedger } from './memoryPositionLedger';
+import { createMemoryStandingDecisions, createMemoryStandingIntents } from './memoryStandingIntents';
 
 /** Structured clone so callers never share mutable state with the store (as with a real database). */
 const copy = <T>(v: T): T => structuredClone(v);
@@ -211,6 +212,8 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
     webhooks: createMemoryWebhooks(),
     rateHistory: createMemoryRateHistory(clock),
     positionLedger: createMemoryPositionLedger(),
+    standingIntents: createMemoryStandingIntents(),
+    standingDecisions: createMemoryStandingDecisions(clock),
     async ping() {},
     async close() {},
   };

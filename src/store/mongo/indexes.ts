@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { StoreCapabilities } from './capabilities';
 import { AUDIT_RETENTION_DAYS } from '../../domain/audit';
 import { RATE_HISTORY_RETENTION_DAYS } from '../../domain/rateHistory';
+import { DECISION_RETENTION_DAYS } from '../../domain/standingIntent';
 
 /**
  * Indexes of docs/architecture.md; createIndex is idempotent, so this runs at every start.
@@ -48,6 +49,14 @@ export async function ensureIndexes(db: Db, caps: Pick<StoreCapabilities, 'ttlIn
     rateHistoryIndexes(db, caps),
     db.collection('positionLedger').createIndex({ intentId: 1, stepIndex: 1 }, { unique: true }),
     db.collection('positionLedger').createIndex({ walletId: 1, at: 1 }),
+    db.collection('standingIntents').createIndex({ id: 1 }, { unique: true }),
+    db.collection('standingIntents').createIndex({ walletId: 1, asset: 1 }, { unique: true }),
+    db.collection('standingIntents').createIndex({ accountId: 1, createdAt: -1 }),
+    db.collection('standingIntents').createIndex({ status: 1 }),
+    db.collection('standingDecisions').createIndex({ id: 1 }, { unique: true }),
+    // one decision per standing intent and sample minute, whichever instance inserts first
+    db.collection('standingDecisions').createIndex({ standingIntentId: 1, sampleAt: 1 }, { unique: true }),
+    db.collection('standingDecisions').createIndex({ decidedAtDate: 1 }, caps.ttlIndexes ? { expireAfterSeconds: DECISION_RETENTION_DAYS * 86_400 } : {}),
   ]);
 }
 

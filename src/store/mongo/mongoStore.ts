@@ -16,6 +16,7 @@ import { createMongoPaymentLocks } from './mongoPaymentLocks';
 import { createMongoIntentLeases } from './mongoIntentLeases';
 import { createMongoNonces } from './mongoNonces';
 import { createMongoPositionLedger } from './mongoPositionLedger';
+import { createMongoStandingDecisions, createMongoStandingIntents } from './mongoStandingIntents';
 
 type Doc<T> = T & { _id?: unknown };
 
@@ -288,6 +289,8 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     webhooks: createMongoWebhooks(db),
     rateHistory: createMongoRateHistory(db),
     positionLedger: createMongoPositionLedger(db),
+    standingIntents: createMongoStandingIntents(db),
+    standingDecisions: createMongoStandingDecisions(db, serverClock ? { now: serverClock.now } : undefined),
     claimEnvironment: (environment) => claimEnvironment(db, environment),
     async ping() {
       await db.command({ ping: 1 });

@@ -33,6 +33,14 @@ describe('OpenAPI document', () => {
         'DELETE /webhooks/{webhookId}',
         'GET /webhooks/{webhookId}/deliveries',
         'POST /webhooks/{webhookId}/test',
+        'POST /standing-intents',
+        'GET /standing-intents',
+        'POST /standing-intents/simulate',
+        'GET /standing-intents/{standingIntentId}',
+        'POST /standing-intents/{standingIntentId}/pause',
+        'POST /standing-intents/{standingIntentId}/resume',
+        'DELETE /standing-intents/{standingIntentId}',
+        'GET /standing-intents/{standingIntentId}/decisions',
       ].sort(),
     );
   });

@@ -43,7 +43,7 @@ test('behavior: every type, field, argument, input field and enum value has a de
   expect(missing).toEqual([]);
 });
 
-test('behavior: Wallet, Intent and Policy are Nodes, each typed by the prefix of its service id', () => {
+test('behavior: Wallet, Intent, Policy and StandingIntent are Nodes, each typed by the prefix of its service id', () => {
   const node = schema.getType('Node');
   if (!isInterfaceType(node)) throw new Error('Node is not an interface');
   expect(
@@ -51,26 +51,34 @@ test('behavior: Wallet, Intent and Policy are Nodes, each typed by the prefix of
       .getPossibleTypes(node)
       .map((t) => t.name)
       .sort(),
-  ).toEqual(['Intent', 'Policy', 'Wallet']);
+  ).toEqual(['Intent', 'Policy', 'StandingIntent', 'Wallet']);
   expect(NODE_TYPES).toEqual([
     { prefix: ID_PREFIX.wallet, type: 'Wallet' },
     { prefix: ID_PREFIX.intent, type: 'Intent' },
     { prefix: ID_PREFIX.policy, type: 'Policy' },
+    { prefix: ID_PREFIX.standing, type: 'StandingIntent' },
   ]);
   const nodeField = schema.getQueryType()!.getFields().node!;
   expect(`${nodeField.type}`).toBe('Node');
   expect(nodeField.args.map((a) => `${a.name}: ${a.type}`)).toEqual(['id: ID!']);
 });
 
-test('behavior: every edge has a cursor and a Node (AuditEventEdge and WebhookDeliveryEdge aside: log entries have no read by id)', () => {
+test('behavior: every edge has a cursor and a Node (AuditEventEdge, StandingDecisionEdge and WebhookDeliveryEdge aside: log entries have no read by id)', () => {
   const edges = objects.filter((t) => t.name.endsWith('Edge'));
-  expect(edges.map((t) => t.name).sort()).toEqual(['AuditEventEdge', 'IntentEdge', 'PolicyEdge', 'WebhookDeliveryEdge']);
+  expect(edges.map((t) => t.name).sort()).toEqual([
+    'AuditEventEdge',
+    'IntentEdge',
+    'PolicyEdge',
+    'StandingDecisionEdge',
+    'StandingIntentEdge',
+    'WebhookDeliveryEdge',
+  ]);
   for (const e of edges) {
     const f = e.getFields();
     expect(`${f.cursor!.type}`).toBe('String!');
     const node = getNamedType(f.node!.type);
     const isNode = isObjectType(node) && node.getInterfaces().some((i) => i.name === 'Node');
-    expect({ edge: e.name, isNode }).toEqual({ edge: e.name, isNode: !['AuditEventEdge', 'WebhookDeliveryEdge'].includes(e.name) });
+    expect({ edge: e.name, isNode }).toEqual({ edge: e.name, isNode: !['AuditEventEdge', 'StandingDecisionEdge', 'WebhookDeliveryEdge'].includes(e.name) });
   }
 });
 
@@ -84,7 +92,9 @@ test('behavior: every connection field pages both ways (first/after/last/before)
     'Query.auditEvents',
     'Query.intents',
     'Query.policies',
+    'Query.standingIntents',
     'Query.webhookDeliveries',
+    'StandingIntent.decisions',
   ]);
   for (const { f } of connectionFields) {
     const args = Object.fromEntries(f.args.map((a) => [a.name, `${a.type}`]));

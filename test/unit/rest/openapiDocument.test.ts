@@ -61,7 +61,12 @@ describe('OpenAPI document', () => {
 
   it('behavior: request bodies (POST and PUT) are required, typed by a component, with examples; GET and DELETE take none, nor do the action POSTs named here', () => {
     /** POSTs that act on the resource of their path and take no body (like GitHub's `POST …/cancel`). */
-    const bodiless = new Set(['post /intents/{intentId}/cancel', 'post /webhooks/{webhookId}/test']);
+    const bodiless = new Set([
+      'post /intents/{intentId}/cancel',
+      'post /webhooks/{webhookId}/test',
+      'post /standing-intents/{standingIntentId}/pause',
+      'post /standing-intents/{standingIntentId}/resume',
+    ]);
     for (const { method, path, op } of operations.filter((o) => o.method === 'get' || o.method === 'delete' || bodiless.has(`${o.method} ${o.path}`))) {
       expect({ op: `${method} ${path}`, body: op.requestBody }).toEqual({ op: `${method} ${path}`, body: undefined });
     }

@@ -1,0 +1,173 @@
+import type { AppDeps } from '../deps';
+import type { Principal } from '../accounts/principal';
+import { newId } from '../../domain/ids';
+import { supportsAsset } from '../../domain/chains';
+import { STANDING_LIMITS, type StandingIntent, type StandingIntentStatus } from '../../domain/standingIntent';
+import { parseInput } from '../../domain/schemas/parse';
+import { createStandingSchema, standingPageSchema } from '../../domain/schemas/standing';
+import { invalidRequest } from '../../domain/errors/request';
+import { standingIntentNotFound } from '../../domain/errors/standing';
+import { ServiceError } from '../../domain/errors/base';
+import { DuplicateError } from '../../ports/store';
+import { getWalletById } from '../wallets/getWallet';
+import { decodeCursor, encodeCursor } from '../intents/listIntents';
+import { actorOf, recordAudit } from '../audit/recordAudit';
+import { toDecisionView, toStandingView, type DecisionView, type StandingIntentView } from './standingView';
+
+type Deps = Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>;
+
+/** One page, Relay style, newest first. */
+export interface StandingPage<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** The caller's standing intent, or STANDING_INTENT_NOT_FOUND (another account's answers the same as none). */
+export async function ownStanding(deps: Pick<AppDeps, 'store'>, principal: Principal, standingIntentId: string): Promise<StandingIntent> {
+  const s = await deps.store.standingIntents.get(standingIntentId);
+  if (!s || s.accountId !== principal.account.id) throw standingIntentNotFound(standingIntentId);
+  return s;
+}
+
+/**
+ * POST /standing-intents: 201 with the standing intent, active. The wallet
+ * must be the caller's (else WALLET_NOT_FOUND) and have a chain where the
+ * asset exists; a wallet keeps one standing intent per asset, an account at
+ * most STANDING_LIMITS.perAccount.
+ */
+export async function createStandingIntent(deps: Deps, principal: Principal, body: unknown): Promise<StandingIntentView> {
+  const params = parseInput(createStandingSchema, body);
+  const wallet = await getWalletById(deps, principal, params.walletId);
+  if (wallet.chainType === 'tron')
+    throw invalidRequest([{ path: 'walletId', message: 'standing intents need an EVM wallet (Tron has no lending market yet)' }]);
+  if (!wallet.chains.some((c) => supportsAsset(c, params.asset))) {
+    throw invalidRequest([{ path: 'asset', message: `the wallet has no chain where ${params.asset} exists (its chains: ${wallet.chains.join(', ')})` }]);
+  }
+  if ((await deps.store.standingIntents.countByAccount(principal.account.id)) >= STANDING_LIMITS.perAccount) {
+    throw invalidRequest([{ path: 'walletId', message: `an account has at most ${STANDING_LIMITS.perAccount} standing intents: delete one first` }]);
+  }
+  const now = deps.clock.now().toISOString();
+  const standing: StandingIntent = {
+    id: newId('standing'),
+    accountId: principal.account.id,
+    walletId: wallet.id,
+    asset: params.asset,
+    ...(params.amount !== undefined && { amount: params.amount }),
+    horizonDays: params.horizonDays,
+    minGainUsd: params.minGainUsd,
+    maxMovesPerDay: params.maxMovesPerDay,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  try {
+    await deps.store.standingIntents.insert(standing);
+  } catch (e) {
+    if (e instanceof DuplicateError && e.index === 'standingIntents.walletId_asset') {
+      const existing = (await deps.store.standingIntents.listByWallet(wallet.id)).find((s) => s.asset === params.asset);
+      throw invalidRequest([
+        {
+          path: 'asset',
+          message: `the wallet already has a standing intent for ${params.asset}${existing ? ` (${existing.id})` : ''}: change or delete that one`,
+        },
+      ]);
+    }
+    throw e;
+  }
+  await recordAudit(deps, {
+    accountId: standing.accountId,
+    type: 'standing_intent.created',
+    actor: actorOf(principal),
+    subject: { walletId: standing.walletId, standingIntentId: standing.id },
+    details: {
+      asset: standing.asset,
+      amount: standing.amount ?? null,
+      horizonDays: standing.horizonDays,
+      minGainUsd: standing.minGainUsd,
+      maxMovesPerDay: standing.maxMovesPerDay,
+    },
+  });
+  return toStandingView(standing);
+}
+
+export async function getStandingIntent(deps: Pick<AppDeps, 'store'>, principal: Principal, standingIntentId: string): Promise<StandingIntentView> {
+  return toStandingView(await ownStanding(deps, principal, standingIntentId));
+}
+
+/** The account's standing intents, newest first, by cursor (like policies). */
+export async function listStandingIntents(
+  deps: Pick<AppDeps, 'store'>,
+  principal: Principal,
+  query: Record<string, unknown>,
+): Promise<StandingPage<StandingIntentView>> {
+  const q = parseInput(standingPageSchema, query);
+  const after = q.after === undefined ? undefined : decodeCursor(q.after);
+  const items = await deps.store.standingIntents.listByAccount(principal.account.id, { limit: q.first + 1, after });
+  const edges = items.slice(0, q.first).map((s) => ({ cursor: encodeCursor(s), node: toStandingView(s) }));
+  return { edges, pageInfo: { hasNextPage: items.length > q.first, endCursor: edges[edges.length - 1]?.cursor ?? null } };
+}
+
+/**
+ * Pause and resume: the status, version + 1, audited. Asking for the status
+ * it has already answers it as it is (nothing changes, nothing recorded).
+ */
+async function setStatus(deps: Deps, principal: Principal, standingIntentId: string, status: StandingIntentStatus): Promise<StandingIntentView> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const cur = await ownStanding(deps, principal, standingIntentId);
+    if (cur.status === status) return toStandingView(cur);
+    const next: StandingIntent = { ...cur, status, version: cur.version + 1, updatedAt: deps.clock.now().toISOString() };
+    // (the decider's bookkeeping also moves the version: a lost race reads it again)
+    if (await deps.store.standingIntents.update(next, cur.version)) {
+      await recordAudit(deps, {
+        accountId: next.accountId,
+        type: status === 'paused' ? 'standing_intent.paused' : 'standing_intent.resumed',
+        actor: actorOf(principal),
+        subject: { walletId: next.walletId, standingIntentId: next.id },
+        details: { version: next.version },
+      });
+      return toStandingView(next);
+    }
+  }
+  throw new ServiceError('VERSION_CONFLICT', 'The standing intent was changed concurrently; try again', { details: { standingIntentId } });
+}
+
+/** POST /standing-intents/:id/pause: no decision is taken until it is resumed (a rebalance already running runs to its end). */
+export const pauseStandingIntent = (deps: Deps, principal: Principal, standingIntentId: string) => setStatus(deps, principal, standingIntentId, 'paused');
+
+/** POST /standing-intents/:id/resume: decided again from the next sample. */
+export const resumeStandingIntent = (deps: Deps, principal: Principal, standingIntentId: string) => setStatus(deps, principal, standingIntentId, 'active');
+
+/** DELETE /standing-intents/:id: 204; its decisions go with it (a rebalance already running runs to its end). */
+export async function deleteStandingIntent(deps: Deps, principal: Principal, standingIntentId: string): Promise<void> {
+  const s = await ownStanding(deps, principal, standingIntentId);
+  // A concurrent delete that got there first records it.
+  if (!(await deps.store.standingIntents.delete(s.id))) return;
+  await deps.store.standingDecisions.deleteByStandingIntent(s.id);
+  await recordAudit(deps, {
+    accountId: s.accountId,
+    type: 'standing_intent.deleted',
+    actor: actorOf(principal),
+    subject: { walletId: s.walletId, standingIntentId: s.id },
+    details: { asset: s.asset },
+  });
+}
+
+/** A decision's cursor: its sample minute and id, in the cursor format of every list. */
+const decisionCursor = (d: { sampleAt: string; id: string }) => encodeCursor({ createdAt: d.sampleAt, id: d.id });
+
+/** GET /standing-intents/:id/decisions: its decisions, newest first, by cursor. */
+export async function listStandingDecisions(
+  deps: Pick<AppDeps, 'store'>,
+  principal: Principal,
+  standingIntentId: string,
+  query: Record<string, unknown>,
+): Promise<StandingPage<DecisionView>> {
+  const q = parseInput(standingPageSchema, query);
+  const s = await ownStanding(deps, principal, standingIntentId);
+  const cursor = q.after === undefined ? undefined : decodeCursor(q.after);
+  const after = cursor && { sampleAt: cursor.createdAt, id: cursor.id };
+  const items = await deps.store.standingDecisions.list(s.id, { limit: q.first + 1, after });
+  const edges = items.slice(0, q.first).map((d) => ({ cursor: decisionCursor(d), node: toDecisionView(d) }));
+  return { edges, pageInfo: { hasNextPage: items.length > q.first, endCursor: edges[edges.length - 1]?.cursor ?? null } };
+}

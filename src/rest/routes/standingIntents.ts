@@ -1,0 +1,96 @@
+import type Router from '@koa/router';
+import { createRouter } from '../../http/router';
+import type { AppDeps } from '../../app/deps';
+import type { RestState } from '../context';
+import { param } from '../params';
+import { operation } from '../middleware/admission';
+import {
+  createStandingIntent,
+  deleteStandingIntent,
+  getStandingIntent,
+  listStandingDecisions,
+  listStandingIntents,
+  pauseStandingIntent,
+  resumeStandingIntent,
+} from '../../app/standing/manageStanding';
+import { simulateRequest } from '../../app/standing/simulateRequest';
+
+/** A query-string value: the first when repeated, absent when missing. */
+const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** Standing intents (`/standing-intents`), their decisions, and the backtest. */
+export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
+  const router = createRouter<RestState>();
+
+  router.post(
+    'createStandingIntent',
+    '/standing-intents',
+    operation(deps, 'createStandingIntent', async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await createStandingIntent(deps, ctx.state.principal!, ctx.state.body);
+    }),
+  );
+
+  router.get(
+    'listStandingIntents',
+    '/standing-intents',
+    operation(deps, 'listStandingIntents', async (ctx) => {
+      const query = Object.fromEntries(Object.keys(ctx.query).map((k) => [k, queryValue(ctx.query[k])]));
+      const page = await listStandingIntents(deps, ctx.state.principal!, query);
+      ctx.body = { standingIntents: page.edges.map((e) => e.node), pageInfo: page.pageInfo };
+    }),
+  );
+
+  router.post(
+    'simulateStandingIntent',
+    '/standing-intents/simulate',
+    operation(deps, 'simulateStandingIntent', async (ctx) => {
+      ctx.body = await simulateRequest(deps, ctx.state.body);
+    }),
+  );
+
+  router.get(
+    'getStandingIntent',
+    '/standing-intents/:standingIntentId',
+    operation(deps, 'getStandingIntent', async (ctx) => {
+      ctx.body = await getStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+    }),
+  );
+
+  router.post(
+    'pauseStandingIntent',
+    '/standing-intents/:standingIntentId/pause',
+    operation(deps, 'pauseStandingIntent', async (ctx) => {
+      ctx.body = await pauseStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+    }),
+  );
+
+  router.post(
+    'resumeStandingIntent',
+    '/standing-intents/:standingIntentId/resume',
+    operation(deps, 'resumeStandingIntent', async (ctx) => {
+      ctx.body = await resumeStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+    }),
+  );
+
+  router.delete(
+    'deleteStandingIntent',
+    '/standing-intents/:standingIntentId',
+    operation(deps, 'deleteStandingIntent', async (ctx) => {
+      await deleteStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+      ctx.status = 204;
+    }),
+  );
+
+  router.get(
+    'listStandingDecisions',
+    '/standing-intents/:standingIntentId/decisions',
+    operation(deps, 'listStandingDecisions', async (ctx) => {
+      const query = Object.fromEntries(Object.keys(ctx.query).map((k) => [k, queryValue(ctx.query[k])]));
+      const page = await listStandingDecisions(deps, ctx.state.principal!, param(ctx, 'standingIntentId'), query);
+      ctx.body = { decisions: page.edges.map((e) => e.node), pageInfo: page.pageInfo };
+    }),
+  );
+
+  return router;
+}
