@@ -92,6 +92,7 @@ export const CREDIT_COST = {
   resumeStandingIntent: 1,
   deleteStandingIntent: 1,
   listStandingDecisions: 1,
+  getStandingEarnings: 1,
   // a replay of up to 90 days of samples through the decision: heavier than a read of one record
   simulateStandingIntent: 5,
 } as const;

@@ -593,6 +593,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/standing-intents/{standingIntentId}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a standing intent's strategy earned
+         * @description The interest the wallet's positions of the asset accrued since deposit (balance − principal, exact token units, from the position ledger and the positions read on chain), and what the wallet's rebalances of the asset since the standing intent was created cost (gas and CCTP fees, USD): the strategy's earnings net of its costs. 1 credit.
+         *
+         *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
+         */
+        get: operations["getStandingEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/standing-intents/{standingIntentId}/decisions": {
         parameters: {
             query?: never;
@@ -2417,6 +2439,30 @@ export interface components {
                 /** @enum {string} */
                 protocol: "aave-v3" | "compound-v3";
             };
+        };
+        /** @description What a standing intent's asset earned on the wallet, and what its moves cost */
+        StandingIntentEarnings: {
+            /** @description The standing intent */
+            standingIntentId: string;
+            /** @description Its wallet */
+            walletId: string;
+            /**
+             * @description Its asset
+             * @enum {string}
+             */
+            asset: "USDC" | "USDT" | "DAI" | "WETH";
+            /** @description What the wallet put into its positions of the asset and kept there, token units; null: no position the service supplied */
+            principal: string | null;
+            /** @description Interest those positions accrued since deposit (balance − principal), token units, exact */
+            earned: string | null;
+            /** @description Rebalance intents of the wallet's asset since the standing intent was created that spent anything (completed or failed) */
+            moves: number;
+            /** @description Their gas and CCTP fees, USD */
+            movesCostUsd: number;
+            /** @description `earned` in USD (stablecoins 1:1; null for other assets) */
+            earnedUsd: number | null;
+            /** @description earnedUsd − movesCostUsd: what the strategy earned net of its costs */
+            netUsd: number | null;
         };
         /** @description A page of a standing intent's decisions */
         StandingDecisionPage: {
@@ -8814,6 +8860,164 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /**
+             * @description Internal error:
+             *     - `INTERNAL_ERROR`: an unexpected failure; details.requestId identifies it in the logs
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `SERVICE_UNAVAILABLE`: a dependency (database, chain reads) is unavailable, or the service is shutting down
+             *
+             *     Retry-After when the cause is known to pass (database failover, shutdown).
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining.optional"];
+                    "Retry-After": components["headers"]["Retry-After.optional"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getStandingEarnings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A standing intent id (any other value, or another account's, is 404 STANDING_INTENT_NOT_FOUND) */
+                standingIntentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its earnings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingIntentEarnings"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - `UNAUTHORIZED`: no API key, or a malformed, unknown or revoked one (details.reason: missing, malformed, unknown, revoked)
+             *
+             *     WWW-Authenticate: Bearer. A revoked key still shows its account's rate headers; its request is not counted.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
+             *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                    };
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `STANDING_INTENT_NOT_FOUND`: no such standing intent in your account (details.standingIntentId)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_NOT_FOUND";
                     };
                 };
             };

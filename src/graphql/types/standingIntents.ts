@@ -1,3 +1,4 @@
+import { getStandingEarnings, type StandingEarningsView } from '../../app/standing/standingEarnings';
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, TokenAssetEnum, describedValues } from './enums';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
@@ -153,6 +154,24 @@ const DecisionConnectionRef = connectionTypes<DecisionView, DecisionView>(
   (d) => d,
 );
 
+const StandingEarningsRef = builder.objectRef<StandingEarningsView>('StandingIntentEarnings').implement({
+  description: "What a standing intent's asset earned on the wallet, and what its moves cost (same as GET /v1/standing-intents/:id/earnings).",
+  fields: (t) => ({
+    principal: t.exposeString('principal', {
+      nullable: true,
+      description: 'What the wallet put into its positions of the asset and kept there, token units; null: no position the service supplied.',
+    }),
+    earned: t.exposeString('earned', {
+      nullable: true,
+      description: 'Interest those positions accrued since deposit (balance − principal), token units, exact.',
+    }),
+    moves: t.exposeInt('moves', { description: "Rebalance intents of the wallet's asset since the standing intent was created that spent anything." }),
+    movesCostUsd: t.exposeFloat('movesCostUsd', { description: 'Their gas and CCTP fees, USD.' }),
+    earnedUsd: t.exposeFloat('earnedUsd', { nullable: true, description: '`earned` in USD (stablecoins 1:1; null for other assets).' }),
+    netUsd: t.exposeFloat('netUsd', { nullable: true, description: 'earnedUsd − movesCostUsd: what the strategy earned net of its costs.' }),
+  }),
+});
+
 export const StandingIntentRef = builder.objectRef<StandingIntentView>('StandingIntent').implement({
   description:
     "A standing intent (svc_standing_…): keeps a wallet's asset lent in the market with the best net yield, moving it when the gain beats every cost (same resource as /v1/standing-intents).",
@@ -174,6 +193,12 @@ export const StandingIntentRef = builder.objectRef<StandingIntentView>('Standing
       description: 'The sample minute of its last decision; null before the first.',
     }),
     lastIntentId: t.exposeID('lastIntentId', { nullable: true, description: 'The rebalance intent of its last move; null before the first.' }),
+    earnings: t.field({
+      type: StandingEarningsRef,
+      description:
+        "What the wallet's positions of the asset earned and what its moves cost (reads the positions on chain); part of the read of the standing intent.",
+      resolve: (s, _args, ctx) => getStandingEarnings(ctx.deps, requirePrincipal(ctx), s.id),
+    }),
     decisions: t.field({
       type: DecisionConnectionRef,
       description: 'Its decisions, newest first, by Relay cursors both ways (kept 90 days); part of the read of the standing intent.',

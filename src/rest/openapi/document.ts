@@ -50,6 +50,7 @@ import {
   simulateBodySchema,
   simulateResultSchema,
   standingIdParam,
+  standingEarningsSchema,
   standingIntentSchema,
   standingPageSchema,
 } from './standing';
@@ -750,6 +751,23 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     request: { params: standingIdParam },
     unknownQuery: 'ignored',
     success: { status: 204, description: 'Deleted' },
+    errors: { 404: ['STANDING_INTENT_NOT_FOUND'] },
+  },
+  {
+    operationId: 'getStandingEarnings',
+    method: 'get',
+    path: '/standing-intents/{standingIntentId}/earnings',
+    tag: 'Standing intents',
+    summary: "What a standing intent's strategy earned",
+    description: `The interest the wallet's positions of the asset accrued since deposit (balance − principal, exact token units, from the position ledger and the positions read on chain), and what the wallet's rebalances of the asset since the standing intent was created cost (gas and CCTP fees, USD): the strategy's earnings net of its costs. ${cost('getStandingEarnings')}.`,
+    request: { params: standingIdParam },
+    unknownQuery: 'ignored',
+    success: {
+      status: 200,
+      description: 'Its earnings',
+      schema: standingEarningsSchema,
+      examples: { earnings: { summary: 'After one move', value: STANDING_EXAMPLES.earnings } },
+    },
     errors: { 404: ['STANDING_INTENT_NOT_FOUND'] },
   },
   {

@@ -4,6 +4,7 @@ import { DECISION_OUTCOMES, SKIP_REASONS, STANDING_INTENT_STATUSES, type Simulat
 import { createStandingSchema, simulateStandingSchema } from '../../domain/schemas/standing';
 import type { DecisionView, StandingIntentView } from '../../app/standing/standingView';
 import type { StandingPage } from '../../app/standing/manageStanding';
+import type { StandingEarningsView } from '../../app/standing/standingEarnings';
 import { amountPattern } from './intentBody';
 
 /** The standing intent bodies of the OpenAPI document (requests and answers), with their examples. */
@@ -183,6 +184,26 @@ export const simulateResultSchema = z
   })
   .openapi('SimulateStandingIntentResult', { description: "A backtest's answer: the rule against staying put" });
 
+export const standingEarningsSchema = z
+  .strictObject({
+    standingIntentId: z.string().meta({ description: 'The standing intent' }),
+    walletId: z.string().meta({ description: 'Its wallet' }),
+    asset: z.enum(TOKEN_ASSETS).meta({ description: 'Its asset' }),
+    principal: z
+      .string()
+      .nullable()
+      .meta({ description: 'What the wallet put into its positions of the asset and kept there, token units; null: no position the service supplied' }),
+    earned: z.string().nullable().meta({ description: 'Interest those positions accrued since deposit (balance − principal), token units, exact' }),
+    moves: z
+      .number()
+      .int()
+      .meta({ description: "Rebalance intents of the wallet's asset since the standing intent was created that spent anything (completed or failed)" }),
+    movesCostUsd: z.number().meta({ description: 'Their gas and CCTP fees, USD' }),
+    earnedUsd: z.number().nullable().meta({ description: '`earned` in USD (stablecoins 1:1; null for other assets)' }),
+    netUsd: z.number().nullable().meta({ description: 'earnedUsd − movesCostUsd: what the strategy earned net of its costs' }),
+  })
+  .openapi('StandingIntentEarnings', { description: "What a standing intent's asset earned on the wallet, and what its moves cost" });
+
 export const standingIdParam = z.object({
   standingIntentId: z
     .string()
@@ -249,7 +270,20 @@ const simulated: SimulateResult = {
   cumulative: [['2026-01-01T00:00:00.000Z', 0, 0]],
 };
 
+const earningsExample: StandingEarningsView = {
+  standingIntentId: STANDING_ID,
+  walletId: WALLET_ID,
+  asset: 'USDC',
+  principal: '249.86',
+  earned: '1.204117',
+  moves: 1,
+  movesCostUsd: 0.14,
+  earnedUsd: 1.204117,
+  netUsd: 1.064117,
+};
+
 export const STANDING_EXAMPLES = {
+  earnings: earningsExample,
   create: { walletId: WALLET_ID, asset: 'USDC', amount: '250' },
   createFull: { walletId: WALLET_ID, asset: 'USDC', horizonDays: 14, minGainUsd: 5, maxMovesPerDay: 1 },
   standing,
@@ -294,5 +328,6 @@ const agreements: [
   Agree<z.output<typeof standingPageSchema>, { standingIntents: StandingIntentView[]; pageInfo: StandingPage<StandingIntentView>['pageInfo'] }>,
   Agree<z.output<typeof decisionSchema>, DecisionView>,
   Agree<z.output<typeof simulateResultSchema>, SimulateResult>,
-] = [true, true, true, true];
+  Agree<z.output<typeof standingEarningsSchema>, StandingEarningsView>,
+] = [true, true, true, true, true];
 void agreements;

@@ -14,6 +14,7 @@ import {
   resumeStandingIntent,
 } from '../../app/standing/manageStanding';
 import { simulateRequest } from '../../app/standing/simulateRequest';
+import { getStandingEarnings } from '../../app/standing/standingEarnings';
 
 /** A query-string value: the first when repeated, absent when missing. */
 const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -89,6 +90,14 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
       const query = Object.fromEntries(Object.keys(ctx.query).map((k) => [k, queryValue(ctx.query[k])]));
       const page = await listStandingDecisions(deps, ctx.state.principal!, param(ctx, 'standingIntentId'), query);
       ctx.body = { decisions: page.edges.map((e) => e.node), pageInfo: page.pageInfo };
+    }),
+  );
+
+  router.get(
+    'getStandingEarnings',
+    '/standing-intents/:standingIntentId/earnings',
+    operation(deps, 'getStandingEarnings', async (ctx) => {
+      ctx.body = await getStandingEarnings(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
     }),
   );
 

@@ -3,7 +3,8 @@ import { authorizeOperation } from '../../../src/app/accounts/admitRequest';
 import { createDecisionBus } from '../../../src/app/standing/decisionBus';
 import { watchDecisions } from '../../../src/app/standing/watchDecisions';
 import type { DecisionInput, DecisionResult } from '../../../src/domain/standingIntent';
-import { startIntentsServer, type IntentsServer } from '../engine/intentsServer';
+import { pollFinal, startIntentsServer, type IntentsServer } from '../engine/intentsServer';
+import { toUnits } from '../../../src/domain/money';
 
 /** Standing intents through both front doors of a real HTTP server (memory store, fake chain). */
 
@@ -245,4 +246,54 @@ test('behavior: the decisions subscription streams decisions recorded after it s
   expect(data).toEqual({
     data: { standingIntentDecisions: { sampleAt: at(3).at, outcome: 'SKIPPED', reason: 'BELOW_THRESHOLD', numbers: { thresholdUsd: 1 } } },
   });
+});
+
+test("behavior: a standing intent's earnings count the wallet's rebalances of its asset since it was created (gas and CCTP fees, USD); REST and GraphQL answer the same", async () => {
+  const { key } = await s.account('pro');
+  const w = await s.wallet(key);
+  const created = await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC' });
+  const id = created.body.id;
+  const before = await s.rest('GET', `/v1/standing-intents/${id}/earnings`, key);
+  expect(before.status).toBe(200);
+  expect(before.body).toEqual({
+    standingIntentId: id,
+    walletId: w.id,
+    asset: 'USDC',
+    principal: null,
+    earned: null,
+    moves: 0,
+    movesCostUsd: 0,
+    earnedUsd: null,
+    netUsd: null,
+  });
+
+  s.chain.supplyPosition('arbitrum-sepolia', w.address, 'aave-v3', 'USDC', toUnits('12', 'USDC'));
+  const move = await s.rest('POST', '/v1/intents', key, {
+    walletId: w.id,
+    action: 'rebalance',
+    asset: 'USDC',
+    amount: '12',
+    toChain: 'base-sepolia',
+    toProtocol: 'aave-v3',
+    sources: [{ chain: 'arbitrum-sepolia', protocol: 'aave-v3', amount: '12' }],
+  });
+  expect(move.status).toBe(201);
+  const done = (await pollFinal(s, key, move.body.id)).body;
+  expect(done.status).toBe('completed');
+  const fees = Number(done.results.bridgeFees);
+  expect(fees).toBeGreaterThan(0);
+  const after = await s.rest('GET', `/v1/standing-intents/${id}/earnings`, key);
+  expect(after.body.moves).toBe(1);
+  expect(after.body.movesCostUsd).toBeCloseTo(done.results.totalGasCostUsd + fees, 6);
+
+  const gql = await s.gql(`query($id: ID!) { standingIntent(id: $id) { earnings { moves movesCostUsd earned netUsd } } }`, { id }, key);
+  expect(gql.body.data.standingIntent.earnings).toEqual({
+    moves: 1,
+    movesCostUsd: after.body.movesCostUsd,
+    earned: after.body.earned,
+    netUsd: after.body.netUsd,
+  });
+
+  const { key: otherKey } = await s.account('pro');
+  expect((await s.rest('GET', `/v1/standing-intents/${id}/earnings`, otherKey)).status).toBe(404);
 });
