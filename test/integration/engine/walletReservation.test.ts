@@ -111,7 +111,7 @@ async function finalIntent(id: string): Promise<Intent> {
 }
 
 test('error: two engines planning for one wallet at once → one lends the funds, the other fails INSUFFICIENT_FUNDS in planning with nothing signed', async () => {
-  // Both planners read the wallet's reservations (their last read before the plan) and go on only once the other has too, as two
+  // Both planners read the wallet's reservations (their first read, before the holdings) and go on only once the other has too, as two
   // instances planning at the same moment would; a planner refused the wallet's planning lease in the store counts as there (it waits).
   let aArrived!: () => void;
   let bArrived!: () => void;
