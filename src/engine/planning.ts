@@ -17,6 +17,7 @@ import { untilAborted } from './abort';
 import { withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
+import { readHoldingsWithReservations, type PlanningRead } from './holdingsAndReservations';
 import { rankByNetReturn, stepGasUsd, type ChainGasPrice, type MarketReturn, type NetReturnOptions } from './planner/netReturn';
 import { rankRates } from './planner/rates';
 import type { ChainAmounts, PlannerInput, PlanRequest, PlanResult, PositionAmounts, RouteFees } from './planner/types';
@@ -185,7 +186,8 @@ export function plannerInput(request: PlanningRequest, market: MarketSnapshot, c
 /**
  * Reads what planning `request` needs: its wallet, the holdings on the chains
  * its policy allows, rates, route fees (transient errors retried), the
- * reservations of the wallet's executing intents, and, for a lend ranked by
+ * reservations of the wallet's executing intents (read around the holdings,
+ * src/engine/holdingsAndReservations.ts), and, for a lend ranked by
  * net return, each chain's gas price and ETH/USD. A ServiceError (wallet
  * gone, Tron, node trouble beyond the retries) is the answer; anything else
  * is thrown.
@@ -219,18 +221,27 @@ export async function readPlanning(
     if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
     return snapshot;
   };
-  let market: MarketSnapshot;
-  try {
-    market = fx.retry ? await withRetry(readMarket, { ...fx.retry, signal: fx.signal }) : await readMarket();
-  } catch (e) {
-    // a service error from the reads (node trouble beyond the retries, an unconfigured chain) fails the planning
-    if (isServiceError(e) && e.code !== 'INTERNAL_ERROR') return { ok: false, error: e };
-    throw e;
-  }
-
+  /** A chain read, transient errors retried; a service error from it (node trouble beyond the retries, an unconfigured chain) fails the planning. */
+  const fromChains =
+    <T>(read: () => Promise<T>): PlanningRead<T> =>
+    async () => {
+      try {
+        return { ok: true, value: fx.retry ? await withRetry(read, { ...fx.retry, signal: fx.signal }) : await read() };
+      } catch (e) {
+        if (isServiceError(e) && e.code !== 'INTERNAL_ERROR') return { ok: false, error: e };
+        throw e;
+      }
+    };
   // The intent being planned is in `planning`, never among these: all of them hold funds against it.
-  const executing = await fx.intents.listByWallet(request.walletId, { status: 'executing', limit: MAX_EXECUTING_READ });
-  const reserved = reservedBalances(executing, request.asset);
+  const reservedNow = async (): Promise<ChainAmounts> =>
+    reservedBalances(await fx.intents.listByWallet(request.walletId, { status: 'executing', limit: MAX_EXECUTING_READ }), request.asset);
+  const read = await readHoldingsWithReservations(
+    reservedNow,
+    fromChains(readMarket),
+    fromChains(() => untilAborted(fx.chains.holdings(wallet.evmAddress as Address, chains), fx.signal)),
+  );
+  if (!read.ok) return read;
+  const { market, reserved } = read;
   return { ok: true, snapshot: { wallet, walletChains, chains, market, reserved, rules } };
 }
 

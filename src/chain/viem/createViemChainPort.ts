@@ -7,6 +7,7 @@ import { createChainAccess } from './chainAccess';
 import { createChainClients } from './chainClients';
 import { estimateGas } from './estimateGas';
 import { createEthUsdPrices } from './ethUsdPrices';
+import { createFeeEstimates } from './feeEstimates';
 import { gasQuote, priceUsd } from './gasQuote';
 import { messageReceived } from './messageReceived';
 import { createNonceSender } from './nonceSender';
@@ -49,7 +50,15 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const prices = createEthUsdPrices(access);
   const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? 30_000);
   const sendWithNonce = createNonceSender({ access, nonces: o.nonces, gapMs: o.nonceGapMs ?? 5_000, pollMs, onNonceRetry: o.onNonceRetry });
-  const gas = { access, sendWithNonce, gasTank: accounts.gasTank, minGasWei: o.minGasWei ?? parseEther('0.01'), topUpWei: o.topUpWei ?? parseEther('0.1') };
+  const feeEstimates = createFeeEstimates(access, { refreshMs: o.feeRefreshMs ?? 1_000, maxAgeMs: o.feeMaxAgeMs ?? 3_000 });
+  const gas = {
+    access,
+    sendWithNonce,
+    fees: feeEstimates,
+    gasTank: accounts.gasTank,
+    minGasWei: o.minGasWei ?? parseEther('0.01'),
+    topUpWei: o.topUpWei ?? parseEther('0.1'),
+  };
   const reads = { access, prices, pollMs };
 
   return {
@@ -61,7 +70,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     routeFees: () => fees.table(),
     dropRouteFees: () => fees.drop(),
     priceUsd: (asset, chain) => priceUsd(prices, asset, chain),
-    send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, accounts, gas }, signer, tx, onSigned, onGasTopUp),
+    send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp),
     rebroadcast: (chain, raw) => rebroadcast(access, chain, raw),
     receipt: (chain, txHash, timeoutMs) => receipt(reads, chain, txHash, timeoutMs),
     findReceipt: (chain, hashes, waitMs) => findReceipt(reads, chain, hashes, waitMs),
@@ -69,11 +78,16 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     replace: (signer, sent, onSigned) => replace({ access, accounts }, signer, sent, onSigned),
     messageReceived: (chain, message) => messageReceived(access, chain, message),
     attest: (chain, burnTxHash) => attest({ attestations, faults }, chain, burnTxHash),
-    gasQuote: (chain) => gasQuote(reads, chain),
+    gasQuote: (chain) => {
+      // a chain quoted at planning is about to be sent on: its fee estimate is read meanwhile
+      feeEstimates.warm(chain);
+      return gasQuote(reads, chain);
+    },
     estimateGas: (from, tx, assume) => estimateGas(access, from, tx, assume),
     async close() {
       prices.clear();
       fees.drop();
+      feeEstimates.clear();
     },
   };
 }

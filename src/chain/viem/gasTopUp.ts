@@ -2,6 +2,7 @@ import { keccak256, type Address, type LocalAccount } from 'viem';
 import type { ChainName } from '../../domain/chains';
 import { networkError } from '../../domain/errors/chain';
 import type { ChainAccess } from './chainAccess';
+import type { FeeEstimates } from './feeEstimates';
 import { nonceTaken } from './nodeErrors';
 import type { NonceSender } from './nonceSender';
 
@@ -14,6 +15,7 @@ const TOP_UP_WAIT_MS = 15 * 60_000;
 export interface GasTopUpContext {
   access: ChainAccess;
   sendWithNonce: NonceSender;
+  fees: FeeEstimates;
   gasTank: LocalAccount;
   /** A wallet below this native balance is topped up. */
   minGasWei: bigint;
@@ -30,7 +32,7 @@ export async function topUpGas(ctx: GasTopUpContext, chain: ChainName, address: 
     .sendWithNonce(
       chain,
       gasTank,
-      () => access.call(chain, (x) => x.client.estimateFeesPerGas()),
+      () => ctx.fees.get(chain),
       async (nonce, fees) => ({
         raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: 21_000n, ...fees }),
       }),

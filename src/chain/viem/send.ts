@@ -2,6 +2,7 @@ import { keccak256, type LocalAccount } from 'viem';
 import { WouldRevertError, type SignedTx, type TxRequest, type TxSigner } from '../../ports/chain';
 import type { ChainAccess } from './chainAccess';
 import { encodeTx } from './encodeTx';
+import type { FeeEstimates } from './feeEstimates';
 import { topUpGas, type GasTopUpContext } from './gasTopUp';
 import { isExecutionRevert, revertReason } from './nodeErrors';
 import type { NonceSender } from './nonceSender';
@@ -13,11 +14,18 @@ const REVERTING_GAS_LIMIT = 1_000_000n;
 export interface SendContext {
   access: ChainAccess;
   sendWithNonce: NonceSender;
+  fees: FeeEstimates;
   accounts: ServiceAccounts;
   gas: GasTopUpContext;
 }
 
-/** ChainPort.send: a wallet signer is topped up with native gas first, then the transaction is signed, handed to `onSigned`, and broadcast. */
+/**
+ * ChainPort.send: a wallet signer low on native gas is topped up first, then
+ * the transaction is signed, handed to `onSigned`, and broadcast. The top-up
+ * runs beside the transaction's own preparation (gas estimate, nonce): both
+ * only read the chain, and eth_estimateGas without fee fields checks no
+ * balance; nothing is signed for the wallet before the top-up has landed.
+ */
 export async function send(
   ctx: SendContext,
   signer: TxSigner,
@@ -26,36 +34,54 @@ export async function send(
   onGasTopUp?: (wei: bigint) => void,
 ): Promise<SignedTx> {
   const account = accountOf(ctx.accounts, signer);
-  if (typeof signer === 'object') {
-    const toppedUp = await topUpGas(ctx.gas, tx.chain, account.address);
-    if (toppedUp > 0n) onGasTopUp?.(toppedUp);
+  const topUp =
+    typeof signer === 'object'
+      ? topUpGas(ctx.gas, tx.chain, account.address).then((wei) => {
+          if (wei > 0n) onGasTopUp?.(wei);
+        })
+      : Promise.resolve();
+  try {
+    return await signAndSend(ctx, account, tx, onSigned, topUp);
+  } finally {
+    // a send refused before signing (it would revert) still reports a top-up it started
+    await topUp.catch(() => undefined);
   }
-  return signAndSend(ctx, account, tx, onSigned);
 }
 
-/** Signs with the signer's next nonce, hands the hash over, then broadcasts. */
-async function signAndSend(ctx: SendContext, account: LocalAccount, tx: TxRequest, onSigned: (s: SignedTx) => Promise<void>): Promise<SignedTx> {
+/** Signs with the signer's next nonce once `landed` (the gas top-up) has, hands the hash over, then broadcasts. */
+async function signAndSend(
+  ctx: SendContext,
+  account: LocalAccount,
+  tx: TxRequest,
+  onSigned: (s: SignedTx) => Promise<void>,
+  landed: Promise<void>,
+): Promise<SignedTx> {
   const { access } = ctx;
   const c = access.client(tx.chain);
   const sabotage =
     (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
   const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
-  const prepare = () =>
-    Promise.all([
-      access.call(tx.chain, (x) => x.client.estimateFeesPerGas()),
-      access
-        .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))
-        .then(
-          (g) => (g * 12n) / 10n,
-          (e) => {
-            // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
-            // estimation revert is refused here, before signing: sending it would only burn gas.
-            if (sabotage) return REVERTING_GAS_LIMIT;
-            if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
-            throw e;
-          },
-        ),
-    ]);
+  const estimate = () =>
+    access
+      .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))
+      .then(
+        (g) => (g * 12n) / 10n,
+        (e) => {
+          // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
+          // estimation revert is refused here, before signing: sending it would only burn gas.
+          if (sabotage) return REVERTING_GAS_LIMIT;
+          if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
+          throw e;
+        },
+      );
+  const prepare = async () => {
+    // a failed top-up is reported before the estimate's refusal, as when the top-up came first
+    const [top, fees, gas] = await Promise.allSettled([landed, ctx.fees.get(tx.chain), estimate()]);
+    if (top.status === 'rejected') throw top.reason;
+    if (fees.status === 'rejected') throw fees.reason;
+    if (gas.status === 'rejected') throw gas.reason;
+    return [fees.value, gas.value] as const;
+  };
   // Another process may share a service account (tests, several instances): a nonce taken
   // under our feet is re-signed with a fresh one; the rejected hash never reached the chain.
   return ctx.sendWithNonce(tx.chain, account, prepare, async (nonce, [fees, gas]): Promise<SignedTx> => {

@@ -26,6 +26,12 @@ export interface ViemChainPortOptions {
   /** A wallet below this native balance is topped up before it transacts. */
   minGasWei?: bigint;
   topUpWei?: bigint;
+  /**
+   * A chain's fee estimate (EIP-1559 caps) older than this is read again in the background while sends use it
+   * (default 1 s); one older than `feeMaxAgeMs` (default 3 s) is never signed with. Replacements always read fresh fees.
+   */
+  feeRefreshMs?: number;
+  feeMaxAgeMs?: number;
   /** Told of every JSON-RPC request to the nodes (chain, method, duration, error kind), whichever call made it. */
   onRpc?: RpcObserver;
   /**

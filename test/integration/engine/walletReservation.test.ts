@@ -15,6 +15,7 @@ import { toUnits } from '../../../src/domain/money';
 import { createEngine, type Engine } from '../../../src/engine/engine';
 import { silentLogger } from '../../../src/engine/engineLogger';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
+import type { ChainPort } from '../../../src/ports/chain';
 import type { Store } from '../../../src/ports/store';
 import { walletRecord } from '../../unit/engine/intentFixture';
 
@@ -43,15 +44,15 @@ afterAll(async () => {
   await store.close();
 });
 
-/** An engine with its own chain port and lease owner over the shared store (through `storeView`, which lets the test pace its reads). */
-async function startInstance(name: string, storeView: Store): Promise<Engine> {
+/** An engine with its own chain port and lease owner over the shared store (through `storeView` and `chainView`, which let the test pace its reads). */
+async function startInstance(name: string, storeView: Store, chainView: (port: ChainPort) => ChainPort = (port) => port): Promise<Engine> {
   const chains = await startChains(
     { chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {} },
     { nonces: () => store.nonces },
   );
   const engine = createEngine({
     store: storeView,
-    chains: chains.port,
+    chains: chainView(chains.port),
     keyVault: createKeyVault({ masterKey, keys: store.walletKeys }),
     clock: createSystemClock(),
     logger: silentLogger,
@@ -111,7 +112,7 @@ async function finalIntent(id: string): Promise<Intent> {
 }
 
 test('error: two engines planning for one wallet at once → one lends the funds, the other fails INSUFFICIENT_FUNDS in planning with nothing signed', async () => {
-  // Both planners read the wallet's reservations (their last read before the plan) and go on only once the other has too, as two
+  // Both planners read the wallet's reservations (their first read, before the holdings) and go on only once the other has too, as two
   // instances planning at the same moment would; a planner refused the wallet's planning lease in the store counts as there (it waits).
   let aArrived!: () => void;
   let bArrived!: () => void;
@@ -156,4 +157,62 @@ test('error: two engines planning for one wallet at once → one lends the funds
   expect(failed).toHaveLength(1);
   expect(failed[0]).toMatchObject({ executionPlan: null, error: { code: 'INSUFFICIENT_FUNDS' } });
   expect(failed[0]!.results?.transactions ?? []).toEqual([]);
+}, 60_000);
+
+test("error: the first engine's lend completes while the second reads the wallet's holdings → the second fails INSUFFICIENT_FUNDS in planning with nothing signed", async () => {
+  // The second engine's holdings read answers while the first's lend has its plan committed and nothing signed (its first
+  // transaction's record waits for that read); the second's reservation reads after its holdings wait until the lend is
+  // final: the holdings still show the 10 USDC the lend has just supplied, and no executing intent holds them any more.
+  let secondReadHoldings!: () => void;
+  const holdingsRead = new Promise<void>((r) => (secondReadHoldings = r));
+  let afterHoldings = false;
+  let firstId = '';
+  const a = await startInstance('a', {
+    ...store,
+    intents: {
+      ...store.intents,
+      update: async (intent, expectedVersion) => {
+        if (intent.id === firstId && (intent.results?.transactions.length ?? 0) > 0) await holdingsRead;
+        return store.intents.update(intent, expectedVersion);
+      },
+    },
+  });
+  const b = await startInstance(
+    'b',
+    {
+      ...store,
+      intents: {
+        ...store.intents,
+        listByWallet: async (...args) => {
+          if (afterHoldings) await finalIntent(firstId);
+          return store.intents.listByWallet(...args);
+        },
+      },
+    },
+    (port) => ({
+      ...port,
+      holdings: async (...args) => {
+        const read = await port.holdings(...args);
+        afterHoldings = true;
+        secondReadHoldings();
+        return read;
+      },
+    }),
+  );
+
+  const w = await fundedWallet('10');
+  const first = lend(w.id, '10');
+  const second = lend(w.id, '10');
+  firstId = first.id;
+  await store.intents.insert(first);
+  await store.intents.insert(second);
+  await a.submit(first);
+  // B plans once A's plan is committed (A no longer holds the wallet's planning lease soon after)
+  for (let n = 0; n < 400 && (await store.intents.get(first.id))?.status !== 'executing'; n++) await new Promise((r) => setTimeout(r, 10));
+  await b.submit(second);
+
+  const [lent, refused] = [await finalIntent(first.id), await finalIntent(second.id)];
+  expect(lent.status).toBe('completed');
+  expect(refused).toMatchObject({ status: 'failed', executionPlan: null, error: { code: 'INSUFFICIENT_FUNDS' } });
+  expect(refused.results?.transactions ?? []).toEqual([]);
 }, 60_000);

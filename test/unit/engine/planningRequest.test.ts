@@ -126,6 +126,60 @@ describe('planning a request', () => {
     expect(planOn(lend('50'), held.snapshot)).toMatchObject({ ok: false, error: { code: 'INSUFFICIENT_FUNDS' } });
   });
 
+  /**
+   * A wallet with 100 USDC on base-sepolia, 60 of them committed by an executing lend of another instance, which
+   * finishes (its supply mined, the intent recorded completed) at the first holdings read: just `before` the node
+   * answers, or just `after` (the answer still shows the 60 when the planner gets it).
+   */
+  async function lendFinishingAtHoldingsRead(when: 'before' | 'after') {
+    const { store, chain, fx } = await setup();
+    const address = testAddress(WALLET);
+    const lending = pendingIntent({
+      id: 'intent_lend0001',
+      walletId: WALLET,
+      status: 'executing',
+      version: 2,
+      amount: '60',
+      requestedAmount: '60',
+      executionPlan: {
+        strategy: 'no-bridge',
+        reasoning: 'test',
+        steps: [{ index: 0, type: 'deposit', status: 'pending', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: '60' }],
+      },
+    });
+    await store.intents.insert(lending);
+    const finish = async (): Promise<void> => {
+      chain.fund('base-sepolia', address, 'USDC', -usdc('60'));
+      chain.supplyPosition('base-sepolia', address, 'aave-v3', 'USDC', usdc('60'));
+      await store.intents.update({ ...lending, status: 'completed', version: 3 }, 2);
+    };
+    const read = chain.holdings.bind(chain);
+    let reads = 0;
+    chain.holdings = async (...args) => {
+      if (++reads > 1) return read(...args);
+      if (when === 'before') await finish();
+      const answer = await read(...args);
+      if (when === 'after') await finish();
+      return answer;
+    };
+    return fx;
+  }
+
+  test("error: another instance's intent finishes while the holdings are read (they still show its funds) → those funds are not planned again", async () => {
+    const fx = await lendFinishingAtHoldingsRead('after');
+    const read = await readPlanning(lend('50'), fx);
+    if (!read.ok) throw read.error;
+    expect(planOn(lend('50'), read.snapshot)).toMatchObject({ ok: false, error: { code: 'INSUFFICIENT_FUNDS' } });
+  });
+
+  test("behavior: another instance's intent that finished just before the holdings were read holds nothing: the 40 left are planned", async () => {
+    const fx = await lendFinishingAtHoldingsRead('before');
+    const read = await readPlanning(lend('40'), fx);
+    if (!read.ok) throw read.error;
+    expect(read.snapshot.reserved).toEqual({});
+    expect(planOn(lend('40'), read.snapshot)).toMatchObject({ ok: true, amount: usdc('40') });
+  });
+
   test('error: without a retry policy the chains are read once, a transient error answered; with one it is tried again', async () => {
     const { chain, fx } = await setup();
     chain.failNext('holdings', 'NETWORK_ERROR');
