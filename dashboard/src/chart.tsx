@@ -101,13 +101,6 @@ export function LineChart({
             </text>
           </g>
         )}
-        {markers.map((m) => (
-          <g key={`${m.at}-${m.label}`} class="chart-marker" data-marker-at={new Date(m.at).toISOString()}>
-            <title>{m.label}</title>
-            <line x1={x(m.at).toFixed(1)} x2={x(m.at).toFixed(1)} y1={PAD.top} y2={H - PAD.bottom} />
-            <path d={`M ${x(m.at).toFixed(1)} ${H - PAD.bottom - 7} l 5 7 l -10 0 z`} />
-          </g>
-        ))}
         {series.map((s, i) => (
           <polyline
             key={s.label}
@@ -116,6 +109,15 @@ export function LineChart({
             fill="none"
             points={s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}
           />
+        ))}
+        {markers.map((m) => (
+          <g key={`${m.at}-${m.label}`} class="chart-marker" data-marker-at={new Date(m.at).toISOString()}>
+            <title>{m.label}</title>
+            <line x1={x(m.at).toFixed(1)} x2={x(m.at).toFixed(1)} y1={PAD.top} y2={H - PAD.bottom} />
+            <path d={`M ${x(m.at).toFixed(1)} ${H - PAD.bottom - 7} l 5 7 l -10 0 z`} />
+            {/* A band wider than the dashed line, so that its tooltip is easy to hover. */}
+            <rect class="chart-marker-hit" x={(x(m.at) - 5).toFixed(1)} y={PAD.top} width="10" height={plotH} />
+          </g>
         ))}
       </svg>
       <figcaption>

@@ -191,6 +191,8 @@ if (existsSync(CHROMIUM)) {
     expect(await markers.first().locator('title').textContent()).toMatch(
       /aave-v3 on Base Sepolia \(4\.00%\) → aave-v3 on Arbitrum Sepolia \(6\.00%\), 100000 USDC, cost \$/,
     );
+    // The marker is what the pointer reaches there (its tooltip shows on hover), not the grid or a line.
+    await markers.first().hover({ timeout: 5_000 });
     expect(await result.locator('[data-chart="earnings"] polyline[data-series]').count()).toBe(2);
 
     const figure = async (name: string) => Number(await result.locator(`[data-summary="${name}"]`).getAttribute('data-value'));
