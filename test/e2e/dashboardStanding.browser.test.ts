@@ -21,11 +21,11 @@ const ROOT = join(__dirname, '..', '..');
 const HOUR = 3_600_000;
 const HOURS = 72;
 
-/** The markets seeded: A pays 4 %, B 3 % but 6 % for a day in the middle, C 2.5 %. */
+/** The markets seeded: A pays 4 %, B 3 % but 6 % for a day in the middle, C 2.5 % and 5 % over the last half day (today's best is not the first market). */
 const A = { chain: 'base-sepolia', protocol: 'aave-v3' } as const;
 const B = { chain: 'arbitrum-sepolia', protocol: 'aave-v3' } as const;
 const C = { chain: 'ethereum-sepolia', protocol: 'compound-v3' } as const;
-const apys = (h: number) => ({ a: 4, b: h >= 24 && h < 48 ? 6 : 3, c: 2.5 });
+const apys = (h: number) => ({ a: 4, b: h >= 24 && h < 48 ? 6 : 3, c: h >= 60 ? 5 : 2.5 });
 
 /** Cheap gas on the L2s, dear on ethereum; CCTP fast fees between the three test networks (USD per gas unit, basis points). */
 const COSTS = {
@@ -178,6 +178,8 @@ if (existsSync(CHROMIUM)) {
     expect(api.status).toBe(200);
     expect(api.body.moves.length).toBeGreaterThanOrEqual(1);
     expect(api.body.moves[0].to).toMatchObject(B);
+    expect(api.body.firstMarket.market).toEqual(A);
+    expect(api.body.todaysBest.market).toEqual(C);
 
     const apyChart = result.locator('[data-chart="apy"] svg');
     expect(await apyChart.getAttribute('role')).toBe('img');
