@@ -221,6 +221,10 @@ if (existsSync(CHROMIUM)) {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No standing intents yet.').waitFor();
     expect((await srv.rest('GET', `/v1/standing-intents/${id}`, { key })).status).toBe(404);
+    // The page's own address loads it (the service serves the app there).
+    await page.reload();
+    await page.getByRole('heading', { name: 'Standing intents', level: 1 }).waitFor();
+    await page.getByText('No standing intents yet.').waitFor();
 
     expect(problems).toEqual([]);
     // The only refusal: the signed-out app asking who is signed in, before sign-in.
