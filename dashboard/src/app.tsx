@@ -6,6 +6,7 @@ import { LiveContext } from './context';
 import { VIEWER_QUERY, type Viewer } from './documents';
 import { IntentsPage } from './pages/intents';
 import { KeysPage } from './pages/keys';
+import { StandingPage } from './pages/standing';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import { WalletsPage } from './pages/wallets';
@@ -146,6 +147,8 @@ function Page({ location }: { location: RouteLocation }) {
       return <WebhooksPage />;
     case 'yields':
       return <YieldsPage />;
+    case 'standing':
+      return <StandingPage />;
     default:
       return (
         <section aria-labelledby="page-title">

@@ -6,6 +6,9 @@ import { gql } from '@urql/core';
  */
 
 export type Scope = 'READ' | 'WRITE';
+
+/** The assets markets lend (the GraphQL TokenAsset enum); native ETH is held, not lent. */
+export const TOKEN_ASSETS = ['USDC', 'USDT', 'DAI', 'WETH'] as const;
 export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';
 export type IntentStatus = 'CANCELLED' | 'COMPLETED' | 'EXECUTING' | 'FAILED' | 'PENDING' | 'PLANNING';
 export type StepStatus = 'COMPLETED' | 'EXECUTING' | 'FAILED' | 'PENDING';
@@ -397,4 +400,313 @@ export const SEND_TEST_WEBHOOK_MUTATION = gql<{ sendTestWebhook: WebhookDelivery
     }
   }
   ${DELIVERY_FIELDS}
+`;
+
+export type StandingStatus = 'ACTIVE' | 'PAUSED';
+export type StandingOutcome = 'REBALANCED' | 'SKIPPED';
+export type StandingSkipReason = 'NO_FUNDS' | 'ALREADY_BEST' | 'BELOW_THRESHOLD' | 'UNCONFIRMED_RATE' | 'MOVE_LIMIT' | 'POLICY' | 'INTENT_IN_FLIGHT' | 'PAUSED';
+
+/** A lending market (GraphQL spelling: BASE_SEPOLIA, AAVE_V3). */
+export interface Market {
+  chain: string;
+  protocol: string;
+}
+
+export interface MarketWithApy extends Market {
+  apy: number;
+}
+
+export interface StandingDecision {
+  id: string;
+  sampleAt: string;
+  decidedAt: string;
+  trigger: 'RATE_SAMPLE' | 'FUNDS_ARRIVED';
+  outcome: StandingOutcome;
+  reason: StandingSkipReason | null;
+  rule: string | null;
+  intentId: string | null;
+  numbers: {
+    target: MarketWithApy | null;
+    sources: { chain: string; protocol: string | null; amount: string; apy: number }[];
+    amount: string;
+    costs: { withdrawGasUsd: number; bridgeFeeUsd: number; bridgeGasUsd: number; depositGasUsd: number; totalUsd: number };
+    gainUsd: number;
+    netGainUsd: number;
+    thresholdUsd: number;
+    horizonDays: number;
+  };
+}
+
+export interface StandingIntent {
+  id: string;
+  walletId: string;
+  asset: string;
+  amount: string | null;
+  horizonDays: number;
+  minGainUsd: number;
+  maxMovesPerDay: number;
+  status: StandingStatus;
+  createdAt: string;
+  updatedAt: string;
+  lastDecisionAt: string | null;
+  lastIntentId: string | null;
+  /** The newest decision only (first: 1), for the list's "last decision" column. */
+  decisions: { edges: { node: Pick<StandingDecision, 'id' | 'sampleAt' | 'outcome' | 'reason'> }[] };
+}
+
+export interface PageCursor {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+const STANDING_FIELDS = gql`
+  fragment DashboardStandingIntent on StandingIntent {
+    id
+    walletId
+    asset
+    amount
+    horizonDays
+    minGainUsd
+    maxMovesPerDay
+    status
+    createdAt
+    updatedAt
+    lastDecisionAt
+    lastIntentId
+    decisions(first: 1) {
+      edges {
+        node {
+          id
+          sampleAt
+          outcome
+          reason
+        }
+      }
+    }
+  }
+`;
+
+/** Standing intents shown on one page: the account's limit is 100, so one page holds them all. */
+export const STANDING_INTENTS_QUERY = gql<{ standingIntents: { edges: { node: StandingIntent }[]; pageInfo: PageCursor } | null }, { first: number }>`
+  query DashboardStandingIntents($first: Int) {
+    standingIntents(first: $first) {
+      edges {
+        node {
+          ...DashboardStandingIntent
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+  ${STANDING_FIELDS}
+`;
+
+export interface CreateStandingVariables {
+  walletId: string;
+  asset: string;
+  amount?: string;
+  horizonDays?: number;
+  minGainUsd?: number;
+  maxMovesPerDay?: number;
+}
+
+export const CREATE_STANDING_MUTATION = gql<{ createStandingIntent: StandingIntent | null }, CreateStandingVariables>`
+  mutation DashboardCreateStandingIntent($walletId: ID!, $asset: TokenAsset!, $amount: String, $horizonDays: Int, $minGainUsd: Float, $maxMovesPerDay: Int) {
+    createStandingIntent(
+      walletId: $walletId
+      asset: $asset
+      amount: $amount
+      horizonDays: $horizonDays
+      minGainUsd: $minGainUsd
+      maxMovesPerDay: $maxMovesPerDay
+    ) {
+      ...DashboardStandingIntent
+    }
+  }
+  ${STANDING_FIELDS}
+`;
+
+export const PAUSE_STANDING_MUTATION = gql<{ pauseStandingIntent: StandingIntent | null }, { id: string }>`
+  mutation DashboardPauseStandingIntent($id: ID!) {
+    pauseStandingIntent(id: $id) {
+      ...DashboardStandingIntent
+    }
+  }
+  ${STANDING_FIELDS}
+`;
+
+export const RESUME_STANDING_MUTATION = gql<{ resumeStandingIntent: StandingIntent | null }, { id: string }>`
+  mutation DashboardResumeStandingIntent($id: ID!) {
+    resumeStandingIntent(id: $id) {
+      ...DashboardStandingIntent
+    }
+  }
+  ${STANDING_FIELDS}
+`;
+
+export const DELETE_STANDING_MUTATION = gql<{ deleteStandingIntent: boolean | null }, { id: string }>`
+  mutation DashboardDeleteStandingIntent($id: ID!) {
+    deleteStandingIntent(id: $id)
+  }
+`;
+
+export const STANDING_DECISIONS_QUERY = gql<
+  { standingIntent: { id: string; decisions: { edges: { cursor: string; node: StandingDecision }[]; pageInfo: PageCursor } } | null },
+  { id: string; first: number; after?: string | null }
+>`
+  query DashboardStandingDecisions($id: ID!, $first: Int, $after: String) {
+    standingIntent(id: $id) {
+      id
+      decisions(first: $first, after: $after) {
+        edges {
+          cursor
+          node {
+            id
+            sampleAt
+            decidedAt
+            trigger
+            outcome
+            reason
+            rule
+            intentId
+            numbers {
+              target {
+                chain
+                protocol
+                apy
+              }
+              sources {
+                chain
+                protocol
+                amount
+                apy
+              }
+              amount
+              costs {
+                withdrawGasUsd
+                bridgeFeeUsd
+                bridgeGasUsd
+                depositGasUsd
+                totalUsd
+              }
+              gainUsd
+              netGainUsd
+              thresholdUsd
+              horizonDays
+            }
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+export interface Earnings {
+  earnedUsd: number;
+  costsUsd: number;
+  netUsd: number;
+}
+
+export interface Simulation {
+  from: string;
+  to: string;
+  samples: number;
+  moves: { at: string; from: MarketWithApy; to: MarketWithApy; amount: string; costUsd: number; netGainUsd: number }[];
+  strategy: Earnings;
+  /** market: null when the window holds no sample. */
+  todaysBest: Earnings & { market: Market | null };
+  firstMarket: Earnings & { market: Market | null };
+  /** points: [at, apy] pairs, oldest first. */
+  series: (Market & { points: [string, number][] })[];
+  /** [at, strategyUsd, firstMarketUsd] per sample. */
+  cumulative: [string, number, number][];
+}
+
+export interface SimulateVariables {
+  asset: string;
+  amount: string;
+  horizonDays?: number;
+  minGainUsd?: number;
+  maxMovesPerDay?: number;
+  from: string;
+  to: string;
+}
+
+const EARNINGS_FIELDS = gql`
+  fragment DashboardStayedEarnings on StayedEarnings {
+    market {
+      chain
+      protocol
+    }
+    earnedUsd
+    costsUsd
+    netUsd
+  }
+`;
+
+export const SIMULATE_STANDING_MUTATION = gql<{ simulateStandingIntent: Simulation | null }, SimulateVariables>`
+  mutation DashboardSimulateStandingIntent(
+    $asset: TokenAsset!
+    $amount: String!
+    $horizonDays: Int
+    $minGainUsd: Float
+    $maxMovesPerDay: Int
+    $from: DateTime
+    $to: DateTime
+  ) {
+    simulateStandingIntent(
+      asset: $asset
+      amount: $amount
+      horizonDays: $horizonDays
+      minGainUsd: $minGainUsd
+      maxMovesPerDay: $maxMovesPerDay
+      from: $from
+      to: $to
+    ) {
+      from
+      to
+      samples
+      moves {
+        at
+        from {
+          chain
+          protocol
+          apy
+        }
+        to {
+          chain
+          protocol
+          apy
+        }
+        amount
+        costUsd
+        netGainUsd
+      }
+      strategy {
+        earnedUsd
+        costsUsd
+        netUsd
+      }
+      todaysBest {
+        ...DashboardStayedEarnings
+      }
+      firstMarket {
+        ...DashboardStayedEarnings
+      }
+      series {
+        chain
+        protocol
+        points
+      }
+      cumulative
+    }
+  }
+  ${EARNINGS_FIELDS}
 `;

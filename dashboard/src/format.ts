@@ -85,3 +85,13 @@ export function explorerTxUrl(chain: string, txHash: string): string | null {
 export function formatProtocol(protocol: string): string {
   return protocol.toLowerCase().replace(/_/g, '-');
 }
+
+/** A lending market as the pages write it: "aave-v3 on Base Sepolia". */
+export function formatMarket(m: { chain: string; protocol: string }): string {
+  return `${formatProtocol(m.protocol)} on ${formatChain(m.chain)}`;
+}
+
+/** BELOW_THRESHOLD → "below threshold". */
+export function formatReason(reason: string): string {
+  return reason.toLowerCase().replace(/_/g, ' ');
+}

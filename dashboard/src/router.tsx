@@ -16,6 +16,7 @@ export const PAGES = [
   { route: 'intents', label: 'Intents' },
   { route: 'webhooks', label: 'Webhooks' },
   { route: 'yields', label: 'Yields' },
+  { route: 'standing', label: 'Standing intents' },
 ] as const;
 
 export type Route = (typeof PAGES)[number]['route'];

@@ -1,7 +1,7 @@
 import type { components, operations } from './generated/openapi';
 import { createGraphQLClient, type GraphQLClient } from './graphql';
 import { waitForIntent, watchIntent, type Intent, type WaitForIntentOptions, type WatchIntentOptions, type WatchedIntent } from './intents';
-import { createRestClient, originOf, unwrap, type FetchLike, type RestClient } from './rest';
+import { createRestClient, originOf, unwrap, unwrapEmpty, type FetchLike, type RestClient } from './rest';
 import { createX402Fetch, type X402FetchOptions, type X402Signer } from './x402';
 
 type Schemas = components['schemas'];
@@ -17,6 +17,15 @@ export type IntentPage = Schemas['IntentPage'];
 export type Usage = Schemas['Usage'];
 export type YieldsQuery = NonNullable<operations['getYields']['parameters']['query']>;
 export type ListIntentsQuery = NonNullable<operations['listIntents']['parameters']['query']>;
+export type StandingIntent = Schemas['StandingIntent'];
+export type CreateStandingIntentRequest = Schemas['CreateStandingIntentRequest'];
+export type StandingIntentPage = Schemas['StandingIntentPage'];
+export type StandingDecision = Schemas['StandingDecision'];
+export type StandingDecisionPage = Schemas['StandingDecisionPage'];
+export type SimulateStandingIntentRequest = Schemas['SimulateStandingIntentRequest'];
+export type SimulateStandingIntentResult = Schemas['SimulateStandingIntentResult'];
+export type ListStandingIntentsQuery = NonNullable<operations['listStandingIntents']['parameters']['query']>;
+export type ListStandingDecisionsQuery = NonNullable<operations['listStandingDecisions']['parameters']['query']>;
 
 export interface ClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:3000` (a trailing `/v1` is accepted). */
@@ -92,6 +101,29 @@ export interface ServiceClient {
     /** GET /v1/usage: plan, credits, rate window and wallets (free). */
     get(o?: CallOptions): Promise<Usage>;
   };
+  /**
+   * Standing intents: keep a wallet's asset lent in the market with the best
+   * net yield. Their POSTs take no Idempotency-Key (the service does not honour
+   * one there: a second standing intent of a wallet and asset is refused).
+   */
+  readonly standingIntents: {
+    /** POST /v1/standing-intents: active at once (201). A second one for the wallet and asset is 400 naming `asset`. */
+    create(body: CreateStandingIntentRequest, o?: CallOptions): Promise<StandingIntent>;
+    /** GET /v1/standing-intents: the account's, newest first, by cursor (`after: pageInfo.endCursor`). */
+    list(query?: ListStandingIntentsQuery, o?: CallOptions): Promise<StandingIntentPage>;
+    /** GET /v1/standing-intents/:id. */
+    get(standingIntentId: string, o?: CallOptions): Promise<StandingIntent>;
+    /** POST /v1/standing-intents/:id/pause: nothing is decided until it is resumed. */
+    pause(standingIntentId: string, o?: CallOptions): Promise<StandingIntent>;
+    /** POST /v1/standing-intents/:id/resume: decided again from the next rate sample. */
+    resume(standingIntentId: string, o?: CallOptions): Promise<StandingIntent>;
+    /** DELETE /v1/standing-intents/:id (204): it and its decisions are gone; the funds stay where they are. */
+    delete(standingIntentId: string, o?: CallOptions): Promise<void>;
+    /** GET /v1/standing-intents/:id/decisions: moved or skipped, with their numbers, newest first, by cursor. */
+    decisions(standingIntentId: string, query?: ListStandingDecisionsQuery, o?: CallOptions): Promise<StandingDecisionPage>;
+    /** POST /v1/standing-intents/simulate: the rule replayed over the recorded APY history (creates nothing). */
+    simulate(body: SimulateStandingIntentRequest, o?: CallOptions): Promise<SimulateStandingIntentResult>;
+  };
   /** Closes the subscription WebSocket, if one is open. */
   close(): Promise<void>;
 }
@@ -149,6 +181,21 @@ export function createClient(o: ClientOptions): ServiceClient {
     yields: { get: (query, c) => unwrap(rest.GET('/yields', { params: { query: query ?? {} }, ...signalOf(c) })) },
     balances: { get: (walletId, c) => unwrap(rest.GET('/balances/{walletId}', { params: { path: { walletId } }, ...signalOf(c) })) },
     usage: { get: (c) => unwrap(rest.GET('/usage', signalOf(c))) },
+    standingIntents: {
+      create: (body, c) => unwrap(rest.POST('/standing-intents', { body, ...signalOf(c) })),
+      list: (query, c) => unwrap(rest.GET('/standing-intents', { params: { query: query ?? {} }, ...signalOf(c) })),
+      get: (standingIntentId, c) => unwrap(rest.GET('/standing-intents/{standingIntentId}', { params: { path: { standingIntentId } }, ...signalOf(c) })),
+      pause: (standingIntentId, c) =>
+        unwrap(rest.POST('/standing-intents/{standingIntentId}/pause', { params: { path: { standingIntentId } }, ...signalOf(c) })),
+      resume: (standingIntentId, c) =>
+        unwrap(rest.POST('/standing-intents/{standingIntentId}/resume', { params: { path: { standingIntentId } }, ...signalOf(c) })),
+      delete: (standingIntentId, c) =>
+        unwrapEmpty(rest.DELETE('/standing-intents/{standingIntentId}', { params: { path: { standingIntentId } }, ...signalOf(c) })),
+      decisions: (standingIntentId, query, c) =>
+        unwrap(rest.GET('/standing-intents/{standingIntentId}/decisions', { params: { path: { standingIntentId }, query: query ?? {} }, ...signalOf(c) })),
+      // openapi-fetch widens the document's [at, apy] tuples to arrays; the service answers the tuples the schema names
+      simulate: (body, c) => unwrap(rest.POST('/standing-intents/simulate', { body, ...signalOf(c) })) as Promise<SimulateStandingIntentResult>,
+    },
     close: () => graphql.close(),
   };
 }

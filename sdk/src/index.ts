@@ -18,11 +18,20 @@ export type {
   ListIntentsQuery,
   ServiceClient,
   Usage,
+  StandingIntent,
+  CreateStandingIntentRequest,
+  StandingIntentPage,
+  StandingDecision,
+  StandingDecisionPage,
+  SimulateStandingIntentRequest,
+  SimulateStandingIntentResult,
+  ListStandingIntentsQuery,
+  ListStandingDecisionsQuery,
   Wallet,
   YieldReport,
   YieldsQuery,
 } from './client';
-export { createRestClient, unwrap, idempotencyKeyOf, IDEMPOTENT_POSTS, type RestClient, type RestClientOptions } from './rest';
+export { createRestClient, unwrap, unwrapEmpty, idempotencyKeyOf, IDEMPOTENT_POSTS, type RestClient, type RestClientOptions } from './rest';
 export {
   createGraphQLClient,
   type GraphQLAnswer,

@@ -98,3 +98,9 @@ export async function unwrap<T>(answer: Promise<FetchAnswer<T>> | FetchAnswer<T>
   if (!response.ok || data === undefined) throw ServiceApiError.fromResponse(response, error ?? data, { idempotencyKey });
   return remember(data, response);
 }
+
+/** unwrap for an answer without a body (204): resolves when it succeeded, else the same ServiceApiError. */
+export async function unwrapEmpty(answer: Promise<FetchAnswer<unknown>> | FetchAnswer<unknown>): Promise<void> {
+  const { error, response } = await answer;
+  if (!response.ok) throw ServiceApiError.fromResponse(response, error, { idempotencyKey: sentKeys.get(response) });
+}

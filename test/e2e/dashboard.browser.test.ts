@@ -100,7 +100,7 @@ if (existsSync(CHROMIUM)) {
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
     await page.getByText('1 / 100').first().waitFor();
 
-    await page.getByRole('link', { name: 'Intents' }).click();
+    await page.getByRole('link', { name: 'Intents', exact: true }).click();
     await page.getByRole('heading', { name: 'Intents' }).waitFor();
     const lend = await srv.rest('POST', '/v1/intents', { key, body: { walletId: wallet.body.id, action: 'lend', amount: 10, chain: 'base-sepolia' } });
     expect(lend.status).toBe(201);
@@ -142,7 +142,7 @@ if (existsSync(CHROMIUM)) {
     expect(await page.content()).not.toContain(key);
     await page.setViewportSize({ width: 375, height: 800 });
     for (const name of ['API keys', 'Usage', 'Wallets', 'Intents', 'Yields']) {
-      await page.getByRole('link', { name }).click();
+      await page.getByRole('link', { name, exact: true }).click();
       await page.getByRole('heading', { name }).waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     }

@@ -9,7 +9,8 @@ import { IntentDocument, ServiceApiError, createClient, responseOf, settlementOf
  * The SDK (sdk/) against the real service: HTTP server, devnets, graphql-ws.
  * A lend that bridges, followed with watchIntent to COMPLETED and read again
  * with waitForIntent; typed errors; Idempotency-Key on POSTs and its replay;
- * a keyless read paid over x402 with a viem account.
+ * a keyless read paid over x402 with a viem account; the standing intents'
+ * methods, the backtest over rates written into the history.
  *
  * On its OWN sandbox: paid reads check an authorization's time window against
  * the chain's clock, which other files move on the shared devnets, and the
@@ -197,6 +198,75 @@ describe('Idempotency-Key', () => {
 
     const other = await rejection(client.intents.create({ ...body, amount: '0.6' }, { idempotencyKey }));
     expect([other.code, other.status, other.idempotencyKey]).toEqual(['IDEMPOTENCY_CONFLICT', 409, idempotencyKey]);
+  });
+});
+
+describe('standing intents', () => {
+  test('behavior: create (every bad field named first), list, get, pause, resume, decisions and delete, typed from the OpenAPI document; a deleted one is STANDING_INTENT_NOT_FOUND', async () => {
+    const wallet = await client.wallets.create({ userId: userId('sdk-standing') });
+    const bad = await rejection(client.standingIntents.create({ walletId: wallet.id, asset: 'USDC', horizonDays: 0, maxMovesPerDay: 99 }));
+    expect([bad.code, bad.status]).toEqual(['INVALID_REQUEST', 400]);
+    expect((bad.details.issues as { path: string }[]).map((i) => i.path).sort()).toEqual(['horizonDays', 'maxMovesPerDay']);
+
+    const created = await client.standingIntents.create({ walletId: wallet.id, asset: 'USDC', amount: '5' });
+    expect(created).toMatchObject({ walletId: wallet.id, asset: 'USDC', amount: '5', horizonDays: 30, minGainUsd: 1, maxMovesPerDay: 2, status: 'active' });
+    expect(created.id).toMatch(/^svc_standing_[0-9a-f]{32}$/);
+    expect(responseOf(created)!.status).toBe(201);
+
+    const page = await client.standingIntents.list({ first: 100 });
+    expect(page.standingIntents.map((s) => s.id)).toContain(created.id);
+    expect(await client.standingIntents.get(created.id)).toMatchObject({ id: created.id, amount: '5', status: 'active' });
+
+    expect((await client.standingIntents.pause(created.id)).status).toBe('paused');
+    expect((await client.standingIntents.get(created.id)).status).toBe('paused');
+    expect((await client.standingIntents.resume(created.id)).status).toBe('active');
+
+    const decisions = await client.standingIntents.decisions(created.id, { first: 5 });
+    expect(decisions.decisions.every((d) => d.standingIntentId === created.id)).toBe(true);
+    expect(typeof decisions.pageInfo.hasNextPage).toBe('boolean');
+
+    await expect(client.standingIntents.delete(created.id)).resolves.toBeUndefined();
+    const gone = await rejection(client.standingIntents.get(created.id));
+    expect([gone.code, gone.status]).toEqual(['STANDING_INTENT_NOT_FOUND', 404]);
+    const again = await rejection(client.standingIntents.delete(created.id));
+    expect([again.code, again.status]).toEqual(['STANDING_INTENT_NOT_FOUND', 404]);
+  });
+
+  test('behavior: simulate replays rates written into the history: one move into the market that overtook, at the second sample after, with the series and cumulative earnings as [at, …] tuples', async () => {
+    const HOUR = 3_600_000;
+    const A = { chain: 'base-sepolia', protocol: 'aave-v3' } as const;
+    const B = { chain: 'arbitrum-sepolia', protocol: 'aave-v3' } as const;
+    // In the past, before the service's own samples: B pays 3 %, then 6 % from hour 12; A 4 % throughout.
+    const start = Math.floor(Date.now() / HOUR) * HOUR - 80 * HOUR;
+    const iso = (h: number) => new Date(start + h * HOUR).toISOString();
+    const history = srv.service.deps.store.rateHistory as unknown as {
+      record(samples: { chain: string; protocol: string; asset: 'USDC'; at: string; apy: number }[]): Promise<void>;
+      recordCosts(at: string, costs: unknown): Promise<void>;
+    };
+    const samples = [];
+    for (let h = 0; h < 48; h++)
+      samples.push({ ...A, asset: 'USDC' as const, at: iso(h), apy: 4 }, { ...B, asset: 'USDC' as const, at: iso(h), apy: h < 12 ? 3 : 6 });
+    await history.record(samples);
+    await history.recordCosts(iso(-1), {
+      gasUsdPerUnit: { 'base-sepolia': 1e-8, 'arbitrum-sepolia': 2e-8 },
+      routeFeeBps: { 'base-sepolia': { 'arbitrum-sepolia': 1.3 }, 'arbitrum-sepolia': { 'base-sepolia': 1.3 } },
+      assetUsd: { USDC: 1 },
+    });
+
+    const r = await client.standingIntents.simulate({ asset: 'USDC', amount: '100000', from: iso(0), to: iso(48) });
+    expect(r.samples).toBe(48);
+    expect(r.moves).toHaveLength(1);
+    expect(r.moves[0]).toMatchObject({ at: iso(13), from: { ...A, apy: 4 }, to: { ...B, apy: 6 }, amount: '100000' });
+    expect(r.strategy.costsUsd).toBe(r.moves[0]!.costUsd);
+    expect(r.firstMarket.market).toEqual(A);
+    expect(r.todaysBest.market).toEqual(B);
+    expect(r.series.map((s) => `${s.chain}/${s.protocol}`).sort()).toEqual(['arbitrum-sepolia/aave-v3', 'base-sepolia/aave-v3']);
+    const [at, apy] = r.series.find((s) => s.chain === 'arbitrum-sepolia')!.points.at(-1)!;
+    expect([at, apy]).toEqual([iso(47), 6]);
+    expect(r.cumulative.at(-1)).toEqual([iso(47), r.strategy.netUsd, r.firstMarket.netUsd]);
+
+    const refused = await rejection(client.standingIntents.simulate({ asset: 'USDC', amount: '100000', from: iso(48), to: iso(0) }));
+    expect([refused.code, refused.status]).toEqual(['INVALID_REQUEST', 400]);
   });
 });
 

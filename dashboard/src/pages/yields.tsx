@@ -1,11 +1,9 @@
 import { useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { ErrorNotice, Loading, PageHeading } from '../components';
-import { YIELDS_QUERY, type YieldRate, type YieldReport } from '../documents';
+import { TOKEN_ASSETS, YIELDS_QUERY, type YieldRate, type YieldReport } from '../documents';
 import { formatApy, formatChain, formatProtocol } from '../format';
 
-// The assets markets lend (the GraphQL TokenAsset enum); native ETH is held, not lent.
-const ASSETS = ['USDC', 'USDT', 'DAI', 'WETH'] as const;
 const ALL = 'ALL';
 
 function sameMarket(a: YieldRate, b: YieldRate): boolean {
@@ -25,7 +23,7 @@ export function YieldsPage() {
         <div class="field field-inline">
           <label for="yield-asset">Asset</label>
           <select id="yield-asset" value={asset} onChange={(e) => setAsset(e.currentTarget.value)}>
-            {ASSETS.map((a) => (
+            {TOKEN_ASSETS.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>
