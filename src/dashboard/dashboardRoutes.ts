@@ -11,7 +11,7 @@ import { escapeHtml, htmlPage } from './pages';
 
 const PENDING_COOKIE = 'svc_oidc';
 /** The single-page app's pages (dashboard/src/router.tsx): each path serves the app, which shows that page. */
-export const DASHBOARD_PAGES = ['keys', 'usage', 'wallets', 'intents', 'webhooks', 'yields'] as const;
+export const DASHBOARD_PAGES = ['keys', 'usage', 'wallets', 'intents', 'webhooks', 'yields', 'standing'] as const;
 const CALLBACK_PATH = '/dashboard/auth/callback';
 
 export interface DashboardRouteOptions {

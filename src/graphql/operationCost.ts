@@ -59,7 +59,8 @@ export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
  * Who may call each root field (docs/decisions.md, "dashboard"): the public API is
  * for API keys (and paid proofs); the dashboard's fields are for a signed-in
  * session only, which may also read yields, the audit log and manage the
- * account's webhook endpoints (the Webhooks page). Decided here, once, for every
+ * account's webhook endpoints (the Webhooks page) and its standing intents
+ * (the Standing intents page). Decided here, once, for every
  * transport, before any resolver runs. A unit test checks every root field
  * is listed.
  */
@@ -97,13 +98,13 @@ export const ROOT_FIELD_CALLERS: Readonly<Record<string, readonly Principal['via
   deleteWebhookEndpoint: ['apiKey', 'session'],
   sendTestWebhook: ['apiKey', 'session'],
   yieldHistory: ['apiKey'],
-  standingIntents: ['apiKey'],
-  standingIntent: ['apiKey'],
-  createStandingIntent: ['apiKey'],
-  pauseStandingIntent: ['apiKey'],
-  resumeStandingIntent: ['apiKey'],
-  deleteStandingIntent: ['apiKey'],
-  simulateStandingIntent: ['apiKey'],
+  standingIntents: ['apiKey', 'session'],
+  standingIntent: ['apiKey', 'session'],
+  createStandingIntent: ['apiKey', 'session'],
+  pauseStandingIntent: ['apiKey', 'session'],
+  resumeStandingIntent: ['apiKey', 'session'],
+  deleteStandingIntent: ['apiKey', 'session'],
+  simulateStandingIntent: ['apiKey', 'session'],
   standingIntentDecisions: ['apiKey'],
 };
 

@@ -5,9 +5,10 @@ import type { Principal } from './principal';
  * What a dashboard session pays for as an API key does (credits and the
  * account's rate window): operations that make the service work after the
  * answer. A test event is a delivery the shared worker sends and retries for
- * a day; free, a session could queue them without limit.
+ * a day; free, a session could queue them without limit. A backtest replays
+ * up to 90 days of samples: free, a session could keep the process busy.
  */
-export const SESSION_BILLED_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['sendTestWebhook']);
+export const SESSION_BILLED_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['sendTestWebhook', 'simulateStandingIntent']);
 
 /**
  * The operations of `operations` that `principal` pays for, decided here for
