@@ -1363,6 +1363,15 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     'STANDING_INTENT_NOT_FOUND',
     false,
   );
+  await valid('GET /standing-intents/{standingIntentId}/earnings', `/standing-intents/${standingId}/earnings`, { key: keeper.key }, 200);
+  await invalid(
+    'GET /standing-intents/{standingIntentId}/earnings other account',
+    `/standing-intents/${standingId}/earnings`,
+    { key: free.key },
+    404,
+    'STANDING_INTENT_NOT_FOUND',
+    false,
+  );
   // a decision of each outcome, recorded as the decider would
   const decided = (minute: number, over: Pick<StandingDecision, 'outcome'> & Partial<StandingDecision>): StandingDecision => ({
     id: `svc_decision_${String(minute).padStart(32, '0')}`,

@@ -70,7 +70,8 @@ test('behavior: a lent position earns over 30 days of devnet time: earned = bala
   expect(withdraw.status).toBe('completed');
   const after = await balancesWhen(w.id, (p) => p.principal !== usdc('100'));
   // The interest kept accruing up to the withdraw, so the principal left is at least 100 + interest seen − 40 ...
-  expect(after.principal! - (usdc('100') - usdc('40') + grown.earned!)).toBeGreaterThanOrEqual(0n);
+  // (less one unit at most: Aave's ray arithmetic rounds a withdraw's scaled amount up, so the position can read one unit short)
+  expect(after.principal! - (usdc('100') - usdc('40') + grown.earned!)).toBeGreaterThanOrEqual(-1n);
   // ... and is what the position held just after it: earned starts again from (almost) nothing.
   expect(after.principal!).toBeLessThanOrEqual(after.balance);
   expect(after.earned).toBe(after.balance - after.principal!);

@@ -41,6 +41,7 @@ describe('OpenAPI document', () => {
         'POST /standing-intents/{standingIntentId}/resume',
         'DELETE /standing-intents/{standingIntentId}',
         'GET /standing-intents/{standingIntentId}/decisions',
+        'GET /standing-intents/{standingIntentId}/earnings',
       ].sort(),
     );
   });
