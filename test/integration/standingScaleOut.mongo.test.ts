@@ -142,9 +142,14 @@ if (!uri) {
     await Promise.all(instances.map((srv) => api.sample(next, srv)));
     for (const w of wallets) {
       const o = await outcomeAt(next, w);
-      console.log(JSON.stringify(await api.decisions(w.standingId), null, 1));
       expect(o.decisions).toEqual(['skipped already_best']);
       expect(o.intents).toEqual(['completed']);
+    }
+    // then each instance alone: the one that did not run a wallet's move sees its funds where they are now, too
+    for (const srv of instances) {
+      const alone = minutes.next();
+      await api.sample(alone, srv);
+      for (const w of wallets) expect(await outcomeAt(alone, w)).toMatchObject({ decisions: ['skipped already_best'], intents: ['completed'] });
     }
   }, 180_000);
 
