@@ -133,14 +133,24 @@ describe('standing intents on the devnets', () => {
     expect(second.numbers.sources.map(marketOf)).toEqual([BASE_AAVE]);
     await completedMove(second);
     const moved = await api.usdcHoldings(w.id);
-    expect(Object.keys(moved)).toEqual([ARB_AAVE]);
-    // the whole position moved (with the interest it earned meanwhile), less the bridge's fee
-    expect(moved[ARB_AAVE]).toBeGreaterThanOrEqual(consolidated[BASE_AAVE]! - cctpFee(consolidated[BASE_AAVE]!, FEE_BPS));
-    expect(moved[ARB_AAVE]).toBeLessThan(consolidated[BASE_AAVE]!);
-    // a later sample: nothing more to do
+    expect(Object.keys(moved).filter((m) => m !== BASE_AAVE)).toEqual([ARB_AAVE]);
+    // the position moved, less the bridge's fee; the move withdraws the amount decided, so the interest
+    // the position earned between the decision and the withdraw (a second or two of devnet time) stays behind
+    const dust = moved[BASE_AAVE] ?? 0n;
+    expect(dust).toBeLessThan(10_000n);
+    const decided = BigInt(Math.round(Number(second.numbers.amount) * 1e6));
+    expect(decided + dust).toBeGreaterThanOrEqual(consolidated[BASE_AAVE]!);
+    // what arrived is the amount decided less the bridge's fee (and the interest earned on arbitrum since)
+    const sinceDeposit = moved[ARB_AAVE]! - (decided - cctpFee(decided, FEE_BPS));
+    expect(sinceDeposit).toBeGreaterThanOrEqual(0n);
+    expect(sinceDeposit).toBeLessThan(10_000n);
+    // a later sample: nothing more moves (the dust, if any, is not worth a move)
+    const settled = dust === 0n ? 'already_best' : 'below_threshold';
     const s4 = minutes.next();
     await api.sample(s4);
-    expect(await api.decisionAt(s.id, s4)).toMatchObject({ outcome: 'skipped', reason: 'already_best' });
+    const later = await api.decisionAt(s.id, s4);
+    expect(later).toMatchObject({ outcome: 'skipped', reason: settled, intentId: null });
+    if (dust > 0n) expect(later.numbers.sources.map(marketOf)).toEqual([BASE_AAVE]);
     expect(await api.usdcHoldings(w.id)).toEqual(moved);
 
     const decisions = await api.decisions(s.id);
@@ -149,7 +159,7 @@ describe('standing intents on the devnets', () => {
       `${s1} skipped already_best`,
       `${s2} skipped unconfirmed_rate`,
       `${s3} rebalanced → ${ARB_AAVE}`,
-      `${s4} skipped already_best`,
+      `${s4} skipped ${settled}`,
     ]);
     // funds arriving (each move completing) is decided too, and moved nothing more
     for (const d of decisions.filter((x) => x.trigger === 'funds_arrived')) expect(d.outcome).toBe('skipped');
