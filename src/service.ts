@@ -37,7 +37,7 @@ import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 import { positionLedgerHook } from './app/balances/positionLedger';
 import { createDecisionBus } from './app/standing/decisionBus';
-import { createStandingDecider } from './app/standing/decider';
+import { createStandingDecider, type StandingDecider } from './app/standing/decider';
 import { readSampleCosts } from './app/yields/sampleCosts';
 
 /**
@@ -87,6 +87,8 @@ export interface RunningService {
   routes: RouteInfo[];
   /** Samples every market's APY into the yield history (started with the service, stopped by stop()). */
   rateSampler: RateSampler;
+  /** The live decider of standing intents (told of every sample and of completed intents). */
+  standing: StandingDecider;
   stop(): Promise<void>;
 }
 
@@ -231,6 +233,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       .onFundsArrived(intent.walletId)
       .catch((err: unknown) => logger.warn({ err, walletId: intent.walletId }, 'standing intents not decided on arrived funds'));
   });
+  // The yield history: every market's on-chain APY, sampled on an interval (one sample per market and minute across instances); started once the server listens.
+  const rateSampler = createRateSampler({
+    readRates: chains.port.rates.bind(chains.port),
+    readCosts: () => readSampleCosts(chains.port),
+    rateHistory: store.rateHistory,
+    clock: createSystemClock(),
+    intervalMs: config.yieldSampleIntervalMs,
+    onError: (err) => logger.warn({ err }, 'yield sample not taken; the next one is tried on time'),
+    onSample: (sample) => standing.onSample(sample),
+  });
   const dev = 'off' in config.devAccount ? undefined : await bootstrapDevAccount(deps, { key: config.devAccount.key, plan: config.devAccount.plan });
   if ('off' in config.devAccount) logger.info(config.devAccount.off);
   // A generated key (development only) is shown: the ready line, GraphiQL's Headers tab. DEV_API_KEY's is the operator's, never shown.
@@ -261,7 +273,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     publicRouters: dashboard ? [dashboard.router] : [],
     oidc: dashboard?.oidc,
     publicUrl,
-    adminRouters: chains.controls ? [sandboxAdminRoutes(sandboxAdmin(deps, chains.controls, chains.manifest))] : [],
+    adminRouters: chains.controls ? [sandboxAdminRoutes(sandboxAdmin(deps, chains.controls, chains.manifest, rateSampler))] : [],
     health: {
       environment: config.environment,
       async ready() {
@@ -295,16 +307,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   listeningUrl = url;
-  // The yield history: every market's on-chain APY, sampled on an interval (one sample per market and minute across instances).
-  const rateSampler = createRateSampler({
-    readRates: chains.port.rates.bind(chains.port),
-    readCosts: () => readSampleCosts(chains.port),
-    rateHistory: store.rateHistory,
-    clock: createSystemClock(),
-    intervalMs: config.yieldSampleIntervalMs,
-    onError: (err) => logger.warn({ err }, 'yield sample not taken; the next one is tried on time'),
-    onSample: (sample) => standing.onSample(sample),
-  });
+  // The yield history: sampled on an interval from here on.
   rateSampler.start();
 
   let stopping: Promise<void> | undefined;
@@ -319,6 +322,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     chains,
     routes,
     rateSampler,
+    standing,
     stop() {
       stopping ??= (async () => {
         // New requests get 503 from here; those already running finish before the server closes.

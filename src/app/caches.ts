@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Address } from 'viem';
 import type { ReadCaches } from './deps';
+import type { ChainHoldings, ChainPort } from '../ports/chain';
+import type { Wallet } from '../domain/types';
 
 /**
  * Reads that reach the chains, cached with a single flight: callers that
@@ -20,13 +22,17 @@ export function createReadCaches(o: { ratesTtlMs?: number; holdingsTtlMs?: numbe
       max: 10_000,
       ttl: o.holdingsTtlMs ?? 30_000,
       ...swr,
-      fetchMethod: (_key, _stale, { context: { chains, wallet } }) =>
-        chains.holdings(
-          wallet.evmAddress as Address,
-          wallet.chains.filter((c) => chains.chains.includes(c)),
-        ),
+      fetchMethod: (_key, _stale, { context: { chains, wallet } }) => readWalletHoldings(chains, wallet),
     }),
   };
+}
+
+/** The wallet's holdings on each of its chains the service runs, read from the chains now (no cache). */
+export function readWalletHoldings(chains: Pick<ChainPort, 'chains' | 'holdings'>, wallet: Pick<Wallet, 'evmAddress' | 'chains'>): Promise<ChainHoldings[]> {
+  return chains.holdings(
+    wallet.evmAddress as Address,
+    wallet.chains.filter((c) => chains.chains.includes(c)),
+  );
 }
 
 /**

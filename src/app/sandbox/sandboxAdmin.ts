@@ -6,12 +6,20 @@ import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { FaultKind } from '../../domain/sandboxFaults';
 import type { Protocol } from '../../ports/chain';
 import { toUnits } from '../../domain/money';
+import { invalidRequest } from '../../domain/errors/request';
+import { RATE_HISTORY_RETENTION_MS, sampleMinute } from '../../domain/rateHistory';
+import type { RateSampler } from '../yields/rateSampler';
 
 /**
  * The sandbox admin use-cases (docs/operations.md). Each control also drops the read
  * caches it makes stale, so the next /v1 read sees its effect at once.
  */
-export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls: SandboxControls, deployment: SandboxManifest) {
+export function sandboxAdmin(
+  deps: Pick<AppDeps, 'chains' | 'caches' | 'clock'>,
+  controls: SandboxControls,
+  deployment: SandboxManifest,
+  sampler?: Pick<RateSampler, 'sampleAndSettle'>,
+) {
   return {
     /**
      * The deployment in the CHAIN_MANIFEST shape (what rpc mode reads), plus
@@ -57,6 +65,29 @@ export function sandboxAdmin(deps: Pick<AppDeps, 'chains' | 'caches'>, controls:
           paidReads: `these chains now run ${p.seconds} s ahead of the wall clock for good: an x402 payment signed with the wall clock (validBefore = now + maxTimeoutSeconds) is refused as expired on them while the lead exceeds its window; restart the sandbox to realign`,
         },
       };
+    },
+    /**
+     * Takes a rate sample now and answers once the standing intents have been
+     * decided on it, so "the next sample" can be had on demand. `at` files it
+     * under that minute instead of now's (the rates are still today's, read
+     * from the chains now): a sandbox tool for replaying a scenario minute by
+     * minute, never something a production sampler does. It may not be in
+     * the future (that minute's real sample would find its decisions taken)
+     * nor older than the history keeps.
+     */
+    async sample(p: { at?: string }) {
+      if (!sampler) throw new Error('the sandbox admin was built without a rate sampler');
+      const at = p.at === undefined ? undefined : new Date(p.at);
+      if (at) {
+        const now = deps.clock.now();
+        if (sampleMinute(at) > sampleMinute(now))
+          throw invalidRequest([{ path: 'at', message: `at must not be after the current minute (${sampleMinute(now)})` }]);
+        if (now.getTime() - at.getTime() >= RATE_HISTORY_RETENTION_MS) {
+          throw invalidRequest([{ path: 'at', message: `at must be within the ${RATE_HISTORY_RETENTION_MS / 86_400_000} days the rate history keeps` }]);
+        }
+      }
+      const taken = await sampler.sampleAndSettle(at);
+      return { at: taken.at, markets: taken.samples.map(({ chain, protocol, asset, token, apy }) => ({ chain, protocol, asset, token, apy })) };
     },
   };
 }

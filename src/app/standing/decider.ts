@@ -8,7 +8,7 @@ import type { DecisionInput, DecisionResult, SampleCosts, StandingDecision, Stan
 import { decide as decideMove } from '../../domain/standingDecision';
 import { isServiceError } from '../../domain/errors/base';
 import type { DecisionSettlement } from '../../ports/store';
-import { walletHoldings } from '../balances/getBalances';
+import { readWalletHoldings } from '../caches';
 import { submitIntent, type IntentSubmitter } from '../intents/submitIntent';
 import { recordDecisionDeliveries } from '../webhooks/decisionDeliveries';
 import { buildDecisionInput as buildInput, type DecisionSources } from './decisionInput';
@@ -119,7 +119,8 @@ export function createStandingDecider(deps: StandingDeciderDeps): StandingDecide
     const decimals = ASSET_DECIMALS[s.asset];
     const since = new Date(Date.parse(ctx.sampleAt) - DAY_MS).toISOString();
     const [holdings, previous, movesInLastDay, intentInFlight, usd] = await Promise.all([
-      walletHoldings(deps, wallet),
+      // from the chains, not the balance cache: another instance may have moved the funds since this one last read them
+      readWalletHoldings(deps.chains, wallet),
       ctx.previous(s.asset),
       deps.store.standingDecisions.countRebalancedSince(s.id, since),
       hasOpenIntent(deps.store, wallet.id),

@@ -10,8 +10,19 @@ export const DEFAULT_SAMPLE_INTERVAL_MS = 60_000;
 export interface RateSampler {
   /** Takes a sample now, then one every interval until stop(). */
   start(): void;
-  /** One sample of every market now: how many were recorded. A failed chain read records nothing and throws. */
-  sampleNow(): Promise<number>;
+  /**
+   * One sample of every market now: how many were recorded. A failed chain
+   * read records nothing and throws. `at` records it under that instant's
+   * minute instead of now's (a sandbox tool: the rates are read now whatever
+   * minute they are filed under). onSample is told and not waited for.
+   */
+  sampleNow(at?: Date): Promise<number>;
+  /**
+   * As sampleNow, and resolves once onSample has finished with the sample (a
+   * rejection of it is reported to onError, as on the interval): what a
+   * caller that wants the sample's consequences, not only the sample, waits for.
+   */
+  sampleAndSettle(at?: Date): Promise<SampleTaken>;
   /** No more samples; resolves once a sample in progress has been written. */
   stop(): Promise<void>;
 }
@@ -66,19 +77,32 @@ export function createRateSampler(deps: RateSamplerDeps): RateSampler {
     }
   }
 
-  async function sampleNow(): Promise<number> {
+  /** Reads and stores one sample; `told` settles once onSample has finished with it. */
+  async function take(at: Date | undefined): Promise<{ taken: SampleTaken; told: Promise<void> }> {
     const [rates, costs] = await Promise.all([deps.readRates(), readCosts()]);
-    const at = sampleMinute(deps.clock.now());
-    const samples: RateSample[] = rates.map((r) => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, token: r.token, at, apy: r.apy }));
+    const minute = sampleMinute(at ?? deps.clock.now());
+    const samples: RateSample[] = rates.map((r) => ({ chain: r.chain, protocol: r.protocol, asset: r.asset, token: r.token, at: minute, apy: r.apy }));
     await deps.rateHistory.record(samples);
-    if (costs) await deps.rateHistory.recordCosts(at, costs);
-    if (deps.onSample) {
-      const onSample = deps.onSample;
-      void Promise.resolve()
-        .then(() => onSample({ at, samples, costs: costs ?? { gasUsdPerUnit: {}, routeFeeBps: {} } }))
-        .catch((err: unknown) => deps.onError?.(err));
-    }
-    return samples.length;
+    if (costs) await deps.rateHistory.recordCosts(minute, costs);
+    const taken: SampleTaken = { at: minute, samples, costs: costs ?? { gasUsdPerUnit: {}, routeFeeBps: {} } };
+    const onSample = deps.onSample;
+    const told = onSample
+      ? Promise.resolve()
+          .then(() => onSample(taken))
+          .catch((err: unknown) => deps.onError?.(err))
+      : Promise.resolve();
+    return { taken, told };
+  }
+
+  async function sampleNow(at?: Date): Promise<number> {
+    const { taken } = await take(at);
+    return taken.samples.length;
+  }
+
+  async function sampleAndSettle(at?: Date): Promise<SampleTaken> {
+    const { taken, told } = await take(at);
+    await told;
+    return taken;
   }
 
   function tick(): void {
@@ -98,6 +122,7 @@ export function createRateSampler(deps: RateSamplerDeps): RateSampler {
       tick();
     },
     sampleNow,
+    sampleAndSettle,
     async stop() {
       running = false;
       if (timer !== undefined) deps.clock.clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FAULT_KINDS } from '../sandboxFaults';
 import { chainNameSchema, tokenAssetSchema } from './yields';
+import { isIsoInstant } from './yieldHistory';
 import { ASSET_DECIMALS, type TokenAsset } from '../chains';
 
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address');
@@ -79,4 +80,12 @@ export const increaseTimeSchema = z.strictObject({
     .int()
     .min(1)
     .max(10 * 365 * 86400),
+});
+
+/**
+ * POST /admin/sandbox/sample: one rate sample now, filed under `at`'s minute
+ * when given (how far back it may go needs the time: the use-case checks it).
+ */
+export const sampleSchema = z.strictObject({
+  at: z.string({ error: 'at must be a string' }).refine(isIsoInstant, 'at must be an ISO 8601 date-time (e.g. 2026-01-31T12:00:00Z)').optional(),
 });

@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import type { RestState } from '../context';
 import type { TokenAsset } from '../../domain/chains';
 import { parseInput } from '../../domain/schemas/parse';
-import { faultSchema, increaseTimeSchema, mintSchema, setRateSchema } from '../../domain/schemas/sandbox';
+import { faultSchema, increaseTimeSchema, mintSchema, sampleSchema, setRateSchema } from '../../domain/schemas/sandbox';
 import type { SandboxAdmin } from '../../app/sandbox/sandboxAdmin';
 
 /** Sandbox-only admin controls of docs/operations.md (mounted under /admin when the chains are sandbox devnets). */
@@ -33,6 +33,10 @@ export function sandboxAdminRoutes(admin: SandboxAdmin): Router<RestState> {
 
   router.post('/time', async (ctx) => {
     ctx.body = await admin.advanceTime(parseInput(increaseTimeSchema, ctx.state.body));
+  });
+
+  router.post('/sample', async (ctx) => {
+    ctx.body = await admin.sample(parseInput(sampleSchema, ctx.state.body));
   });
 
   return router;

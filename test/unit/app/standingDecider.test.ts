@@ -157,6 +157,27 @@ test('behavior: a second onSample of the same minute (this instance or another d
   expect(first.built.filter((b) => walletOf(b) === f.wallet.id).at(-1)!.movesInLastDay).toBe(1);
 });
 
+test("behavior: each decision reads the wallet's holdings from the chains, not a cached read: funds another instance moved meanwhile are where the decision sees them", async () => {
+  const f = await standingFixture();
+  const h = harness(STAY);
+  await h.decider.onSample(sample());
+  // the balance report read the wallet too: a cached read now exists on this instance
+  expect((await s.rest('GET', `/v1/balances/${f.wallet.id}`, f.key)).status).toBe(200);
+  // another instance's rebalance moved everything into base-sepolia's market; nothing here was told
+  s.chain.supplyPosition('arbitrum-sepolia', f.wallet.address, 'aave-v3', 'USDC', -usdc('100'));
+  s.chain.fund('base-sepolia', f.wallet.address, 'USDC', -usdc('5'));
+  s.chain.supplyPosition('base-sepolia', f.wallet.address, 'aave-v3', 'USDC', usdc('105'));
+  await h.decider.onSample(sample());
+  const mine = h.built.filter((b) => walletOf(b) === f.wallet.id);
+  expect(mine.map((b) => b.holdings)).toEqual([
+    expect.arrayContaining([
+      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', amount: usdc('100') },
+      { chain: 'base-sepolia', protocol: null, amount: usdc('5') },
+    ]),
+    [{ chain: 'base-sepolia', protocol: 'aave-v3', amount: usdc('105') }],
+  ]);
+});
+
 test('behavior: a paused standing intent is not decided; resumed, it is decided at the next sample', async () => {
   const f = await standingFixture();
   const h = harness(STAY);

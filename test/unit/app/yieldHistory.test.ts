@@ -170,6 +170,71 @@ describe('rate sampler: tokens, costs and the onSample hook', () => {
   });
 });
 
+describe('rate sampler: a sample on demand', () => {
+  const rates = async (): Promise<MarketRate[]> => [{ chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC'), apy: 4.29 }];
+
+  test('behavior: sampleNow(at) files the rates read now under the minute of `at` (costs too), and tells onSample that minute', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const seen: string[] = [];
+    const costs: SampleCosts = { gasUsdPerUnit: { 'base-sepolia': 1e-8 }, routeFeeBps: {} };
+    const sampler = createRateSampler({ readRates: rates, readCosts: async () => costs, rateHistory: history, clock, onSample: (s) => void seen.push(s.at) });
+    expect(await sampler.sampleNow(new Date('2026-01-31T09:15:42.500Z'))).toBe(1);
+    await flush();
+    const window = { from: '2026-01-31T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' };
+    expect((await history.list(window)).map((s) => s.at)).toEqual(['2026-01-31T09:15:00.000Z']);
+    expect(await history.listCosts(window.from, window.to)).toEqual([{ at: '2026-01-31T09:15:00.000Z', costs }]);
+    expect(seen).toEqual(['2026-01-31T09:15:00.000Z']);
+  });
+
+  test('behavior: sampleAndSettle resolves only once onSample has finished with the sample, and answers the sample', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    let finish!: () => void;
+    const decided: string[] = [];
+    const sampler = createRateSampler({
+      readRates: rates,
+      rateHistory: history,
+      clock,
+      onSample: (s) =>
+        new Promise<void>((resolve) => {
+          finish = () => {
+            decided.push(s.at);
+            resolve();
+          };
+        }),
+    });
+    let settled = false;
+    const taking = sampler.sampleAndSettle().then((t) => {
+      settled = true;
+      return t;
+    });
+    for (let i = 0; i < 5; i++) await flush();
+    expect(settled).toBe(false);
+    finish();
+    const taken = await taking;
+    expect(decided).toEqual(['2026-01-31T12:00:00.000Z']);
+    expect(taken).toEqual({ at: '2026-01-31T12:00:00.000Z', samples: [expect.objectContaining({ apy: 4.29 })], costs: { gasUsdPerUnit: {}, routeFeeBps: {} } });
+  });
+
+  test('error: sampleAndSettle reports a rejecting onSample to onError and still answers the sample (it is stored)', async () => {
+    const clock = manualClock(NOW);
+    const history = createMemoryRateHistory(clock);
+    const errors: unknown[] = [];
+    const sampler = createRateSampler({
+      readRates: rates,
+      rateHistory: history,
+      clock,
+      onError: (e) => errors.push(e),
+      onSample: async () => {
+        throw new Error('decider rejected');
+      },
+    });
+    expect((await sampler.sampleAndSettle()).samples).toHaveLength(1);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['decider rejected']);
+  });
+});
+
 describe('sample costs', () => {
   test('behavior: gas USD per unit is the gas price at the chain ETH/USD, the route fee is the fast tier, prices per asset; a chain or price that fails is left out', async () => {
     const port = {
