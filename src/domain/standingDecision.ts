@@ -23,6 +23,13 @@ type Rates = 'confirmed' | 'current';
 
 /** Past this many sources a move is chosen among the ones gaining most (the choice tries every combination of its sources). */
 const MAX_SOURCES = 12;
+/**
+ * A source gaining less than this over the horizon (USD) is dust: the interest
+ * a move leaves behind (it withdraws the amount decided, and the position kept
+ * accruing until the withdraw) is never worth a move, so it counts as already
+ * where it belongs.
+ */
+export const DUST_GAIN_USD = 0.01;
 
 /** Some of the wallet's funds the decision may move: a position (protocol set) or idle funds on a chain, up to the amount kept lent. */
 interface Unit {
@@ -89,7 +96,7 @@ const apyOut = (u: Unit, rates: Rates) => (u.market === null ? 0 : rates === 'cu
  * (the numbers are the refused move's); when a move would clear at this
  * sample's APYs but not at confirmed ones: `unconfirmed_rate` (the numbers
  * are that move at confirmed rates); when no market counts more than where
- * the funds are: `already_best`; otherwise `below_threshold` (the numbers are
+ * the funds are (dust aside: a source gaining under DUST_GAIN_USD): `already_best`; otherwise `below_threshold` (the numbers are
  * the move that nets the most).
  */
 export function decide(input: DecisionInput): DecisionResult {
@@ -236,7 +243,7 @@ function weigh(
     const targetApy = apyIn(target, rates);
     const sources = managed(holdings, target, keep).filter((u) => !sameMarket(target, u) && (u.protocol === null || u.market !== null));
     const gaining = sources.filter((u) => gainOf(input, u, targetApy, rates) > 0);
-    if (gaining.length > 0) anyGain = true;
+    if (gaining.some((u) => gainOf(input, u, targetApy, rates) >= DUST_GAIN_USD)) anyGain = true;
     const units = gaining
       .filter((u) => movable(input, u, target))
       .sort((a, b) => gainOf(input, b, targetApy, rates) - gainOf(input, a, targetApy, rates))

@@ -144,13 +144,12 @@ describe('standing intents on the devnets', () => {
     const sinceDeposit = moved[ARB_AAVE]! - (decided - cctpFee(decided, FEE_BPS));
     expect(sinceDeposit).toBeGreaterThanOrEqual(0n);
     expect(sinceDeposit).toBeLessThan(10_000n);
-    // a later sample: nothing more moves (the dust, if any, is not worth a move)
-    const settled = dust === 0n ? 'already_best' : 'below_threshold';
+    // a later sample: nothing more moves (the dust, if any, gains under a cent over the horizon: already where it belongs)
+    const settled = 'already_best';
     const s4 = minutes.next();
     await api.sample(s4);
     const later = await api.decisionAt(s.id, s4);
     expect(later).toMatchObject({ outcome: 'skipped', reason: settled, intentId: null });
-    if (dust > 0n) expect(later.numbers.sources.map(marketOf)).toEqual([BASE_AAVE]);
     expect(await api.usdcHoldings(w.id)).toEqual(moved);
 
     const decisions = await api.decisions(s.id);

@@ -195,3 +195,15 @@ describe('decide: skips', () => {
     expect(d.numbers.costs.depositGasUsd).toBe(r6(DEPOSIT_ARB));
   });
 });
+
+describe('decide: dust', () => {
+  test('behavior: interest left behind by a move (a source gaining under a cent over the horizon) is already_best, not below_threshold', () => {
+    const markets = [market('base-sepolia', 'aave-v3', 5), market('arbitrum-sepolia', 'aave-v3', 1)];
+    const dust = { chain: 'arbitrum-sepolia' as const, protocol: 'aave-v3' as const, amount: 79n }; // 0.000079 USDC
+    const d = decide(decisionInput({ holdings: [lent('base-sepolia', 'aave-v3', 10_000), dust], markets }));
+    expect(d).toMatchObject({ move: false, reason: 'already_best' });
+    // ... while a source worth a cent or more over the horizon is still weighed (and here does not pay for its move)
+    const small = decide(decisionInput({ holdings: [lent('base-sepolia', 'aave-v3', 10_000), lent('arbitrum-sepolia', 'aave-v3', 10)], markets }));
+    expect(small).toMatchObject({ move: false, reason: 'below_threshold' });
+  });
+});
