@@ -124,7 +124,17 @@ export interface DecisionInput {
 }
 
 /** Why a decision did not move. */
-export const SKIP_REASONS = ['no_funds', 'already_best', 'below_threshold', 'unconfirmed_rate', 'move_limit', 'policy', 'intent_in_flight', 'paused'] as const;
+export const SKIP_REASONS = [
+  'no_funds',
+  'already_best',
+  'below_threshold',
+  'unconfirmed_rate',
+  'move_limit',
+  'policy',
+  'intent_in_flight',
+  'paused',
+  'interrupted',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** One source of a move: a position withdrawn (protocol set) or idle funds (protocol null), and what it brings. */

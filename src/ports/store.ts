@@ -514,7 +514,8 @@ export interface StandingDecisionRepo {
   /** Inserts unless a decision of the same (standingIntentId, sampleAt) exists: false then (already decided, nothing written). */
   insertOnce(decision: StandingDecision): Promise<boolean>;
   /** Records the outcome of a decision to move (its intent, or why it did not move after all). */
-  settle(id: string, settlement: DecisionSettlement): Promise<void>;
+  /** ... only while it is unsettled (a move with no intent yet): false when it was settled already (by another instance). */
+  settle(id: string, settlement: DecisionSettlement): Promise<boolean>;
   get(id: string): Promise<StandingDecision | null>;
   /** A standing intent's decisions, newest first (sampleAt, then id, descending). */
   list(standingIntentId: string, query: { limit: number; after?: StandingDecisionCursor }): Promise<StandingDecision[]>;

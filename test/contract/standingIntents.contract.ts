@@ -151,11 +151,19 @@ export function describeStandingIntentsContract(name: string, makeStore: () => P
       const moved = decision(s, { sampleAt: minutesAgo(1), outcome: 'rebalanced', reason: undefined });
       await store.standingDecisions.insertOnce(moved);
       const intentId = `intent_${hex(16)}`;
-      await store.standingDecisions.settle(moved.id, { outcome: 'rebalanced', intentId });
+      expect(await store.standingDecisions.settle(moved.id, { outcome: 'rebalanced', intentId })).toBe(true);
       expect(await store.standingDecisions.get(moved.id)).toEqual({ ...moved, intentId });
-      await store.standingDecisions.settle(ds[3]!.id, { outcome: 'skipped', reason: 'policy', rule: 'chains' });
-      const refused = await store.standingDecisions.get(ds[3]!.id);
-      expect(refused).toEqual({ ...ds[3], reason: 'policy', rule: 'chains' });
+      // settled once: a second settlement (another instance's) changes nothing, nor does one of a decision that did not move
+      expect(await store.standingDecisions.settle(moved.id, { outcome: 'skipped', reason: 'interrupted' })).toBe(false);
+      expect(await store.standingDecisions.get(moved.id)).toEqual({ ...moved, intentId });
+      expect(await store.standingDecisions.settle(ds[3]!.id, { outcome: 'rebalanced', intentId })).toBe(false);
+      expect(await store.standingDecisions.get(ds[3]!.id)).toEqual(ds[3]);
+      const refusedMove = decision(s, { sampleAt: minutesAgo(0.5), outcome: 'rebalanced', reason: undefined });
+      await store.standingDecisions.insertOnce(refusedMove);
+      expect(await store.standingDecisions.settle(refusedMove.id, { outcome: 'skipped', reason: 'policy', rule: 'chains' })).toBe(true);
+      const { reason: _none, ...refusedBase } = refusedMove;
+      void _none;
+      expect(await store.standingDecisions.get(refusedMove.id)).toEqual({ ...refusedBase, outcome: 'skipped', reason: 'policy', rule: 'chains' });
     });
 
     test('behavior: count of moves since an instant counts only rebalanced decisions of that standing intent at or after it', async () => {

@@ -2149,7 +2149,7 @@ export interface components {
              */
             outcome: "rebalanced" | "skipped";
             /** @description Why it did not move; null when it moved */
-            reason: ("no_funds" | "already_best" | "below_threshold" | "unconfirmed_rate" | "move_limit" | "policy" | "intent_in_flight" | "paused") | null;
+            reason: ("no_funds" | "already_best" | "below_threshold" | "unconfirmed_rate" | "move_limit" | "policy" | "intent_in_flight" | "paused" | "interrupted") | null;
             /** @description The spending policy rule that refused the move (reason policy); null otherwise */
             rule: string | null;
             /** @description The rebalance intent a move submitted; null otherwise */

@@ -53,6 +53,12 @@ interface DecisionContext {
 }
 
 const DAY_MS = 86_400_000;
+/** A recorded move with no intent after this long was left by an instance that stopped before submitting it (a submit takes seconds). */
+const DANGLING_AFTER_MS = 2 * 60_000;
+/** ... and is still submitted (under its own key: never twice) until this age; older, the rates it was decided on are too old to act on. */
+const RESUBMIT_WITHIN_MS = 15 * 60_000;
+/** How many of a standing intent's latest decisions are checked for such a move. */
+const DANGLING_LOOKBACK = 5;
 
 /** The Idempotency-Key of a decision's rebalance intent: a retry of the same decision names the same intent. */
 export const moveIdempotencyKey = (decisionId: string) => `standing-${decisionId}`;
@@ -187,9 +193,35 @@ export function createStandingDecider(deps: StandingDeciderDeps): StandingDecide
     deps.decisionBus?.publish({ ...toDecisionView(decision), accountId: decision.accountId });
   }
 
+  /**
+   * Settles a move an instance recorded but stopped before submitting (or
+   * before settling): submitted now under the decision's own key (so a move
+   * that was submitted after all answers its intent, never a second one), or,
+   * once too old to act on, settled `interrupted`.
+   */
+  async function settleDangling(s: StandingIntent): Promise<void> {
+    const now = deps.clock.now().getTime();
+    for (const d of await deps.store.standingDecisions.list(s.id, { limit: DANGLING_LOOKBACK })) {
+      if (d.outcome !== 'rebalanced' || d.intentId !== undefined) continue;
+      const age = now - Date.parse(d.decidedAt);
+      if (age < DANGLING_AFTER_MS) continue;
+      const settlement: DecisionSettlement = age <= RESUBMIT_WITHIN_MS ? await submitMove(s, d) : { outcome: 'skipped', reason: 'interrupted' };
+      // a submit still in progress elsewhere (its key held): left for that instance to settle
+      if (settlement.outcome === 'skipped' && settlement.rule === 'IDEMPOTENCY_CONFLICT') continue;
+      if (!(await deps.store.standingDecisions.settle(d.id, settlement))) continue;
+      warn({ standingIntentId: s.id, decisionId: d.id, settlement }, 'standing intent: a move left unsubmitted by a stopped instance was settled');
+      const { reason, rule, intentId, ...rest } = d;
+      void reason;
+      void rule;
+      void intentId;
+      await announce({ ...rest, ...settlement });
+    }
+  }
+
   async function decideOne(s: StandingIntent, ctx: DecisionContext): Promise<void> {
     const wallet = await deps.store.wallets.getById(s.walletId);
     if (!wallet) return;
+    await settleDangling(s);
     const result = decide(build(await sourcesOf(s, wallet, ctx)));
     const now = deps.clock.now();
     let decision: StandingDecision = {
@@ -208,7 +240,8 @@ export function createStandingDecider(deps: StandingDeciderDeps): StandingDecide
     if (!(await deps.store.standingDecisions.insertOnce(decision))) return;
     if (result.move) {
       const settlement = await submitMove(s, decision);
-      await deps.store.standingDecisions.settle(decision.id, settlement);
+      // settled already: another instance took this move for one left dangling (never within DANGLING_AFTER_MS of it being decided)
+      if (!(await deps.store.standingDecisions.settle(decision.id, settlement))) return;
       const { reason, rule, intentId, ...rest } = decision;
       void reason;
       void rule;

@@ -65,6 +65,7 @@ const ReasonEnum = builder.enumType('StandingSkipReason', {
     policy: "The wallet's spending policy does not allow the move (rule), or the rebalance intent was refused.",
     intent_in_flight: 'An intent of the wallet is still running.',
     paused: 'The standing intent was paused before the move was submitted.',
+    interrupted: 'The instance deciding the move stopped before submitting it, and the move was too old to submit later.',
   }),
 });
 

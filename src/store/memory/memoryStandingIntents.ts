@@ -93,13 +93,14 @@ export function createMemoryStandingDecisions(clock: { now(): Date }): StandingD
     },
     async settle(id, settlement) {
       const d = byId.get(id);
-      if (!d) return;
+      if (!d || d.outcome !== 'rebalanced' || d.intentId !== undefined) return false;
       const { reason, rule, intentId, ...rest } = d;
       void reason;
       void rule;
       void intentId;
       const set = Object.fromEntries(Object.entries(settlement).filter(([, v]) => v !== undefined));
       byId.set(id, copy({ ...rest, ...set } as StandingDecision));
+      return true;
     },
     async get(id) {
       const d = byId.get(id);

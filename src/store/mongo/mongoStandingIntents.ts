@@ -92,7 +92,12 @@ export function createMongoStandingDecisions(db: Db, clock: { now(): Date } = { 
       // what the settlement leaves out is removed (a move that became a skip loses nothing it did not have, an intent id it never got)
       const set = Object.fromEntries(Object.entries(settlement).filter(([, v]) => v !== undefined));
       const unset = (['reason', 'rule', 'intentId'] as const).filter((k) => settlement[k] === undefined);
-      await decisions.updateOne({ id }, { $set: set, ...(unset.length > 0 && { $unset: Object.fromEntries(unset.map((k) => [k, ''])) }) });
+      // only an unsettled move: of two instances settling one decision, the first wins
+      const r = await decisions.updateOne(
+        { id, outcome: 'rebalanced', intentId: { $exists: false } },
+        { $set: set, ...(unset.length > 0 && { $unset: Object.fromEntries(unset.map((k) => [k, ''])) }) },
+      );
+      return r.matchedCount === 1;
     },
     async get(id) {
       return clean<StandingDecision>(await decisions.findOne({ id, decidedAt: { $gte: cutoff() } }, noId));

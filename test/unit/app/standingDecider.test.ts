@@ -286,3 +286,55 @@ test('behavior: a settled move goes out as a standing_intent.rebalanced delivery
   expect((await owed(both.id)).map((d) => d.eventType)).toEqual(['standing_intent.skipped', 'standing_intent.rebalanced']);
   expect(await owed(rebalancedOnly.id)).toHaveLength(1);
 });
+
+describe('a move left unsubmitted by a stopped instance', () => {
+  /** A decision to move, recorded as if an instance stopped right after its insert, `ageMs` ago. */
+  async function dangling(f: Awaited<ReturnType<typeof standingFixture>>, ageMs: number) {
+    const decidedAt = new Date(s.deps.clock.now().getTime() - ageMs);
+    minute += 60_000;
+    const d = {
+      id: `svc_decision_${decidedAt.getTime().toString(16).padStart(12, '0')}0000${'ab'.repeat(8)}`,
+      standingIntentId: f.standingId,
+      accountId: f.accountId,
+      walletId: f.wallet.id,
+      sampleAt: new Date(minute).toISOString(),
+      decidedAt: decidedAt.toISOString(),
+      trigger: 'rate_sample' as const,
+      outcome: 'rebalanced' as const,
+      numbers: numbers('100'),
+    };
+    expect(await s.deps.store.standingDecisions.insertOnce(d)).toBe(true);
+    return d;
+  }
+
+  test('behavior: a few minutes old, it is submitted at the next sample under its own key and settled with its intent, before the new decision', async () => {
+    const f = await standingFixture();
+    const left = await dangling(f, 3 * 60_000);
+    const h = harness(STAY);
+    h.bus.listen(f.standingId, (d) => h.heard.push(d));
+    await h.decider.onSample(sample());
+    const mine = h.submitted.filter((x) => x.body.walletId === f.wallet.id);
+    expect(mine).toEqual([{ body: expect.objectContaining({ action: 'rebalance', amount: '100' }), key: moveIdempotencyKey(left.id) }]);
+    const settled = await s.deps.store.standingDecisions.get(left.id);
+    expect(settled).toMatchObject({ outcome: 'rebalanced', intentId: expect.stringMatching(/^intent_/) });
+    expect(h.heard.map((d) => [d.id, d.outcome])).toEqual([
+      [left.id, 'rebalanced'],
+      [expect.any(String), 'skipped'],
+    ]);
+    // settled once: the next sample submits nothing more for it
+    await h.decider.onSample(sample());
+    expect(h.submitted.filter((x) => x.body.walletId === f.wallet.id)).toHaveLength(1);
+  });
+
+  test('behavior: too old to act on, it is settled interrupted and nothing is submitted; one just recorded (its instance may be submitting) is left alone', async () => {
+    const f = await standingFixture();
+    const old = await dangling(f, 20 * 60_000);
+    const fresh = await dangling(f, 10_000);
+    const h = harness(STAY);
+    await h.decider.onSample(sample());
+    expect(h.submitted.filter((x) => x.body.walletId === f.wallet.id)).toEqual([]);
+    expect(await s.deps.store.standingDecisions.get(old.id)).toMatchObject({ outcome: 'skipped', reason: 'interrupted' });
+    expect(await s.deps.store.standingDecisions.get(fresh.id)).toMatchObject({ outcome: 'rebalanced' });
+    expect((await s.deps.store.standingDecisions.get(fresh.id))!.intentId).toBeUndefined();
+  });
+});
