@@ -7,7 +7,7 @@ import { ErrorNotice, Time } from '../components';
 import { SIMULATE_STANDING_MUTATION, TOKEN_ASSETS, type Simulation, type SimulateVariables } from '../documents';
 import { fieldIssues } from '../fieldIssues';
 import { formatApy, formatCount, formatDateTime, formatMarket, formatUsd } from '../format';
-import { NumberField, RULE_DEFAULTS, readNumber } from './standingForm';
+import { NumberField, RuleFields, readNumber } from './standingForm';
 
 const DAY_MS = 86_400_000;
 /** The windows offered: the history is kept 90 days. */
@@ -110,33 +110,7 @@ export function BacktestPanel() {
             {(errors.from || errors.to) && <span class="field-error">{errors.from ?? errors.to}</span>}
           </div>
         </div>
-        <div class="field-row">
-          <NumberField
-            id="backtest-horizon"
-            label="Horizon (days)"
-            value={values.horizonDays}
-            error={errors.horizonDays}
-            placeholder={String(RULE_DEFAULTS.horizonDays)}
-            onInput={set('horizonDays')}
-          />
-          <NumberField
-            id="backtest-min-gain"
-            label="Minimum gain (USD)"
-            value={values.minGainUsd}
-            error={errors.minGainUsd}
-            placeholder={String(RULE_DEFAULTS.minGainUsd)}
-            decimal
-            onInput={set('minGainUsd')}
-          />
-          <NumberField
-            id="backtest-moves"
-            label="Moves per day"
-            value={values.maxMovesPerDay}
-            error={errors.maxMovesPerDay}
-            placeholder={String(RULE_DEFAULTS.maxMovesPerDay)}
-            onInput={set('maxMovesPerDay')}
-          />
-        </div>
+        <RuleFields idPrefix="backtest" values={values} errors={errors} set={set} />
         {error && <ErrorNotice error={error} />}
         <div class="form-actions">
           <button type="submit" class="button" disabled={busy} aria-busy={busy}>

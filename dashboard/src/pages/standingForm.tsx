@@ -75,6 +75,51 @@ export function NumberField({
   );
 }
 
+type RuleField = 'horizonDays' | 'minGainUsd' | 'maxMovesPerDay';
+
+/** The moving rule's three fields, as the create form and the backtest ask them (empty: the service's default, shown as the placeholder). */
+export function RuleFields({
+  idPrefix,
+  values,
+  errors,
+  set,
+}: {
+  idPrefix: string;
+  values: Record<RuleField, string>;
+  errors: Partial<Record<string, string>>;
+  set: (field: RuleField) => (v: string) => void;
+}) {
+  return (
+    <div class="field-row">
+      <NumberField
+        id={`${idPrefix}-horizon`}
+        label="Horizon (days)"
+        value={values.horizonDays}
+        error={errors.horizonDays}
+        placeholder={String(RULE_DEFAULTS.horizonDays)}
+        onInput={set('horizonDays')}
+      />
+      <NumberField
+        id={`${idPrefix}-min-gain`}
+        label="Minimum gain (USD)"
+        value={values.minGainUsd}
+        error={errors.minGainUsd}
+        placeholder={String(RULE_DEFAULTS.minGainUsd)}
+        decimal
+        onInput={set('minGainUsd')}
+      />
+      <NumberField
+        id={`${idPrefix}-moves`}
+        label="Moves per day"
+        value={values.maxMovesPerDay}
+        error={errors.maxMovesPerDay}
+        placeholder={String(RULE_DEFAULTS.maxMovesPerDay)}
+        onInput={set('maxMovesPerDay')}
+      />
+    </div>
+  );
+}
+
 export function CreateStandingForm({
   wallets,
   onCreated,
@@ -196,33 +241,7 @@ export function CreateStandingForm({
         decimal
         onInput={set('amount')}
       />
-      <div class="field-row">
-        <NumberField
-          id="standing-horizon"
-          label="Horizon (days)"
-          value={values.horizonDays}
-          error={errors.horizonDays}
-          placeholder={String(RULE_DEFAULTS.horizonDays)}
-          onInput={set('horizonDays')}
-        />
-        <NumberField
-          id="standing-min-gain"
-          label="Minimum gain (USD)"
-          value={values.minGainUsd}
-          error={errors.minGainUsd}
-          placeholder={String(RULE_DEFAULTS.minGainUsd)}
-          decimal
-          onInput={set('minGainUsd')}
-        />
-        <NumberField
-          id="standing-moves"
-          label="Moves per day"
-          value={values.maxMovesPerDay}
-          error={errors.maxMovesPerDay}
-          placeholder={String(RULE_DEFAULTS.maxMovesPerDay)}
-          onInput={set('maxMovesPerDay')}
-        />
-      </div>
+      <RuleFields idPrefix="standing" values={values} errors={errors} set={set} />
       {error && <ErrorNotice error={error} />}
       <div class="form-actions">
         <button type="submit" class="button" disabled={busy} aria-busy={busy}>
