@@ -1,4 +1,5 @@
 import { z } from './zod';
+import type { Agree } from './viewAgreement';
 import { ASSETS, ASSET_DECIMALS, CHAIN_NAMES, LENDING_PROTOCOLS, TOKEN_ASSETS } from '../../domain/chains';
 import { BRIDGE_SPEEDS, INTENT_ACTIONS, INTENT_STATUSES, STEP_STATUSES, STRATEGIES } from '../../domain/intent';
 import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
@@ -535,27 +536,6 @@ export const usageSchema = z
   .openapi('Usage', { description: "Your account's plan, credits this month, current rate window and wallets" });
 
 // ---- compile-time agreement of the schemas with the view types the use-cases return ----
-
-/**
- * Literal unions widened to their primitive, recursively (the schemas may be
- * tighter than the views' `string`); every key made required, so an optional
- * field present on one side only is a disagreement too.
- */
-type Loose<T> = T extends string
-  ? string
-  : T extends number
-    ? number
-    : T extends boolean
-      ? boolean
-      : T extends null | undefined
-        ? T
-        : T extends readonly (infer U)[]
-          ? Loose<U>[]
-          : T extends object
-            ? { [K in keyof T]-?: Loose<T[K]> }
-            : T;
-/** True when each type is assignable to the other, once widened. */
-type Agree<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>] ? true : false) : false;
 
 const agreements: [
   Agree<z.output<typeof walletSchema>, WalletView>,

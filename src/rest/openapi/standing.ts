@@ -1,4 +1,5 @@
 import { z } from './zod';
+import type { Agree } from './viewAgreement';
 import { CHAIN_NAMES, LENDING_PROTOCOLS, TOKEN_ASSETS } from '../../domain/chains';
 import { DECISION_OUTCOMES, SKIP_REASONS, STANDING_INTENT_STATUSES, type SimulateResult } from '../../domain/standingIntent';
 import { createStandingSchema, simulateStandingSchema } from '../../domain/schemas/standing';
@@ -309,20 +310,6 @@ export const STANDING_EXAMPLES = {
 };
 
 /** The views and their schemas agree (compile time), as schemas.ts checks the others. */
-type Loose<T> = T extends string
-  ? string
-  : T extends number
-    ? number
-    : T extends boolean
-      ? boolean
-      : T extends null | undefined
-        ? T
-        : T extends readonly (infer U)[]
-          ? Loose<U>[]
-          : T extends object
-            ? { [K in keyof T]-?: Loose<T[K]> }
-            : T;
-type Agree<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>] ? true : false) : false;
 const agreements: [
   Agree<z.output<typeof standingIntentSchema>, StandingIntentView>,
   Agree<z.output<typeof standingPageSchema>, { standingIntents: StandingIntentView[]; pageInfo: StandingPage<StandingIntentView>['pageInfo'] }>,

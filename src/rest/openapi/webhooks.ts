@@ -1,4 +1,5 @@
 import { z } from './zod';
+import type { Agree } from './viewAgreement';
 import { intentSchema } from './schemas';
 import { decisionSchema } from './standing';
 import { EXAMPLES } from './examples';
@@ -142,20 +143,6 @@ export const WEBHOOK_EXAMPLES = {
 };
 
 /** The views and their schemas agree (compile time), as schemas.ts checks the others. */
-type Loose<T> = T extends string
-  ? string
-  : T extends number
-    ? number
-    : T extends boolean
-      ? boolean
-      : T extends null | undefined
-        ? T
-        : T extends readonly (infer U)[]
-          ? Loose<U>[]
-          : T extends object
-            ? { [K in keyof T]-?: Loose<T[K]> }
-            : T;
-type Agree<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>] ? true : false) : false;
 const agreements: [
   Agree<z.output<typeof webhookSchema>, WebhookView>,
   Agree<z.output<typeof createdWebhookSchema>, CreatedWebhookView>,
