@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium';
+import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
 
 /**
  * The dashboard's Webhooks page in Debian's headless Chromium, signed in
@@ -56,17 +56,7 @@ if (existsSync(CHROMIUM)) {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-    });
-    page.on('response', (r) => {
-      if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => {
-      const u = new URL(r.url());
-      if (!['data:', 'blob:'].includes(u.protocol) && u.host !== new URL(srv.url).host) problems.push(`outside request: ${r.url()}`);
-    });
+    watchPage(page, () => srv.url, problems, failed);
   }, 120_000);
 
   afterAll(async () => {

@@ -13,3 +13,24 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** What a page test listens to: console errors, page errors and requests outside the service (`problems`), answers of 400 and above (`failed`). */
+export function watchPage(
+  page: { on(event: string, listener: (arg: any) => void): unknown },
+  serviceUrl: () => string,
+  problems: string[],
+  failed: string[],
+): void {
+  // Failed loads are read from the answers themselves (with their URL), not from the console's line about them.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:'].includes(u.protocol) && u.host !== new URL(serviceUrl()).host) problems.push(`outside request: ${r.url()}`);
+  });
+}
