@@ -4,3 +4,6 @@ import type { RestContext } from './context';
 export function param(ctx: RestContext, name: string): string {
   return ctx.params[name] ?? '';
 }
+
+/** A query-string value: the first when repeated, absent when missing. */
+export const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);

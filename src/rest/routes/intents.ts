@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestContext, RestState } from '../context';
-import { param } from '../params';
+import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
 import { submitIntent } from '../../app/intents/submitIntent';
 import { previewIntent } from '../../app/intents/previewIntent';
@@ -15,9 +15,6 @@ function pollHint(ctx: RestContext, intent: IntentView): void {
   const seconds = pollAfterSeconds(intent);
   if (seconds !== null) ctx.set('Retry-After', String(seconds));
 }
-
-/** A query-string value: the first when repeated, absent when missing. */
-const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** POST /intents, GET /intents/:intentId and GET /intents?walletId= (the API's "Endpoints"; the list is an addition to the original routes). */
 export function intentRoutes(deps: AppDeps): Router<RestState> {

@@ -2,13 +2,10 @@ import type Router from '@koa/router';
 import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
-import { param } from '../params';
+import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../app/policies/managePolicies';
 import { removeWalletPolicy, setWalletPolicy } from '../../app/policies/walletPolicy';
-
-/** A query-string value: the first when repeated, absent when missing. */
-const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Spending policies (`/policies`) and a wallet's own policy (`/wallets/:walletId/policy`). */
 export function policyRoutes(deps: AppDeps): Router<RestState> {

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
-import { param } from '../params';
+import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
 import {
   createStandingIntent,
@@ -15,9 +15,6 @@ import {
 } from '../../app/standing/manageStanding';
 import { simulateRequest } from '../../app/standing/simulateRequest';
 import { getStandingEarnings } from '../../app/standing/standingEarnings';
-
-/** A query-string value: the first when repeated, absent when missing. */
-const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Standing intents (`/standing-intents`), their decisions, and the backtest. */
 export function standingIntentRoutes(deps: AppDeps): Router<RestState> {

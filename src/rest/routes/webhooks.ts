@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
-import { param } from '../params';
+import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
 import {
   createWebhookEndpoint,
@@ -12,9 +12,6 @@ import {
   listWebhookEndpoints,
   sendTestWebhook,
 } from '../../app/webhooks/manageWebhooks';
-
-/** A query-string value: the first when repeated, absent when missing. */
-const queryValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Webhook endpoints (`/webhooks`), their delivery logs and test events. */
 export function webhookRoutes(deps: AppDeps): Router<RestState> {
