@@ -13,7 +13,7 @@ import { createMetrics } from './metrics';
 import { createFrontDoors } from './frontDoors';
 import type { RouteInfo } from './http/router';
 import { bootstrapDevAccount } from './app/bootstrap';
-import { createReadCaches, invalidateWalletHoldings } from './app/caches';
+import { createReadCaches, invalidateWalletHoldings, planningCacheOf } from './app/caches';
 import { createSystemClock, type Clock } from './domain/clock';
 import { createClientAddress } from './http/clientAddress';
 import { recordGasSpent } from './app/budgets/gasBudget';
@@ -177,6 +177,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     retry: { inFlightMaxMs: config.txRetryMaxMs },
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
+    // Planning takes the balances a client just read, unless an intent of the wallet changed since (checked in the store).
+    planningCache: planningCacheOf(caches, chains.port),
     onGasSpent: (intent, wei) => {
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) =>
         logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'),

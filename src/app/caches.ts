@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Address } from 'viem';
-import type { ReadCaches } from './deps';
+import type { KeptHoldings, ReadCaches } from './deps';
 import type { ChainHoldings, ChainPort } from '../ports/chain';
 import type { Wallet } from '../domain/types';
+import type { PlanningCache } from '../engine/planning';
 
 /**
  * Reads that reach the chains, cached with a single flight: callers that
@@ -12,17 +13,23 @@ import type { Wallet } from '../domain/types';
  * Yields live 15 s; balances 30 s at most, and are dropped whenever the
  * service transacts for the wallet (a drop also cancels a read in flight,
  * so it cannot put older balances back). The lifetimes can be shortened
- * (benches: bench/cacheExpiry.ts).
+ * (benches: bench/cacheExpiry.ts). A kept balance remembers when its read
+ * began, so the engine can tell whether an intent of the wallet changed
+ * anything since (planningCacheOf).
  */
-export function createReadCaches(o: { ratesTtlMs?: number; holdingsTtlMs?: number } = {}): ReadCaches {
+export function createReadCaches(o: { ratesTtlMs?: number; holdingsTtlMs?: number; now?: () => number } = {}): ReadCaches {
   const swr = { allowStale: true } as const;
+  const now = o.now ?? Date.now;
   return {
     rates: new LRUCache({ max: 1, ttl: o.ratesTtlMs ?? 15_000, ...swr, fetchMethod: (_key, _stale, { context }) => context.rates() }),
     holdings: new LRUCache({
       max: 10_000,
       ttl: o.holdingsTtlMs ?? 30_000,
       ...swr,
-      fetchMethod: (_key, _stale, { context: { chains, wallet } }) => readWalletHoldings(chains, wallet),
+      fetchMethod: async (_key, _stale, { context: { chains, wallet } }): Promise<KeptHoldings> => {
+        const readAt = now();
+        return { holdings: await readWalletHoldings(chains, wallet), readAt };
+      },
     }),
   };
 }
@@ -62,4 +69,21 @@ export async function fetchFresh<K, V, C>(
 /** Call after any transaction that moves a wallet's funds. */
 export function invalidateWalletHoldings(caches: ReadCaches, walletId: string): void {
   caches.holdings.delete(walletId);
+}
+
+/**
+ * What the engine's planning may take from these caches instead of the
+ * chains: a wallet's balances while they are fresh (never a stale one; the
+ * engine checks the store for intents of the wallet that changed since the
+ * read began), and the markets' rates, read again once expired rather than
+ * answered stale.
+ */
+export function planningCacheOf(caches: ReadCaches, chains: Pick<ChainPort, 'rates'>): PlanningCache {
+  return {
+    holdings: (walletId) => caches.holdings.get(walletId, { allowStale: false }),
+    async rates() {
+      const rates = await caches.rates.fetch('all', { context: chains, allowStale: false });
+      return rates ?? chains.rates();
+    },
+  };
 }

@@ -52,5 +52,11 @@ export interface AppDeps {
 /** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */
 export interface ReadCaches {
   rates: LRUCache<'all', MarketRate[], Pick<ChainPort, 'rates'>>;
-  holdings: LRUCache<string, ChainHoldings[], { chains: Pick<ChainPort, 'holdings' | 'chains'>; wallet: Wallet }>;
+  holdings: LRUCache<string, KeptHoldings, { chains: Pick<ChainPort, 'holdings' | 'chains'>; wallet: Wallet }>;
+}
+
+/** A wallet's holdings as a read that started at `readAt` (ms since the epoch, this process's clock) found them. */
+export interface KeptHoldings {
+  holdings: ChainHoldings[];
+  readAt: number;
 }

@@ -42,6 +42,8 @@ export interface EngineOptions {
   txStuckAfterMs?: number;
   /** Called after each confirmed transaction of a wallet (drop its cached balances). */
   onWalletActivity?: (walletId: string) => void;
+  /** Balances and rates planning may take from the service's read caches (see EngineEffects.planningCache). */
+  planningCache?: EngineEffects['planningCache'];
   /** The spending policy's check of each plan before its first signature (see EngineEffects.checkPlan). */
   checkPlan?: EngineEffects['checkPlan'];
   /** Called with the gas cost of each mined transaction of an intent. */
@@ -114,6 +116,7 @@ export function createEngine(options: EngineOptions): Engine {
     retry: { ...DEFAULT_RETRY, ...options.retry },
     txStuckAfterMs: options.txStuckAfterMs ?? 60_000,
     onWalletActivity: options.onWalletActivity,
+    planningCache: options.planningCache,
     onGasSpent: options.onGasSpent,
     checkPlan: options.checkPlan,
   };

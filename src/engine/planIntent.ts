@@ -9,17 +9,19 @@ import type { UnitContext } from './unitContext';
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
 
 /** Planning's reads through the engine's effects, transient errors retried on its clock. */
-const planningEffectsOf = (ctx: UnitContext): PlanningEffects => ({
+const planningEffectsOf = (ctx: UnitContext, intent: Intent): PlanningEffects => ({
   chains: ctx.chains,
   wallets: ctx.wallets,
   intents: ctx.intents,
   retry: { policy: ctx.retry, clock: ctx.clock },
   signal: ctx.signal,
+  ...(ctx.planningCache && { cache: { reads: ctx.planningCache, intentId: intent.id } }),
 });
 
 /**
  * The engine's planning step of a `planning` intent: reads the wallet's
- * holdings on its chains, the rates and route fees (transient errors
+ * holdings on its chains (the read caches' when nothing of the wallet changed
+ * since they were read), the rates and route fees (transient errors
  * retried), then runs the pure planner on the intent's PlanningRequest
  * (src/engine/planning.ts, shared with the preview), then the policy's check
  * of the plan (its USD value where each step executes). Returns the `execute`
@@ -28,10 +30,17 @@ const planningEffectsOf = (ctx: UnitContext): PlanningEffects => ({
  */
 export async function planIntent(intent: Intent, ctx: UnitContext): Promise<IntentEvent> {
   const request = planningRequestOf(intent);
-  const fx = planningEffectsOf(ctx);
-  const read = await readPlanning(request, fx);
+  let fx = planningEffectsOf(ctx, intent);
+  let read = await readPlanning(request, fx);
   if (!read.ok) return fail(read.error);
-  const result = planOn(request, read.snapshot);
+  let result = planOn(request, read.snapshot);
+  if (!result.ok && read.snapshot.fromCache) {
+    // Kept balances lag funds that arrived since: the chains have the last word before the intent fails.
+    fx = { ...fx, cache: undefined };
+    read = await readPlanning(request, fx);
+    if (!read.ok) return fail(read.error);
+    result = planOn(request, read.snapshot);
+  }
   if (!result.ok) return fail(await planningError(request, fx, read.snapshot, result.error));
   const execute: IntentEvent = { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
   if (!ctx.checkPlan || !intent.policy) return execute;

@@ -96,7 +96,27 @@ export interface PlanningEffects {
   intents: Pick<IntentRepo, 'listByWallet'>;
   retry?: { policy: RetryPolicy; clock: Clock };
   signal: AbortSignal;
+  /** Planning an intent (`intentId`): what it may take from the service's read caches instead of the chains. Absent: everything is read afresh. */
+  cache?: { reads: PlanningCache; intentId: string };
 }
+
+/** What the service's read caches keep that planning can use (src/app/caches.ts). */
+export interface PlanningCache {
+  /** The wallet's holdings as a read that began at `readAt` (ms since the epoch) found them, while they are fresh; undefined when none is kept. */
+  holdings(walletId: string): { holdings: readonly ChainHoldings[]; readAt: number } | undefined;
+  /** The markets' rates, kept a few seconds. */
+  rates(): Promise<MarketRate[]>;
+}
+
+/**
+ * Intents of the wallet changed this long before a kept balance's read began
+ * still send planning to the chains: their `updatedAt` comes from the clock
+ * of whichever instance ran them.
+ */
+const CLOCK_SKEW_MS = 1_000;
+
+/** Intents of the wallet that changed since a kept read began, other than the one being planned, looked for (one is enough). */
+const CHANGED_READ = 2;
 
 /** What the planner reads from the chains for one wallet. */
 export interface MarketSnapshot {
@@ -121,6 +141,8 @@ export interface PlanningSnapshot {
   /** Committed by the wallet's other executing intents, held back from the balances. */
   reserved: ChainAmounts;
   rules: PolicyRules | undefined;
+  /** The holdings were the read caches' (planning reads the chains again before it fails for want of funds). */
+  fromCache?: true;
 }
 
 /** Balances and positions of the request's asset, per chain (and protocol), in smallest units. */
@@ -205,11 +227,11 @@ export async function readPlanning(
   const chains = walletChains.filter((c) => chainAllowed(rules, c));
   const withPrices = request.action === 'lend' && optimizationOf(request) !== null;
 
-  const readMarket = async (): Promise<MarketSnapshot> => {
+  const readMarket = async (kept?: readonly ChainHoldings[]): Promise<MarketSnapshot> => {
     const [holdings, rates, routeFees, quotes, assetUsd] = await untilAborted(
       Promise.all([
-        fx.chains.holdings(wallet.evmAddress as Address, chains),
-        fx.chains.rates(),
+        kept ? [...kept] : fx.chains.holdings(wallet.evmAddress as Address, chains),
+        fx.cache ? fx.cache.reads.rates() : fx.chains.rates(),
         fx.chains.routeFees(),
         withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
         withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
@@ -235,14 +257,50 @@ export async function readPlanning(
   // The intent being planned is in `planning`, never among these: all of them hold funds against it.
   const reservedNow = async (): Promise<ChainAmounts> =>
     reservedBalances(await fx.intents.listByWallet(request.walletId, { status: 'executing', limit: MAX_EXECUTING_READ }), request.asset);
+  if (fx.cache) {
+    const kept = await keptHoldings(request.walletId, chains, fx.cache, fx.intents, reservedNow);
+    if (kept) {
+      const market = await fromChains(() => readMarket(kept.holdings))();
+      if (!market.ok) return market;
+      return { ok: true, snapshot: { wallet, walletChains, chains, market: market.value, reserved: kept.reserved, rules, fromCache: true } };
+    }
+  }
   const read = await readHoldingsWithReservations(
     reservedNow,
-    fromChains(readMarket),
+    fromChains(() => readMarket()),
     fromChains(() => untilAborted(fx.chains.holdings(wallet.evmAddress as Address, chains), fx.signal)),
   );
   if (!read.ok) return read;
   const { market, reserved } = read;
   return { ok: true, snapshot: { wallet, walletChains, chains, market, reserved, rules } };
+}
+
+/**
+ * The wallet's kept holdings on `chains`, with the reservations they are
+ * planned against, when no intent of the wallet (but the one being planned)
+ * has changed since their read began; otherwise undefined, and planning
+ * reads the chains. Every move of the wallet's funds is followed by a commit
+ * of the intent that made it, so an unchanged store means unchanged funds
+ * (funds that arrived from outside only make the kept balance smaller than
+ * the chain's, which the engine's read before failing for want of funds
+ * catches). The reservations are read before the store is asked what changed: an
+ * intent that finishes between the two reads is then seen to have changed.
+ */
+async function keptHoldings(
+  walletId: string,
+  chains: readonly ChainName[],
+  cache: NonNullable<PlanningEffects['cache']>,
+  intents: PlanningEffects['intents'],
+  reservedNow: () => Promise<ChainAmounts>,
+): Promise<{ holdings: ChainHoldings[]; reserved: ChainAmounts } | undefined> {
+  const kept = cache.reads.holdings(walletId);
+  if (kept === undefined) return undefined;
+  const holdings = kept.holdings.filter((h) => chains.includes(h.chain));
+  if (holdings.length !== chains.length) return undefined;
+  const reserved = await reservedNow();
+  const updatedSince = new Date(kept.readAt - CLOCK_SKEW_MS).toISOString();
+  const changed = await intents.listByWallet(walletId, { updatedSince, limit: CHANGED_READ });
+  return changed.some((i) => i.id !== cache.intentId) ? undefined : { holdings, reserved };
 }
 
 /** The pure planner on a snapshot: only the markets of protocols the policy allows. */

@@ -6,6 +6,7 @@ import type { KeyVault } from '../ports/keyVault';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import type { IntentEvent } from '../domain/intentStateMachine';
 import type { RetryPolicy } from './executor/retry';
+import type { PlanningCache } from './planning';
 
 /** Applies `event` through the intent actor: transition, persist (optimistic version), then publish; resolves the new intent. */
 export type Commit = (event: IntentEvent) => Promise<Intent>;
@@ -23,6 +24,8 @@ export interface EngineEffects {
   txStuckAfterMs: number;
   /** A transaction of the wallet was confirmed (cached balances are stale). */
   onWalletActivity?: (walletId: string) => void;
+  /** What planning may take from the service's read caches (absent: it reads the chains every time). */
+  planningCache?: PlanningCache;
   /**
    * The policy's check of a made plan, before anything is signed (the USD
    * caps priced where each step executes): the policy record to keep, or the

@@ -130,6 +130,8 @@ export interface IntentListQuery {
   limit: number;
   /** Items strictly after this one in the order (createdAt, id) descending. */
   after?: IntentCursor;
+  /** Only intents whose `updatedAt` is at or after this instant (ISO 8601): what changed since a read. */
+  updatedSince?: string;
 }
 
 export interface IntentRepo {

@@ -245,6 +245,19 @@ export function describeIntentRepoContract(name: string, makeStore: () => Promis
         expect(rest.map((i) => i.id)).toEqual(pending.slice(1).map((i) => i.id));
       });
 
+      test('behavior: updatedSince keeps what changed at or after the instant, and combines with the status', async () => {
+        const wallet = `svc_wallet_${hex(16)}`;
+        const old = intent({ walletId: wallet, createdAt: at(1), updatedAt: at(2) });
+        const edge = intent({ walletId: wallet, createdAt: at(1), updatedAt: at(10), status: 'executing' });
+        const late = intent({ walletId: wallet, createdAt: at(3), updatedAt: at(20) });
+        for (const i of [old, edge, late]) await store.intents.insert(i);
+        const ids = async (q: { status?: 'executing' }) =>
+          (await store.intents.listByWallet(wallet, { limit: 10, updatedSince: at(10), ...q })).map((i) => i.id).sort();
+        expect(await ids({})).toEqual([edge.id, late.id].sort());
+        expect(await ids({ status: 'executing' })).toEqual([edge.id]);
+        expect(await store.intents.listByWallet(wallet, { limit: 10, updatedSince: at(21) })).toEqual([]);
+      });
+
       test('behavior: an unknown wallet lists nothing', async () => {
         expect(await store.intents.listByWallet(`svc_wallet_${hex(16)}`, { limit: 10 })).toEqual([]);
       });

@@ -46,9 +46,9 @@ const MICRO = 1_000_000;
 
 /** Wallet holdings through the per-wallet cache. */
 export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
-  const holdings = await fetchFresh(deps.caches.holdings, wallet.id, { chains: deps.chains, wallet });
-  if (!holdings) throw new ServiceError('SERVICE_UNAVAILABLE', 'Balances could not be read', { details: { walletId: wallet.id } });
-  return holdings;
+  const kept = await fetchFresh(deps.caches.holdings, wallet.id, { chains: deps.chains, wallet });
+  if (!kept) throw new ServiceError('SERVICE_UNAVAILABLE', 'Balances could not be read', { details: { walletId: wallet.id } });
+  return kept.holdings;
 }
 
 /**

@@ -63,9 +63,10 @@ export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed 
       intents.set(intent.id, deepFreeze(intent));
       changes.publish(intent);
     },
-    async listByWallet(walletId, { status, limit, after }) {
+    async listByWallet(walletId, { status, limit, after, updatedSince }) {
       return ofWallet(walletId)
         .filter((i) => status === undefined || i.status === status)
+        .filter((i) => updatedSince === undefined || i.updatedAt >= updatedSince)
         .filter((i) => after === undefined || newestFirst(after, i) < 0)
         .sort(newestFirst)
         .slice(0, Math.max(0, limit));

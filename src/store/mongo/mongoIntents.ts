@@ -36,10 +36,11 @@ export function createMongoIntents(db: Db): IntentRepo {
       const r = await intents.replaceOne({ id: intent.id, version: expectedVersion }, { ...intent }, writeOptions);
       if (r.matchedCount === 0) throw versionConflict(intent.id, expectedVersion);
     },
-    async listByWallet(walletId, { status, limit, after }) {
+    async listByWallet(walletId, { status, limit, after, updatedSince }) {
       if (limit <= 0) return [];
       const filter: Filter<IntentDoc> = { walletId };
       if (status !== undefined) filter.status = status;
+      if (updatedSince !== undefined) filter.updatedAt = { $gte: updatedSince };
       if (after !== undefined) {
         filter.$or = [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }];
       }
