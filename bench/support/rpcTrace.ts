@@ -3,7 +3,9 @@
  * session is open: viem's http transport looks up the global `fetch` on every
  * request, so wrapping it sees every call the service's chain clients make
  * (one HTTP request may carry a JSON-RPC batch: it is labelled with its methods).
- * Requests to other origins (the service's own HTTP server) are not recorded.
+ * Requests to other origins (the service's own HTTP server) are not recorded,
+ * but for the attestation service's message polls when its URL is given: they
+ * are kept apart (`attestationMs`), not among the JSON-RPC requests.
  */
 export interface RpcCall {
   /** The JSON-RPC method, or the sorted distinct methods of a batch joined with '+'. */
@@ -18,6 +20,8 @@ export interface RpcSummary {
   inFlightMs: number;
   /** Per label: HTTP requests and their summed duration, ms. */
   byLabel: Map<string, { count: number; ms: number }>;
+  /** From the first attestation poll's start to the last one's answer (the wait for the attestation), ms; 0 without polls. */
+  attestationMs: number;
 }
 
 function methodsOf(body: unknown): string[] {
@@ -35,10 +39,12 @@ export class RpcTrace {
   private calls: RpcCall[] = [];
   private recording = false;
   private readonly original: typeof fetch;
-  private readonly origins: Set<string>;
+  private origins = new Set<string>();
+  private attestationOrigin: string | undefined;
+  private polls: RpcCall[] = [];
 
-  constructor(rpcUrls: readonly string[]) {
-    this.origins = new Set(rpcUrls.map((u) => new URL(u).origin));
+  /** Installed before the service starts: clients that keep the `fetch` they were made with are seen too. */
+  constructor() {
     this.original = globalThis.fetch;
     const original = this.original;
     globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -48,6 +54,13 @@ export class RpcTrace {
         origin = new URL(url).origin;
       } catch {
         origin = undefined;
+      }
+      if (this.recording && origin !== undefined && origin === this.attestationOrigin && url.includes('/v2/messages/')) {
+        const start = performance.now();
+        const res = await original(input, init);
+        const text = await res.text();
+        this.polls.push({ label: 'attestation poll', start, end: performance.now() });
+        return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
       }
       if (!this.recording || origin === undefined || !this.origins.has(origin)) return original(input, init);
       const label = [...new Set(methodsOf(init?.body))].sort().join('+');
@@ -65,15 +78,24 @@ export class RpcTrace {
     };
   }
 
+  /** The devnets' RPC URLs whose requests are recorded, and the attestation service whose message polls are. */
+  watch(rpcUrls: readonly string[], attestationUrl?: string): void {
+    this.origins = new Set(rpcUrls.map((u) => new URL(u).origin));
+    this.attestationOrigin = attestationUrl === undefined ? undefined : new URL(attestationUrl).origin;
+  }
+
   start(): void {
     this.calls = [];
+    this.polls = [];
     this.recording = true;
   }
 
-  stop(): RpcCall[] {
+  /** The JSON-RPC requests of the session, and the attestation polls apart. */
+  stop(): { calls: RpcCall[]; polls: RpcCall[] } {
     this.recording = false;
-    const out = this.calls;
+    const out = { calls: this.calls, polls: this.polls };
     this.calls = [];
+    this.polls = [];
     return out;
   }
 
@@ -84,7 +106,7 @@ export class RpcTrace {
   }
 }
 
-export function summarize(calls: readonly RpcCall[]): RpcSummary {
+export function summarize({ calls, polls }: { calls: readonly RpcCall[]; polls: readonly RpcCall[] }): RpcSummary {
   const byLabel = new Map<string, { count: number; ms: number }>();
   for (const c of calls) {
     const e = byLabel.get(c.label) ?? { count: 0, ms: 0 };
@@ -106,5 +128,6 @@ export function summarize(calls: readonly RpcCall[]): RpcSummary {
     }
   }
   if (curEnd > curStart) inFlightMs += curEnd - curStart;
-  return { requests: calls.length, inFlightMs, byLabel };
+  const attestationMs = polls.length === 0 ? 0 : Math.max(...polls.map((c) => c.end)) - Math.min(...polls.map((c) => c.start));
+  return { requests: calls.length, inFlightMs, byLabel, attestationMs };
 }
