@@ -205,6 +205,7 @@ export function createEngine(options: EngineOptions): Engine {
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         ...commits,
+        gate: scheduler,
         advance: (current, commit, signal) => {
           if (unit?.commit !== commit || unit.signal !== signal) unit = { ...effects, keyVault, commit, signal };
           return advance(current, unit);

@@ -1,6 +1,7 @@
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
+import type { TurnGate } from './actors/mailbox';
 import { isFinal, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
@@ -30,6 +31,8 @@ export interface IntentActorDeps extends CommitDeps {
   advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
   /** Called once, when the actor stops working on the intent. */
   onHalt(intent: Intent, reason: HaltReason): void;
+  /** Where the actor waits its turn of the event loop between units (the engine's scheduler); absent: the next unit runs at once. */
+  gate?: TurnGate;
 }
 
 const ADVANCE: IntentMsg = { type: 'advance' };
@@ -93,10 +96,16 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
 
   const ref = system.spawn<IntentActorState>(
     intent.id,
+    // The units of one intent run in one handler, each after the actor's turn of the scheduler (as a message of its own would wait): no mailbox message, handler frame and promise per unit.
     async (state, _msg, ctx) => {
       if (state.halted) return state;
-      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commit, ctx.signal);
-      return continueOrHalt(state, ctx);
+      for (;;) {
+        if (isFinal(state.intent.status)) return halt(state, 'final');
+        if (ctx.signal.aborted) return halt(state, 'stopped');
+        await deps.advance(state.intent, commit, ctx.signal);
+        const turn = isFinal(state.intent.status) ? null : deps.gate?.pass();
+        if (turn) await turn;
+      }
     },
     actorState,
     {
