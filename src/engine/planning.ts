@@ -13,7 +13,6 @@ import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import { TYPICAL_GAS } from '../ports/typicalGas';
-import { untilAborted } from './abort';
 import { withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
@@ -91,10 +90,12 @@ export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
  * the client may ask again).
  */
 export interface PlanningEffects {
+  /** The engine's answer EngineStopped once `signal` aborts (the intent actor's ActorChains). */
   chains: ChainPort;
   wallets: Pick<WalletRepo, 'getById'>;
   intents: Pick<IntentRepo, 'listByWallet'>;
   retry?: { policy: RetryPolicy; clock: Clock };
+  /** Stops the retries' waits. */
   signal: AbortSignal;
 }
 
@@ -206,16 +207,13 @@ export async function readPlanning(
   const withPrices = request.action === 'lend' && optimizationOf(request) !== null;
 
   const readMarket = async (): Promise<MarketSnapshot> => {
-    const [holdings, rates, routeFees, quotes, assetUsd] = await untilAborted(
-      Promise.all([
-        fx.chains.holdings(wallet.evmAddress as Address, chains),
-        fx.chains.rates(),
-        fx.chains.routeFees(),
-        withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
-        withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
-      ]),
-      fx.signal,
-    );
+    const [holdings, rates, routeFees, quotes, assetUsd] = await Promise.all([
+      fx.chains.holdings(wallet.evmAddress as Address, chains),
+      fx.chains.rates(),
+      fx.chains.routeFees(),
+      withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
+      withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
+    ]);
     const snapshot: MarketSnapshot = { holdings, rates, routeFees };
     if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
     if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
@@ -238,7 +236,7 @@ export async function readPlanning(
   const read = await readHoldingsWithReservations(
     reservedNow,
     fromChains(readMarket),
-    fromChains(() => untilAborted(fx.chains.holdings(wallet.evmAddress as Address, chains), fx.signal)),
+    fromChains(() => fx.chains.holdings(wallet.evmAddress as Address, chains)),
   );
   if (!read.ok) return read;
   const { market, reserved } = read;
@@ -274,7 +272,7 @@ async function policyFreePlan(request: PlanningRequest, fx: PlanningEffects, sna
   const holdings =
     extra.length === 0
       ? market.holdings
-      : [...market.holdings, ...(await untilAborted(fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra), fx.signal))];
+      : [...market.holdings, ...(await fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra))];
   return plan(plannerInput(request, { ...market, holdings }, walletChains, reserved)).ok;
 }
 
