@@ -28,7 +28,7 @@ export interface IntentActorState {
 /** What an intent actor needs: where its commits go (`repo.get` reads back a newer version after a conflict, so a client's cancel request is adopted; absent: the actor lets go), and its work. */
 export interface IntentActorDeps extends CommitDeps {
   /** One unit of work on a non-final intent; every change goes through `commit`. */
-  advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
+  advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<unknown>;
   /** Called once, when the actor stops working on the intent. */
   onHalt(intent: Intent, reason: HaltReason): void;
   /** Where the actor waits its turn of the event loop between units (the engine's scheduler); absent: the next unit runs at once. */
@@ -63,11 +63,12 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
       if (adopted) actorState.intent = adopted;
       return adopted;
     },
+    persisted: (next) => {
+      actorState.intent = next;
+    },
   };
-  const commit: Commit = async (event: IntentEvent) => {
-    actorState.intent = await commitTransition(deps, actorState.intent, event, commitOptions);
-    return actorState.intent;
-  };
+  // No async frame of its own: the state follows each commit through `persisted` (one promise and one microtask hop fewer per commit).
+  const commit: Commit = (event: IntentEvent) => commitTransition(deps, actorState.intent, event, commitOptions);
   const halt = (state: IntentActorState, reason: HaltReason): IntentActorState => {
     if (!state.halted) {
       state.halted = true;
