@@ -1,6 +1,19 @@
 import type { Address, Hex } from 'viem';
 import type { Asset, ChainName } from '../domain/chains';
-import type { AssumedFunds, Attested, ChainHoldings, ChainPort, GasEstimate, GasQuote, MarketRate, RouteFeeTable, SignedTx, TxReceipt, TxRequest, TxSigner } from '../ports/chain';
+import type {
+  AssumedFunds,
+  Attested,
+  ChainHoldings,
+  ChainPort,
+  GasEstimate,
+  GasQuote,
+  MarketRate,
+  RouteFeeTable,
+  SignedTx,
+  TxReceipt,
+  TxRequest,
+  TxSigner,
+} from '../ports/chain';
 import { EngineStopped } from './abort';
 import type { TurnGate } from './actors/mailbox';
 

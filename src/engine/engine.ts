@@ -207,7 +207,8 @@ export function createEngine(options: EngineOptions): Engine {
         ...commits,
         gate: scheduler,
         advance: (current, commit, signal) => {
-          if (unit?.commit !== commit || unit.signal !== signal) unit = { ...effects, chains: new ActorChains(effects.chains, signal, scheduler), keyVault, commit, signal };
+          if (unit?.commit !== commit || unit.signal !== signal)
+            unit = { ...effects, chains: new ActorChains(effects.chains, signal, scheduler), keyVault, commit, signal };
           return advance(current, unit);
         },
         onHalt: (last, reason) => {

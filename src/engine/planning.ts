@@ -269,10 +269,7 @@ function speedText(speed: BridgeSpeed): string {
 async function policyFreePlan(request: PlanningRequest, fx: PlanningEffects, snapshot: PlanningSnapshot): Promise<boolean> {
   const { market, walletChains, reserved } = snapshot;
   const extra = walletChains.filter((c) => !market.holdings.some((h) => h.chain === c));
-  const holdings =
-    extra.length === 0
-      ? market.holdings
-      : [...market.holdings, ...(await fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra))];
+  const holdings = extra.length === 0 ? market.holdings : [...market.holdings, ...(await fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra))];
   return plan(plannerInput(request, { ...market, holdings }, walletChains, reserved)).ok;
 }
 

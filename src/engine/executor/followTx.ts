@@ -25,11 +25,7 @@ const ms = (iso: string | undefined, fallback: number): number => (iso === undef
  * follows again: the timing lives in the persisted `sentAt`); so does
  * NonceConsumedError when no hash of the nonce was ever mined.
  */
-export async function followTx(
-  record: SubTxRecord,
-  ctx: Pick<UnitContext, 'chains' | 'clock' | 'txStuckAfterMs'>,
-  replace: ReplaceTx,
-): Promise<TxReceipt> {
+export async function followTx(record: SubTxRecord, ctx: Pick<UnitContext, 'chains' | 'clock' | 'txStuckAfterMs'>, replace: ReplaceTx): Promise<TxReceipt> {
   const { chains, txStuckAfterMs: period } = ctx;
   const chain = record.chain;
   let current = record;

@@ -31,7 +31,6 @@ export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed 
   const changes = createMemoryIntentChanges();
   const byWallet = new Map<string, Set<string>>();
 
-
   return {
     changes: changes.feed,
     async insert(intent) {
