@@ -7,7 +7,7 @@ import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
 import { commitTransition, type CommitDeps, type CommitOptions } from './commitTransition';
 
-/** The one message of an intent actor: do the next unit of work. */
+/** The one message of an intent actor: run the intent's units of work until it is final (or the actor stops). */
 export interface IntentMsg {
   type: 'advance';
 }
@@ -44,7 +44,7 @@ const internalFailure = (intent: Intent): ServiceError =>
 /**
  * Spawns the actor of one intent (docs/architecture.md): it applies the state machine's
  * transitions, persisting each (optimistic version) before publishing it on
- * the bus, one unit of work per message until the intent is final.
+ * the bus, one unit of work after another until the intent is final.
  *
  * Supervision: failing an intent is a decision of the domain (a revert, an
  * exhausted retryable step), never the supervisor's default. A thrown error
