@@ -13,50 +13,22 @@ export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new EngineStopped();
 }
 
-/**
- * Rejecters of the calls waiting under each signal: one 'abort' listener per
- * signal serves them all (an EventTarget listener added and removed per
- * chain call showed in the engine's profile).
- */
-const waiters = new WeakMap<AbortSignal, Set<() => void>>();
-
-function onAbort(signal: AbortSignal, reject: () => void): () => void {
-  let set = waiters.get(signal);
-  if (set === undefined) {
-    const mine = new Set<() => void>();
-    set = mine;
-    waiters.set(signal, mine);
-    signal.addEventListener(
-      'abort',
-      () => {
-        waiters.delete(signal);
-        for (const r of mine) r();
-      },
-      { once: true },
-    );
+/** `p`'s outcome, or EngineStopped as soon as `signal` aborts (a read outside the actor's chain port, which stops its own). */
+export function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(new EngineStopped());
   }
-  const own = set;
-  own.add(reject);
-  return () => own.delete(reject);
-}
-
-/** `p`, or EngineStopped as soon as `signal` aborts (the abandoned promise is left to settle on its own). */
-export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new EngineStopped());
-      // the abandoned promise's own rejection is handled here
-      p.then(undefined, () => undefined);
-      return;
-    }
-    const forget = onAbort(signal, () => reject(new EngineStopped()));
+    const onAbort = (): void => reject(new EngineStopped());
+    signal.addEventListener('abort', onAbort, { once: true });
     p.then(
       (v) => {
-        forget();
+        signal.removeEventListener('abort', onAbort);
         resolve(v);
       },
       (e: unknown) => {
-        forget();
+        signal.removeEventListener('abort', onAbort);
         reject(e);
       },
     );

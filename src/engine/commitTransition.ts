@@ -32,6 +32,8 @@ export interface CommitOptions {
    * to let the conflict stand (thrown). Absent: thrown.
    */
   rebase?: (stored: Intent | null) => Intent | null;
+  /** Told the committed intent as soon as it is persisted, before anyone else is told of it (the intent actor keeps it as its state). */
+  persisted?: (next: Intent) => void;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function commitTransition(deps: CommitDeps, current: Intent, event:
     next = transition(base, event, deps.clock.now());
     await deps.repo.update(next, base.version);
   }
+  o.persisted?.(next);
   if (next.status !== base.status) {
     try {
       deps.onTransition?.(next);

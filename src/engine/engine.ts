@@ -6,7 +6,7 @@ import type { KeyVault } from '../ports/keyVault';
 import type { AuditLog, IntentLeaseRepo, IntentRepo, WalletRepo } from '../ports/store';
 import { createActorSystem } from './actors/runtime';
 import { createScheduler } from './actors/scheduler';
-import { scheduledChains } from './scheduledChains';
+import { ActorChains } from './actorChains';
 import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus } from './eventBus';
@@ -108,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
   const budgetMs = options.turnBudgetMs ?? 4;
   const scheduler = budgetMs > 0 ? createScheduler({ budgetMs, clock }) : undefined;
   const effects: EngineEffects = {
-    chains: scheduler ? scheduledChains(options.chains, scheduler) : options.chains,
+    chains: options.chains,
     keyVault: options.keyVault,
     wallets: store.wallets,
     intents: store.intents,
@@ -203,13 +203,15 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Runs one intent under its own actor; resolves with why the actor let go of it. */
   function runOnce(intent: Intent, keyVault: Pick<KeyVault, 'signer'>): Promise<HaltReason> {
-    // An actor hands every unit the same commit and signal: its context is built once, not per unit of work.
+    // An actor hands every unit the same commit and signal: its context (and its chain port, bound to the actor's signal and turns) is built once, not per unit of work.
     let unit: UnitContext | undefined;
     return new Promise<HaltReason>((resolve) => {
       spawnIntentActor(intentActors, intent, {
         ...commits,
+        gate: scheduler,
         advance: (current, commit, signal) => {
-          if (unit?.commit !== commit || unit.signal !== signal) unit = { ...effects, keyVault, commit, signal };
+          if (unit?.commit !== commit || unit.signal !== signal)
+            unit = { ...effects, chains: new ActorChains(effects.chains, signal, scheduler), keyVault, commit, signal };
           return advance(current, unit);
         },
         onHalt: (last, reason) => {

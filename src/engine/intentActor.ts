@@ -1,12 +1,13 @@
 import { ServiceError, isServiceError } from '../domain/errors/base';
 import { hasSignedTransaction, type Intent } from '../domain/intent';
 import type { ActorContext, ActorRef, ActorSystem } from './actors/runtime';
+import type { TurnGate } from './actors/mailbox';
 import { isFinal, type IntentEvent } from '../domain/intentStateMachine';
 import type { Commit } from './unitContext';
 import { adoptCancelRequest } from './cancelRequest';
 import { commitTransition, type CommitDeps, type CommitOptions } from './commitTransition';
 
-/** The one message of an intent actor: do the next unit of work. */
+/** The one message of an intent actor: run the intent's units of work until it is final (or the actor stops). */
 export interface IntentMsg {
   type: 'advance';
 }
@@ -27,9 +28,11 @@ export interface IntentActorState {
 /** What an intent actor needs: where its commits go (`repo.get` reads back a newer version after a conflict, so a client's cancel request is adopted; absent: the actor lets go), and its work. */
 export interface IntentActorDeps extends CommitDeps {
   /** One unit of work on a non-final intent; every change goes through `commit`. */
-  advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<void>;
+  advance(intent: Intent, commit: Commit, signal: AbortSignal): Promise<unknown>;
   /** Called once, when the actor stops working on the intent. */
   onHalt(intent: Intent, reason: HaltReason): void;
+  /** Where the actor waits its turn of the event loop between units (the engine's scheduler); absent: the next unit runs at once. */
+  gate?: TurnGate;
 }
 
 const ADVANCE: IntentMsg = { type: 'advance' };
@@ -41,7 +44,7 @@ const internalFailure = (intent: Intent): ServiceError =>
 /**
  * Spawns the actor of one intent (docs/architecture.md): it applies the state machine's
  * transitions, persisting each (optimistic version) before publishing it on
- * the bus, one unit of work per message until the intent is final.
+ * the bus, one unit of work after another until the intent is final.
  *
  * Supervision: failing an intent is a decision of the domain (a revert, an
  * exhausted retryable step), never the supervisor's default. A thrown error
@@ -60,11 +63,12 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
       if (adopted) actorState.intent = adopted;
       return adopted;
     },
+    persisted: (next) => {
+      actorState.intent = next;
+    },
   };
-  const commit: Commit = async (event: IntentEvent) => {
-    actorState.intent = await commitTransition(deps, actorState.intent, event, commitOptions);
-    return actorState.intent;
-  };
+  // No async frame of its own: the state follows each commit through `persisted` (one promise and one microtask hop fewer per commit).
+  const commit: Commit = (event: IntentEvent) => commitTransition(deps, actorState.intent, event, commitOptions);
   const halt = (state: IntentActorState, reason: HaltReason): IntentActorState => {
     if (!state.halted) {
       state.halted = true;
@@ -93,10 +97,16 @@ export function spawnIntentActor(system: ActorSystem<IntentMsg>, intent: Intent,
 
   const ref = system.spawn<IntentActorState>(
     intent.id,
+    // The units of one intent run in one handler, each after the actor's turn of the scheduler (as a message of its own would wait): no mailbox message, handler frame and promise per unit.
     async (state, _msg, ctx) => {
       if (state.halted) return state;
-      if (!isFinal(state.intent.status)) await deps.advance(state.intent, commit, ctx.signal);
-      return continueOrHalt(state, ctx);
+      for (;;) {
+        if (isFinal(state.intent.status)) return halt(state, 'final');
+        if (ctx.signal.aborted) return halt(state, 'stopped');
+        await deps.advance(state.intent, commit, ctx.signal);
+        const turn = isFinal(state.intent.status) ? null : deps.gate?.pass();
+        if (turn) await turn;
+      }
     },
     actorState,
     {

@@ -13,7 +13,7 @@ import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import { TYPICAL_GAS } from '../ports/typicalGas';
-import { untilAborted } from './abort';
+import { untilStopped } from './abort';
 import { withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
@@ -91,10 +91,12 @@ export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
  * the client may ask again).
  */
 export interface PlanningEffects {
+  /** The engine's answer EngineStopped once `signal` aborts (the intent actor's ActorChains). */
   chains: ChainPort;
   wallets: Pick<WalletRepo, 'getById'>;
   intents: Pick<IntentRepo, 'listByWallet'>;
   retry?: { policy: RetryPolicy; clock: Clock };
+  /** Stops the retries' waits. */
   signal: AbortSignal;
   /** Planning an intent (`intentId`): what it may take from the service's read caches instead of the chains. Absent: everything is read afresh. */
   cache?: { reads: PlanningCache; intentId: string };
@@ -228,16 +230,14 @@ export async function readPlanning(
   const withPrices = request.action === 'lend' && optimizationOf(request) !== null;
 
   const readMarket = async (kept?: readonly ChainHoldings[]): Promise<MarketSnapshot> => {
-    const [holdings, rates, routeFees, quotes, assetUsd] = await untilAborted(
-      Promise.all([
-        kept ? [...kept] : fx.chains.holdings(wallet.evmAddress as Address, chains),
-        fx.cache ? fx.cache.reads.rates() : fx.chains.rates(),
-        fx.chains.routeFees(),
-        withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
-        withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
-      ]),
-      fx.signal,
-    );
+    const [holdings, rates, routeFees, quotes, assetUsd] = await Promise.all([
+      kept ? [...kept] : fx.chains.holdings(wallet.evmAddress as Address, chains),
+      // the caches' reads are not the engine's chain port: they stop with the intent by hand
+      fx.cache ? untilStopped(fx.cache.reads.rates(), fx.signal) : fx.chains.rates(),
+      fx.chains.routeFees(),
+      withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
+      withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
+    ]);
     const snapshot: MarketSnapshot = { holdings, rates, routeFees };
     if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
     if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
@@ -268,7 +268,7 @@ export async function readPlanning(
   const read = await readHoldingsWithReservations(
     reservedNow,
     fromChains(() => readMarket()),
-    fromChains(() => untilAborted(fx.chains.holdings(wallet.evmAddress as Address, chains), fx.signal)),
+    fromChains(() => fx.chains.holdings(wallet.evmAddress as Address, chains)),
   );
   if (!read.ok) return read;
   const { market, reserved } = read;
@@ -329,10 +329,7 @@ function speedText(speed: BridgeSpeed): string {
 async function policyFreePlan(request: PlanningRequest, fx: PlanningEffects, snapshot: PlanningSnapshot): Promise<boolean> {
   const { market, walletChains, reserved } = snapshot;
   const extra = walletChains.filter((c) => !market.holdings.some((h) => h.chain === c));
-  const holdings =
-    extra.length === 0
-      ? market.holdings
-      : [...market.holdings, ...(await untilAborted(fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra), fx.signal))];
+  const holdings = extra.length === 0 ? market.holdings : [...market.holdings, ...(await fx.chains.holdings(snapshot.wallet.evmAddress as Address, extra))];
   return plan(plannerInput(request, { ...market, holdings }, walletChains, reserved)).ok;
 }
 

@@ -45,7 +45,12 @@ export interface EngineEffects {
   onGasSpent?: (intent: Intent, gasCostWei: bigint) => void;
 }
 
-/** What one unit of work on an intent receives: the effects, its actor's commit, and the stop signal. */
+/**
+ * What one unit of work on an intent receives: the effects, its actor's
+ * commit, and the stop signal. Its `chains` answer at the actor's turn of the
+ * scheduler and reject with EngineStopped once `signal` aborts (ActorChains),
+ * so a unit awaits a chain call as it is.
+ */
 export interface UnitContext extends EngineEffects {
   commit: Commit;
   signal: AbortSignal;

@@ -20,8 +20,6 @@ import type { Clock } from '../../domain/clock';
 export interface Scheduler {
   /** null: go on now; else a promise that resolves at the caller's turn. */
   pass(): Promise<void> | null;
-  /** `p`'s outcome (value or error), handed over at the caller's turn. */
-  after<T>(p: Promise<T>): Promise<T>;
   /** Callers waiting for a turn. */
   waiting(): number;
 }
@@ -99,19 +97,5 @@ export function createScheduler(o: SchedulerOptions): Scheduler {
     });
   }
 
-  function after<T>(p: Promise<T>): Promise<T> {
-    return p.then(
-      (value) => {
-        const turn = pass();
-        return turn ? turn.then(() => value) : value;
-      },
-      (error: unknown) => {
-        const turn = pass();
-        if (!turn) throw error;
-        return turn.then(() => Promise.reject(error));
-      },
-    );
-  }
-
-  return { pass, after, waiting };
+  return { pass, waiting };
 }

@@ -1,5 +1,4 @@
 import { NonceConsumedError, type TxReceipt } from '../../ports/chain';
-import { untilAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { hashesOf, type SubTxRecord } from './txRecords';
 
@@ -26,18 +25,14 @@ const ms = (iso: string | undefined, fallback: number): number => (iso === undef
  * follows again: the timing lives in the persisted `sentAt`); so does
  * NonceConsumedError when no hash of the nonce was ever mined.
  */
-export async function followTx(
-  record: SubTxRecord,
-  ctx: Pick<UnitContext, 'chains' | 'clock' | 'signal' | 'txStuckAfterMs'>,
-  replace: ReplaceTx,
-): Promise<TxReceipt> {
-  const { chains, signal, txStuckAfterMs: period } = ctx;
+export async function followTx(record: SubTxRecord, ctx: Pick<UnitContext, 'chains' | 'clock' | 'txStuckAfterMs'>, replace: ReplaceTx): Promise<TxReceipt> {
+  const { chains, txStuckAfterMs: period } = ctx;
   const chain = record.chain;
   let current = record;
-  const mined = (waitMs: number): Promise<TxReceipt | null> => untilAborted(chains.findReceipt(chain, hashesOf(current), waitMs), signal);
+  const mined = (waitMs: number): Promise<TxReceipt | null> => chains.findReceipt(chain, hashesOf(current), waitMs);
   const sendAgain = async (): Promise<TxReceipt | null> => {
     try {
-      await untilAborted(chains.rebroadcast(chain, current.raw), signal);
+      await chains.rebroadcast(chain, current.raw);
       return null;
     } catch (e) {
       // The nonce is used: by one of our own hashes (then its receipt is the outcome), or by another transaction.
@@ -51,7 +46,7 @@ export async function followTx(
   const first = await mined(0);
   if (first !== null) return first;
   let lastBroadcast = ctx.clock.now().getTime();
-  if (!(await untilAborted(chains.isKnown(chain, current.txHash), signal))) {
+  if (!(await chains.isKnown(chain, current.txHash))) {
     const receipt = await sendAgain();
     if (receipt !== null) return receipt;
   } else {

@@ -2,7 +2,7 @@ import type { Hex } from 'viem';
 import { ServiceError } from '../../domain/errors/base';
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
 import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../ports/chain';
-import { sleep, throwIfAborted, untilAborted } from '../abort';
+import { sleep, throwIfAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { followTx } from './followTx';
 import { withIdleFunds } from './rebalanceIdle';
@@ -63,17 +63,14 @@ class SubTxRun {
 
   private replace = async (record: SubTxRecord): Promise<SubTxRecord> => {
     const signer = await this.signer();
-    await untilAborted(
-      this.ctx.chains.replace(signer, record, (s) => this.commitSigned(s, true)),
-      this.ctx.signal,
-    );
+    await this.ctx.chains.replace(signer, record, (s) => this.commitSigned(s, true));
     return this.record!;
   };
 
   /** Records a mint someone else sent for our burn (the message was received): it is the outcome, nothing is signed. */
   private async observed(txHash: Hex): Promise<TxReceipt> {
     this.observedOnly = true;
-    const receipt = await untilAborted(this.ctx.chains.findReceipt(this.spec.chain, [txHash], 0), this.ctx.signal);
+    const receipt = await this.ctx.chains.findReceipt(this.spec.chain, [txHash], 0);
     if (receipt === null)
       throw new ServiceError('NETWORK_ERROR', `The mint ${txHash} on ${this.spec.chain} has no receipt yet`, { details: { chain: this.spec.chain } });
     this.intent = await this.ctx.commit({ type: 'progress', results: withObserved(this.intent.results ?? emptyResults(), this.step, this.spec, txHash) });
@@ -96,18 +93,15 @@ class SubTxRun {
         if (!(e instanceof NonceConsumedError)) throw e;
       }
     }
-    const request = await untilAborted(buildRequest(this.intent, step, spec, ctx.chains), ctx.signal);
+    const request = await buildRequest(this.intent, step, spec, ctx.chains);
     if (request.kind === 'mint') {
-      const by = await untilAborted(ctx.chains.messageReceived(request.chain, request.message), ctx.signal);
+      const by = await ctx.chains.messageReceived(request.chain, request.message);
       if (by !== null) return this.observed(by);
     }
     const signer = await this.signer();
     // A gas top-up is the gas tank's money spent for this account, whatever becomes of the transaction.
     const toppedUp = (wei: bigint) => ctx.onGasSpent?.(this.intent, wei);
-    await untilAborted(
-      ctx.chains.send(signer, request, (s) => this.commitSigned(s, false), toppedUp),
-      ctx.signal,
-    );
+    await ctx.chains.send(signer, request, (s) => this.commitSigned(s, false), toppedUp);
     const record = this.record;
     if (record === undefined) throw new ServiceError('INTERNAL_ERROR', 'The chain port sent a transaction without handing it over signed');
     return followTx(record, ctx, this.replace);

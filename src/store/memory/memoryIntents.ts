@@ -4,6 +4,8 @@ import { DuplicateError, type IntentChangeFeed, type IntentCursor, type IntentRe
 import { deepFreeze } from './frozen';
 import { createMemoryIntentChanges } from './memoryIntentChanges';
 
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /** Newest first: createdAt descending, then id descending (a total order, so cursors are stable). */
 function newestFirst(a: IntentCursor, b: IntentCursor): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
@@ -29,14 +31,6 @@ export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed 
   const changes = createMemoryIntentChanges();
   const byWallet = new Map<string, Set<string>>();
 
-  const ofWallet = (walletId: string): Intent[] => {
-    const ids = byWallet.get(walletId);
-    if (ids === undefined) return [];
-    const out: Intent[] = [];
-    for (const id of ids) out.push(intents.get(id)!);
-    return out;
-  };
-
   return {
     changes: changes.feed,
     async insert(intent) {
@@ -51,25 +45,38 @@ export function createMemoryIntents(): IntentRepo & { changes: IntentChangeFeed 
     async get(id) {
       return intents.get(id) ?? null;
     },
-    async update(intent, expectedVersion) {
-      const cur = intents.get(intent.id);
-      if (!cur || cur.version !== expectedVersion) throw versionConflict(intent.id, expectedVersion);
-      if (intent.walletId !== cur.walletId) {
-        byWallet.get(cur.walletId)?.delete(intent.id);
-        let ids = byWallet.get(intent.walletId);
-        if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));
-        ids.add(intent.id);
+    // Not async: a write answers the one resolved promise (no promise and async frame of its own per transition), a failed one a rejection.
+    update(intent, expectedVersion) {
+      try {
+        const cur = intents.get(intent.id);
+        if (!cur || cur.version !== expectedVersion) throw versionConflict(intent.id, expectedVersion);
+        if (intent.walletId !== cur.walletId) {
+          byWallet.get(cur.walletId)?.delete(intent.id);
+          let ids = byWallet.get(intent.walletId);
+          if (ids === undefined) byWallet.set(intent.walletId, (ids = new Set()));
+          ids.add(intent.id);
+        }
+        intents.set(intent.id, deepFreeze(intent));
+        changes.publish(intent);
+        return WRITTEN;
+      } catch (err) {
+        return Promise.reject(err);
       }
-      intents.set(intent.id, deepFreeze(intent));
-      changes.publish(intent);
     },
     async listByWallet(walletId, { status, limit, after, updatedSince }) {
-      return ofWallet(walletId)
-        .filter((i) => status === undefined || i.status === status)
-        .filter((i) => updatedSince === undefined || i.updatedAt >= updatedSince)
-        .filter((i) => after === undefined || newestFirst(after, i) < 0)
-        .sort(newestFirst)
-        .slice(0, Math.max(0, limit));
+      // One pass over the wallet's intents (planning asks this once or twice per intent).
+      const out: Intent[] = [];
+      for (const id of byWallet.get(walletId) ?? []) {
+        const i = intents.get(id)!;
+        if (
+          (status === undefined || i.status === status) &&
+          (updatedSince === undefined || i.updatedAt >= updatedSince) &&
+          (after === undefined || newestFirst(after, i) < 0)
+        )
+          out.push(i);
+      }
+      out.sort(newestFirst);
+      return out.length > limit ? out.slice(0, Math.max(0, limit)) : out;
     },
     async listByAccount(accountId, limit) {
       return [...intents.values()]

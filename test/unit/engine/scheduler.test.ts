@@ -75,22 +75,6 @@ describe('scheduler', () => {
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
   });
 
-  test("behavior: after() hands over a value or an error at the caller's turn", async () => {
-    const m = manual({ budgetMs: 4 });
-    m.scheduler.pass();
-    m.advance(5);
-    let value: number | undefined;
-    let error: unknown;
-    void m.scheduler.after(Promise.resolve(7)).then((v) => (value = v));
-    void m.scheduler.after(Promise.reject(new Error('node down'))).catch((e: unknown) => (error = e));
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(value).toBeUndefined();
-    for (let n = 0; n < 5 && (value === undefined || error === undefined); n++) await m.turn();
-    expect(value).toBe(7);
-    expect((error as Error).message).toBe('node down');
-  });
-
   test('behavior: two mailboxes sharing a gate take turns, message by message, in arrival order', async () => {
     const m = manual({ budgetMs: 4 });
     const log: string[] = [];
