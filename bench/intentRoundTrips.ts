@@ -69,10 +69,10 @@ const SERVICE_POLLING_MS = 50;
 const FINAL_WITHIN_MS = 120_000;
 const LEND_AMOUNT = '20';
 /**
- * BENCH_BALANCES_FIRST=1: the client reads the wallet's balances after funding it and before lending, as an
- * app shows them before its user lends (planning may then use that read instead of the chains).
+ * BENCH_READS_FIRST=1: the client reads the wallet's balances and the yields after funding it and before
+ * lending, as an app shows them before its user lends (planning may then use those reads instead of the chains).
  */
-const BALANCES_FIRST = process.env.BENCH_BALANCES_FIRST === '1';
+const READS_FIRST = process.env.BENCH_READS_FIRST === '1';
 const FUND_AMOUNT = '25';
 /** The service tops wallets up with 0.003 ETH (src/chain/startChains.ts). */
 const TOP_UP_WEI = parseEther('0.003');
@@ -151,8 +151,9 @@ function api(svc: RunningService) {
     async lend(walletId: string): Promise<Json> {
       return ok(await call('POST', '/v1/intents', key, { walletId, action: 'lend', amount: LEND_AMOUNT, asset: 'USDC' }), 201, 'POST /v1/intents');
     },
-    async balances(walletId: string): Promise<void> {
+    async balancesAndYields(walletId: string): Promise<void> {
       ok(await call('GET', `/v1/balances/${walletId}`, key), 200, 'GET balances');
+      ok(await call('GET', '/v1/yields', key), 200, 'GET yields');
     },
     async intent(id: string): Promise<Json> {
       return ok(await call('GET', `/v1/intents/${id}`, key), 200, `GET /v1/intents/${id}`);
@@ -224,7 +225,7 @@ async function runCase(svc: RunningService, http: Api, replay: Replayer, trace: 
   const chains = [...replay.clients.keys()];
   const w = await http.wallet(`rt-${kind}-${tag}`);
   await http.mint(funding, w.address, FUND_AMOUNT);
-  if (BALANCES_FIRST) await http.balances(w.id);
+  if (READS_FIRST) await http.balancesAndYields(w.id);
   const before = new Map<ChainName, bigint>();
   for (const ch of chains) before.set(ch, await replay.client(ch).client.getBlockNumber());
 
@@ -388,7 +389,7 @@ async function main(): Promise<void> {
   const svc = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DEV_PLAN: 'enterprise', ADMIN_TOKEN }), createLogger('silent'));
   const nodes = descendants().map((p) => p.pid);
   console.log(
-    `start-up (devnets + deploy + server): ${Date.now() - t0} ms; N=${N} per case after ${WARMUP} warm-up round(s); balances read before lending: ${BALANCES_FIRST ? 'yes' : 'no'}`,
+    `start-up (devnets + deploy + server): ${Date.now() - t0} ms; N=${N} per case after ${WARMUP} warm-up round(s); balances and yields read before lending: ${READS_FIRST ? 'yes' : 'no'}`,
   );
   const deployments = Object.values(svc.chains.manifest.chains).filter((d) => d !== undefined);
   trace.watch(

@@ -178,7 +178,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // The service's own transactions make cached balances stale.
     onWalletActivity: (walletId) => invalidateWalletHoldings(caches, walletId),
     // Planning takes the balances a client just read, unless an intent of the wallet changed since (checked in the store).
-    planningCache: planningCacheOf(caches, chains.port),
+    planningCache: planningCacheOf(caches),
     onGasSpent: (intent, wei) => {
       recordGasSpent(store.usage, intent.accountId, wei, clock.now()).catch((err: unknown) =>
         logger.warn({ err, intentId: intent.id }, 'gas spend not recorded'),

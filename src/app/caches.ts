@@ -73,17 +73,14 @@ export function invalidateWalletHoldings(caches: ReadCaches, walletId: string): 
 
 /**
  * What the engine's planning may take from these caches instead of the
- * chains: a wallet's balances while they are fresh (never a stale one; the
- * engine checks the store for intents of the wallet that changed since the
- * read began), and the markets' rates, read again once expired rather than
- * answered stale.
+ * chains: a wallet's balances and the markets' rates while they are fresh
+ * (never stale ones; the engine checks the store for intents of the wallet
+ * that changed since the balances' read began). It only looks: what planning
+ * reads itself is not put here, so the caches hold what the read routes read.
  */
-export function planningCacheOf(caches: ReadCaches, chains: Pick<ChainPort, 'rates'>): PlanningCache {
+export function planningCacheOf(caches: ReadCaches): PlanningCache {
   return {
     holdings: (walletId) => caches.holdings.get(walletId, { allowStale: false }),
-    async rates() {
-      const rates = await caches.rates.fetch('all', { context: chains, allowStale: false });
-      return rates ?? chains.rates();
-    },
+    rates: () => caches.rates.get('all', { allowStale: false }),
   };
 }

@@ -13,28 +13,6 @@ export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new EngineStopped();
 }
 
-/** `p`'s outcome, or EngineStopped as soon as `signal` aborts (a read outside the actor's chain port, which stops its own). */
-export function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    p.catch(() => undefined);
-    return Promise.reject(new EngineStopped());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new EngineStopped());
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 /** Waits `ms` on the injected clock; EngineStopped when `signal` aborts first. */
 export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {

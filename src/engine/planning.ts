@@ -13,7 +13,6 @@ import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import { TYPICAL_GAS } from '../ports/typicalGas';
-import { untilStopped } from './abort';
 import { withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
@@ -106,8 +105,8 @@ export interface PlanningEffects {
 export interface PlanningCache {
   /** The wallet's holdings as a read that began at `readAt` (ms since the epoch) found them, while they are fresh; undefined when none is kept. */
   holdings(walletId: string): { holdings: readonly ChainHoldings[]; readAt: number } | undefined;
-  /** The markets' rates, kept a few seconds. */
-  rates(): Promise<MarketRate[]>;
+  /** The markets' rates while the yields' cache holds them fresh; undefined otherwise (planning reads them itself). */
+  rates(): MarketRate[] | undefined;
 }
 
 /**
@@ -232,8 +231,7 @@ export async function readPlanning(
   const readMarket = async (kept?: readonly ChainHoldings[]): Promise<MarketSnapshot> => {
     const [holdings, rates, routeFees, quotes, assetUsd] = await Promise.all([
       kept ? [...kept] : fx.chains.holdings(wallet.evmAddress as Address, chains),
-      // the caches' reads are not the engine's chain port: they stop with the intent by hand
-      fx.cache ? untilStopped(fx.cache.reads.rates(), fx.signal) : fx.chains.rates(),
+      fx.cache?.reads.rates() ?? fx.chains.rates(),
       fx.chains.routeFees(),
       withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
       withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),

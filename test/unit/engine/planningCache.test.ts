@@ -16,21 +16,34 @@ import { pendingIntent, walletRecord } from './intentFixture';
  */
 
 /** An engine whose planning may use read caches kept on the harness's clock; counts the chains' holdings reads. */
-function cachedHarness(): { h: Harness; caches: ReadCaches; holdingsReads: () => number; warm(walletId: string): Promise<void> } {
+function cachedHarness(): {
+  h: Harness;
+  caches: ReadCaches;
+  holdingsReads: () => number;
+  ratesReads: () => number;
+  warm(walletId: string): Promise<void>;
+} {
   // the caches read the harness's clock and chain, made after them
   const made: { h?: Harness } = {};
   const caches = createReadCaches({ now: () => made.h!.clock.now().getTime() });
-  const h = (made.h = createHarness({ engine: { planningCache: planningCacheOf(caches, { rates: () => made.h!.chain.rates() }) } }));
+  const h = (made.h = createHarness({ engine: { planningCache: planningCacheOf(caches) } }));
   let reads = 0;
+  let rateReads = 0;
   const read = h.chain.holdings.bind(h.chain);
   h.chain.holdings = (...args) => {
     reads++;
     return read(...args);
   };
+  const readRates = h.chain.rates.bind(h.chain);
+  h.chain.rates = () => {
+    rateReads++;
+    return readRates();
+  };
   return {
     h,
     caches,
     holdingsReads: () => reads,
+    ratesReads: () => rateReads,
     async warm(walletId) {
       const wallet = await h.store.wallets.getById(walletId);
       await fetchFresh(caches.holdings, walletId, { chains: h.chain, wallet: wallet! });
@@ -39,6 +52,21 @@ function cachedHarness(): { h: Harness; caches: ReadCaches; holdingsReads: () =>
 }
 
 describe('planning from the read caches', () => {
+  test("behavior: rates the yields' cache holds fresh are planned with, not read again; without them planning reads the chains and puts nothing in the cache", async () => {
+    const { h, caches, ratesReads } = cachedHarness();
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('100'));
+    const cold = ratesReads();
+    expect(await h.settled((await h.submit(w.id, { amount: '10' })).id)).toMatchObject({ status: 'completed' });
+    expect(ratesReads() - cold).toBe(1);
+    expect(caches.rates.get('all')).toBeUndefined();
+
+    await fetchFresh(caches.rates, 'all', h.chain);
+    const warm = ratesReads();
+    expect(await h.settled((await h.submit(w.id, { amount: '10' })).id)).toMatchObject({ status: 'completed' });
+    expect(ratesReads() - warm).toBe(0);
+  });
+
   test('behavior: a lend right after a balance read plans from that read: no holdings read of the chains, and it completes', async () => {
     const { h, holdingsReads, warm } = cachedHarness();
     const w = await h.wallet();
@@ -138,7 +166,7 @@ describe('kept holdings and reservations', () => {
       wallets: store.wallets,
       intents,
       signal: new AbortController().signal,
-      cache: { reads: planningCacheOf(caches, chain), intentId: 'intent_self0001' },
+      cache: { reads: planningCacheOf(caches), intentId: 'intent_self0001' },
     };
     const read = await readPlanning(lend('50'), fx);
     if (!read.ok) throw read.error;
