@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { healthBody, type HealthChecks } from './routes/health';
 import { accessRecorder } from './middleware/accessLog';
-import { requestIdFor } from './middleware/requestId';
+import { requestIdFor } from '../http/requestId';
 
 /**
  * `GET /healthz` (the exact URL) answered by the front door before Koa, as
