@@ -174,11 +174,7 @@ function ask<T = unknown>(child: ChildProcess, m: object): Promise<T> {
  * On a machine shared with other jobs the server gets a varying share of
  * the cores, which moves requests/s; CPU per request does not depend on it.
  */
-async function measure(
-  server: ChildProcess,
-  url: string,
-  headers: Record<string, string>,
-): Promise<Measured> {
+async function measure(server: ChildProcess, url: string, headers: Record<string, string>): Promise<Measured> {
   const before = await ask<ReturnType<typeof cpuNow>>(server, { cpu: true });
   const r = await load(url, headers);
   const after = await ask<ReturnType<typeof cpuNow>>(server, { cpu: true });
