@@ -10,23 +10,25 @@
  * Load: autocannon 9 in a child process (its CPU is not the server's),
  * -c 50 by default. The service runs with NODE_ENV=production semantics
  * (no GraphiQL, no introspection) and the default log level (info), logging
- * to /dev/null.
+ * to /dev/null through the destination main.ts uses.
  * Run: NODE_ENV=production npx ts-node --transpile-only bench/graphqlThroughput.ts
  * Besides requests/s it prints the CPU time this process spent per answer
  * (only the server under load is busy), which other jobs on the machine
  * disturb far less than throughput: "CPU ratio" is bare µs / service µs, so
  * above 1 means the service spends less CPU per answer than bare yoga.
- * Knobs: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ROUNDS (5), BENCH_ONLY (comma list of rows: post,get,strict).
+ * Knobs: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ROUNDS (5), BENCH_ONLY (comma list of rows: post,get,strict),
+ * BENCH_CPU_PROF=<file.cpuprofile> (a CPU profile of the service's first measured load of the first row only:
+ * bare yoga runs in this process too, so no other window is profiled; e.g. BENCH_ONLY=get BENCH_ROUNDS=1).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { loadConfig } from '../src/config';
-import { createLogger } from '../src/logger';
+import { asyncDestination, createLogger } from '../src/logger';
 import { startService } from '../src/service';
+import { profileWindow } from './support/cpuProfile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -133,7 +135,8 @@ async function main(): Promise<void> {
   const bare = await bareYoga();
   const admin = 'bench-admin-token-0123456789';
   const env = { PORT: '0', ADMIN_TOKEN: admin, NODE_ENV: (process.env.NODE_ENV ?? 'production') as string, DASHBOARD: 'off' };
-  const svc = await startService(loadConfig(env), createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination({ dest: '/dev/null', sync: false })));
+  // The destination main.ts logs through (createLogger's default, asyncDestination), on /dev/null instead of stdout.
+  const svc = await startService(loadConfig(env), createLogger(process.env.LOG_LEVEL ?? 'info', asyncDestination('/dev/null')));
   // An enterprise account with a rate limit the load cannot reach: the bench measures the path, not the 429s.
   const acct = await (
     await fetch(`${svc.url}/admin/accounts`, {
@@ -166,7 +169,15 @@ async function main(): Promise<void> {
       const res = results.get(row.id)!;
       // Alternate who goes first, so neither side always follows the other.
       const order = round % 2 === 0 ? (['bare', 'svc'] as const) : (['svc', 'bare'] as const);
-      for (const side of order) res[side].push(side === 'bare' ? await load(bare.url, row, {}) : await load(svc.url, row, auth));
+      for (const side of order) {
+        if (side === 'bare') {
+          res.bare.push(await load(bare.url, row, {}));
+          continue;
+        }
+        const stopProfile = await profileWindow(round === 0 && row === ROWS[0] ? process.env.BENCH_CPU_PROF : undefined);
+        res.svc.push(await load(svc.url, row, auth));
+        await stopProfile();
+      }
     }
   }
   await svc.stop();

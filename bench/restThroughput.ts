@@ -25,7 +25,7 @@
  * The orchestrator (this process) only starts them and prints the table.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { openSync, closeSync, readFileSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
@@ -43,6 +43,22 @@ function cpuMicros(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
 }
+
+/**
+ * CPU time of the main thread alone, in microseconds (Linux: the scheduler's
+ * own count for the thread; 0 elsewhere): the rest of the process's CPU is
+ * libuv's threads (the log's asynchronous writes) and V8's (GC, compiler).
+ */
+function mainThreadCpuMicros(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a server child answers `{cpu: true}` with. */
+const cpuNow = () => ({ cpu: cpuMicros(), main: mainThreadCpuMicros() });
 
 /** The service, as main.ts starts it; `{level}` messages set the root logger's level. */
 async function serveService(root: string): Promise<void> {
@@ -64,7 +80,7 @@ async function serveService(root: string): Promise<void> {
   const yields = await (await fetch(`${svc.url}/v1/yields`, { headers: { Authorization: `Bearer ${key}` } })).text();
   const healthz = await (await fetch(`${svc.url}/healthz`)).text();
   process.on('message', (m: { level?: string; stop?: boolean; cpu?: boolean }) => {
-    if (m.cpu) process.send!({ cpu: cpuMicros() });
+    if (m.cpu) process.send!(cpuNow());
     if (m.level) {
       logger.level = m.level;
       process.send!({ ok: true });
@@ -92,7 +108,7 @@ async function serveBare(bodies: { yields: string; healthz: string }): Promise<v
     process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies Message);
   });
   process.on('message', (m: { stop?: boolean; cpu?: boolean }) => {
-    if (m.cpu) process.send!({ cpu: cpuMicros() });
+    if (m.cpu) process.send!(cpuNow());
     if (m.stop) server.close(() => process.exit(0));
   });
 }
@@ -158,15 +174,12 @@ function ask<T = unknown>(child: ChildProcess, m: object): Promise<T> {
  * On a machine shared with other jobs the server gets a varying share of
  * the cores, which moves requests/s; CPU per request does not depend on it.
  */
-async function measure(
-  server: ChildProcess,
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ rps: number; cpuUs: number; non2xx: number; errors: number }> {
-  const before = await ask<{ cpu: number }>(server, { cpu: true });
+async function measure(server: ChildProcess, url: string, headers: Record<string, string>): Promise<Measured> {
+  const before = await ask<ReturnType<typeof cpuNow>>(server, { cpu: true });
   const r = await load(url, headers);
-  const after = await ask<{ cpu: number }>(server, { cpu: true });
-  return { ...r, cpuUs: (after.cpu - before.cpu) / (r.rps * SECONDS) };
+  const after = await ask<ReturnType<typeof cpuNow>>(server, { cpu: true });
+  const answers = r.rps * SECONDS;
+  return { ...r, cpuUs: (after.cpu - before.cpu) / answers, mainUs: (after.main - before.main) / answers };
 }
 
 async function load(url: string, headers: Record<string, string>, seconds = SECONDS): Promise<{ rps: number; non2xx: number; errors: number }> {
@@ -182,7 +195,8 @@ async function load(url: string, headers: Record<string, string>, seconds = SECO
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-type Measured = { rps: number; cpuUs: number; non2xx: number; errors: number };
+/** cpuUs: the server process's CPU per answer (all threads); mainUs: its main thread's alone. */
+type Measured = { rps: number; cpuUs: number; mainUs: number; non2xx: number; errors: number };
 
 async function orchestrate(): Promise<void> {
   writeFileSync(hookFile, HOOK);
@@ -244,7 +258,7 @@ async function orchestrate(): Promise<void> {
       results.get(c.name)!.push(r);
       bad += r.non2xx + r.errors;
       process.stderr.write(
-        `round ${round + 1} ${c.name}: ${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(1)} µs CPU/request (non-2xx ${r.non2xx}, errors ${r.errors})\n`,
+        `round ${round + 1} ${c.name}: ${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(1)} µs CPU/request (main thread ${r.mainUs.toFixed(1)}) (non-2xx ${r.non2xx}, errors ${r.errors})\n`,
       );
     }
   }
@@ -262,15 +276,16 @@ async function orchestrate(): Promise<void> {
   const ratio = (a: string, d: string) => median(runs(a).map((x, i) => x.rps / runs(d)[i]!.rps));
   // the throughput ratio a CPU-bound server reaches: the other side's CPU per request / this side's
   const cpuRatio = (a: string, d: string) => median(runs(a).map((x, i) => runs(d)[i]!.cpuUs / x.cpuUs));
+  const cpu = (name: string) => `${med(name, (r) => r.cpuUs).toFixed(1)} (${med(name, (r) => r.mainUs).toFixed(1)})`;
   const fmt = (n: number) => n.toFixed(0).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   console.log(
     `autocannon -c ${CONCURRENCY}, ${ROUNDS} interleaved rounds × ${SECONDS} s per target; services NODE_ENV=production, memory store, log level info → ${process.env.BENCH_LOG_FILE ?? 'a file under /tmp'} (${logMb}); medians of rounds; ratios are medians of per-round ratios`,
   );
-  console.log('| row | service req/s | bare Koa req/s | ratio | service CPU µs/req | bare CPU µs/req | CPU ratio (bare/service) |');
+  console.log('| row | service req/s | bare Koa req/s | ratio | service CPU µs/req (main thread) | bare CPU µs/req (main thread) | CPU ratio (bare/service) |');
   console.log('|---|---|---|---|---|---|---|');
   const row = (label: string, a: string, d: string) =>
     console.log(
-      `| ${label} | ${fmt(med(a, (r) => r.rps))} | ${fmt(med(d, (r) => r.rps))} | ${ratio(a, d).toFixed(2)}× | ${med(a, (r) => r.cpuUs).toFixed(1)} | ${med(d, (r) => r.cpuUs).toFixed(1)} | ${cpuRatio(a, d).toFixed(2)}× |`,
+      `| ${label} | ${fmt(med(a, (r) => r.rps))} | ${fmt(med(d, (r) => r.rps))} | ${ratio(a, d).toFixed(2)}× | ${cpu(a)} | ${cpu(d)} | ${cpuRatio(a, d).toFixed(2)}× |`,
     );
   for (const svc of services) {
     const t = svc.tag === 'service' ? '' : ` (${svc.tag})`;
@@ -283,7 +298,7 @@ async function orchestrate(): Promise<void> {
     const info = `${svc.tag} yields info`;
     const silent = `${svc.tag} yields silent`;
     console.log(
-      `| access log: info vs silent (yields)${t} | ${fmt(med(info, (r) => r.rps))} vs ${fmt(med(silent, (r) => r.rps))} | | info costs ${((1 - ratio(info, silent)) * 100).toFixed(1)} % | ${med(info, (r) => r.cpuUs).toFixed(1)} vs ${med(silent, (r) => r.cpuUs).toFixed(1)} | | info costs ${((1 - cpuRatio(info, silent)) * 100).toFixed(1)} % |`,
+      `| access log: info vs silent (yields)${t} | ${fmt(med(info, (r) => r.rps))} vs ${fmt(med(silent, (r) => r.rps))} | | info costs ${((1 - ratio(info, silent)) * 100).toFixed(1)} % | ${cpu(info)} vs ${cpu(silent)} | | info costs ${((1 - cpuRatio(info, silent)) * 100).toFixed(1)} % |`,
     );
   }
   if (services.length > 1) {

@@ -86,16 +86,20 @@ export function createFrontDoors(o: FrontDoorOptions): { server: Server; closeWe
   });
   const oidc = o.oidc;
   const harden = createHardening({ corsOrigins: o.corsOrigins ?? [] });
-  const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics });
+  // Without CORS the hardening adds only its security headers: /healthz then writes them itself, before it runs (fastHealthz).
+  const healthzFirst = !harden.cors;
+  const healthz = fastHealthz({ health: o.health, logger: o.logger, metrics: o.metrics, securityHeaders: healthzFirst ? harden.securityHeaders : undefined });
   const keyedRead = fastKeyedReads({ deps: o.deps, logger: o.logger, metrics: o.metrics, reads: o.fastReads ?? [], routes: rest.routes });
   let draining = false;
   const server = createServer({ connectionsCheckingInterval: TIMEOUTS.connectionsCheckingInterval }, (req, res) => {
-    // security headers (and CORS, when configured) on every answer, before either door runs
+    // GET /healthz with the security headers in its own head (no CORS configured), unless shutting down.
+    if (healthzFirst && !draining && healthz(req, res)) return;
+    // security headers (and CORS, when configured) on every other answer, before either door runs
     harden(req, res, () => {
       // Shutting down: requests already running finish; a new one (on a kept-alive socket) is told to retry elsewhere.
       if (draining) return answerDraining(res);
-      // GET /healthz and the fast keyed reads answer here, as their REST routes would; everything else goes to its door.
-      if (healthz(req, res) || keyedRead(req, res)) return;
+      // GET /healthz (with CORS configured) and the fast keyed reads answer here, as their REST routes would; everything else goes to its door.
+      if ((!healthzFirst && healthz(req, res)) || keyedRead(req, res)) return;
       // The dashboard and the development sign-in go to allowed hosts only (DNS rebinding); GraphiQL is checked by its door.
       if (isCheckedPagePath(req.url) && !hostAllowed(req.headers.host, allowedHosts)) return refuseHost(req, res);
       if (isGraphQLPath(req.url)) void graphqlHandler(req, res);

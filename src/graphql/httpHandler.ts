@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
 import type { AppDeps } from '../app/deps';
-import type { Logger } from '../logger';
+import { fixedFieldsWriter, type Logger } from '../logger';
 import { graphiqlScriptHashes, type GraphQLServer, type ServerContext } from './yoga';
 import { graphiqlCsp } from '../http/hardening';
 import { hostAllowed, refuseHost } from '../http/allowedHosts';
@@ -12,7 +12,7 @@ import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';
 import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge, unsupportedMediaType } from '../domain/errors/request';
-import { newId } from '../domain/ids';
+import { newRequestId } from '../http/requestId';
 import { toGraphQLError, type OnMasked } from './errors';
 import { createGraphQLFastPath, type HandOver } from './fastPath';
 import { readBoundedBody } from './readBody';
@@ -62,6 +62,9 @@ function normalizeForYoga(req: IncomingMessage): void {
   if (!acceptsAnyOf(req.headers.accept, YOGA_ANSWER_TYPES)) req.headers.accept = 'application/json';
 }
 
+/** The fields of /graphql's access line. */
+const ACCESS_FIELDS = ['requestId', 'method', 'route', 'status', 'durationMs', 'accountId'] as const;
+
 /**
  * `/graphql` over HTTP, dispatched before Koa's middleware chain: the same
  * admission (key, rate window) as REST runs once per HTTP request, then yoga.
@@ -89,6 +92,8 @@ export function createGraphQLHttpHandler(o: {
     if (refused) throw refused;
     return admitSession(o.deps, cookie);
   };
+  // The access line's fields are fixed and hold no secret: written without the redaction pass (fixedFieldsWriter).
+  const accessLine = fixedFieldsWriter(o.logger, ACCESS_FIELDS);
   const onMasked: OnMasked = (err, requestId) => o.logger.error({ err, requestId }, 'graphql operation failed');
   const fastPath = createGraphQLFastPath({ schema: buildSchema(), production: o.production ?? false, bodyLimitBytes: o.bodyLimitBytes, onMasked });
   // requestListener merges extra server-context arguments at run time; its declared type omits them.
@@ -98,7 +103,7 @@ export function createGraphQLHttpHandler(o: {
     ctx: Pick<ServerContext, 'principal' | 'requestId'>,
   ) => Promise<void>;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const requestId = newId('request');
+    const requestId = newRequestId();
     const started = process.hrtime.bigint();
     res.setHeader('X-Request-Id', requestId);
     let accountId: string | undefined;
@@ -142,7 +147,7 @@ export function createGraphQLHttpHandler(o: {
       else res.end();
     } finally {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      o.logger.info({ requestId, method: req.method, route: '/graphql', status: res.statusCode, durationMs, accountId }, 'request');
+      accessLine('info', { requestId, method: req.method, route: '/graphql', status: res.statusCode, durationMs, accountId }, 'request');
     }
   };
 }

@@ -189,17 +189,19 @@ export async function chargeInto(context: GraphQLContext, document: DocumentNode
 
 /**
  * `charge`, telling `report` of each field's credits as its success consumes
- * them (what is consumed is never given back). Every other member is the
- * charge's own, read through the prototype.
+ * them (what is consumed is never given back). A new object delegating to
+ * `charge`, not one whose prototype is `charge`: V8 turns an object made a
+ * prototype into a slow one, which cost every charged GraphQL request ~2 %.
  */
 function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation, credits: number) => void): PrepaidCredits {
-  const reporting = Object.create(charge) as PrepaidCredits;
-  reporting.consume = (op) => {
-    const spent = charge.consume(op);
-    if (spent > 0) report(op, spent);
-    return spent;
+  return {
+    consume(op) {
+      const spent = charge.consume(op);
+      if (spent > 0) report(op, spent);
+      return spent;
+    },
+    release: () => charge.release(),
   };
-  return reporting;
 }
 
 /**

@@ -40,6 +40,20 @@ export function graphiqlCsp(scriptHashes: readonly string[]): string {
   ].join('; ');
 }
 
+/** The handler, and what an answer written whole without it must carry. */
+export type Hardening = Handler & {
+  /**
+   * Helmet's headers as name, value, name, value…: what the handler sets on
+   * every answer, for one written whole by a single `writeHead(status, [...])`
+   * on a response nothing was set on (so there is nothing to remove). Node
+   * validates them there once, as setHeader would, without keeping each in the
+   * response's header map: eleven setHeader calls cost an answer ~1.8 µs more.
+   */
+  securityHeaders: readonly string[];
+  /** Whether CORS is on (origins configured): then the handler may add more than securityHeaders. */
+  cors: boolean;
+};
+
 export interface HardeningOptions {
   /** Origins a browser app may call the API from; empty: no CORS at all (the default). */
   corsOrigins: readonly string[];
@@ -102,10 +116,11 @@ const isPreflight = (req: IncomingMessage): boolean =>
  * which the browser reads as a refusal. Helmet runs once, at construction
  * (recordHeaderOps); each answer replays what it did.
  */
-export function createHardening(o: HardeningOptions): Handler {
+export function createHardening(o: HardeningOptions): Hardening {
   const ops = recordHeaderOps(securityHeadersMiddleware());
   const sets = ops.filter((op): op is readonly ['set', string, string] => op[0] === 'set').map(([, name, value]) => [name, value] as const);
   const removes = ops.filter((op) => op[0] === 'remove').map((op) => op[1]);
+  const securityHeaders = Object.freeze(sets.flat());
   const headers = (res: ServerResponse): void => {
     for (const [name, value] of sets) res.setHeader(name, value);
     for (const name of removes) res.removeHeader(name);
@@ -142,7 +157,7 @@ export function createHardening(o: HardeningOptions): Handler {
           maxAge: 600,
           optionsSuccessStatus: 204,
         }) as unknown as Handler);
-  return (req, res, next) => {
+  const harden: Handler = (req, res, next) => {
     headers(res);
     if (corsHandler) return corsHandler(req, res, next);
     if (isPreflight(req)) {
@@ -151,4 +166,5 @@ export function createHardening(o: HardeningOptions): Handler {
     }
     next();
   };
+  return Object.assign(harden, { securityHeaders, cors: corsHandler !== undefined });
 }

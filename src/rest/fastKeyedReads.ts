@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import type { RouteInfo } from '../http/router';
 import { accessRecorder } from './middleware/accessLog';
-import { requestIdFor } from './middleware/requestId';
+import { requestIdFor } from '../http/requestId';
 import { creditHeadersFor, runCharged } from './middleware/admission';
 import { errorAnswer } from './middleware/errors';
 import { noteCreditsCharged } from './middleware/outcomeMetrics';

@@ -68,6 +68,38 @@ test('behavior: GET /healthz before Koa answers exactly as the Koa route: status
   expect(metrics).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} [1-9]/);
 });
 
+test('behavior: without CORS, GET /healthz (answered before the hardening, its security headers in its own head) answers exactly as the Koa route', async () => {
+  const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
+  const own: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n')) if (l.trim()) own.push(JSON.parse(l));
+      done();
+    },
+  });
+  const plain = await startService(loadConfig({ PORT: '0', ADMIN_TOKEN, KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY, ...shared }), createLogger('info', sink));
+  try {
+    const fast = await fetch(`${plain.url}/healthz`, { headers: { 'X-Request-Id': 'plain-fast-1' } });
+    const koa = await fetch(`${plain.url}/healthz?probe`, { headers: { 'X-Request-Id': 'plain-koa-1' } });
+    expect(fast.status).toBe(200);
+    expect(await fast.text()).toBe(await koa.text());
+    expect(Object.entries(stable(fast.headers))).toEqual(Object.entries(stable(koa.headers)));
+    expect(Object.keys(stable(fast.headers))).toEqual(
+      expect.arrayContaining(['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']),
+    );
+    expect(fast.headers.get('access-control-allow-origin')).toBeNull();
+    expect(fast.headers.get('x-request-id')).toBe('plain-fast-1');
+    const unsafe = await fetch(`${plain.url}/healthz`, { headers: { 'X-Request-Id': 'bad id <x>' } });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+    const line = (id: string) => own.find((l) => l.msg === 'request' && l.requestId === id);
+    const shape = (l: Record<string, unknown> | undefined) => l && { ...l, time: 0, durationMs: 0, requestId: '' };
+    expect(shape(line('plain-fast-1'))).toEqual(shape(line('plain-koa-1')));
+    expect(line('plain-fast-1')).toMatchObject({ route: '/healthz', status: 200 });
+  } finally {
+    await plain.stop();
+  }
+});
+
 test('behavior: HEAD and other methods on /healthz still go through Koa (HEAD 200 without a body, POST 405 with Allow)', async () => {
   const head = await fetch(`${service.url}/healthz`, { method: 'HEAD' });
   expect(head.status).toBe(200);

@@ -2,7 +2,7 @@ import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { createKeyCache } from '../../../src/app/accounts/keyCache';
 import { checkApiKey } from '../../../src/app/accounts/authenticate';
 import { createAccount } from '../../../src/app/accounts/createAccount';
-import { newRequestId } from '../../../src/rest/middleware/requestId';
+import { newRequestId } from '../../../src/http/requestId';
 import { createLogger } from '../../../src/logger';
 
 const clock = { now: () => new Date() };
