@@ -1,3 +1,5 @@
+import type { Address } from 'viem';
+import type { Intent } from '../../../src/domain/intent';
 import { createReadCaches, fetchFresh, planningCacheOf } from '../../../src/app/caches';
 import type { ReadCaches } from '../../../src/app/deps';
 import { askedOf } from '../../../src/app/intents/submitIntent';
@@ -51,6 +53,25 @@ function cachedHarness(): {
   };
 }
 
+/**
+ * A wallet holding `held` USDC on base-sepolia when a client read its balances; `meanwhile` runs between that read
+ * and a lend of `amount`. The settled intent, and how often the chains' holdings were read for it.
+ */
+async function lendAfterRead(
+  held: string,
+  amount: string,
+  meanwhile?: (h: Harness, w: { id: string; address: Address }) => Promise<void> | void,
+): Promise<{ intent: Intent; chainReads: number }> {
+  const { h, holdingsReads, warm } = cachedHarness();
+  const w = await h.wallet();
+  h.chain.fund('base-sepolia', w.address, 'USDC', usdc(held));
+  await warm(w.id);
+  await meanwhile?.(h, w);
+  const before = holdingsReads();
+  const intent = await h.settled((await h.submit(w.id, { amount })).id);
+  return { intent, chainReads: holdingsReads() - before };
+}
+
 describe('planning from the read caches', () => {
   test("behavior: rates the yields' cache holds fresh are planned with, not read again; without them planning reads the chains and puts nothing in the cache", async () => {
     const { h, caches, ratesReads } = cachedHarness();
@@ -68,48 +89,31 @@ describe('planning from the read caches', () => {
   });
 
   test('behavior: a lend right after a balance read plans from that read: no holdings read of the chains, and it completes', async () => {
-    const { h, holdingsReads, warm } = cachedHarness();
-    const w = await h.wallet();
-    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('100'));
-    await warm(w.id);
-    const before = holdingsReads();
-    const done = await h.settled((await h.submit(w.id, { amount: '50' })).id);
-    expect(done).toMatchObject({ status: 'completed', amount: '50' });
-    expect(holdingsReads() - before).toBe(0);
+    const { intent, chainReads } = await lendAfterRead('100', '50');
+    expect(intent).toMatchObject({ status: 'completed', amount: '50' });
+    expect(chainReads).toBe(0);
   });
 
   test('behavior: an intent of the wallet changed since the read began (on any instance) → planning reads the chains', async () => {
-    const { h, holdingsReads, warm } = cachedHarness();
-    const w = await h.wallet();
-    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('100'));
-    await warm(w.id);
-    // another instance's intent of this wallet, recorded after the read: its funds may have moved
-    const now = h.clock.now().toISOString();
-    await h.store.intents.insert(pendingIntent({ id: 'intent_other001', walletId: w.id, status: 'completed', createdAt: now, updatedAt: now }));
-    const before = holdingsReads();
-    expect(await h.settled((await h.submit(w.id, { amount: '50' })).id)).toMatchObject({ status: 'completed' });
-    expect(holdingsReads() - before).toBeGreaterThanOrEqual(1);
+    const { intent, chainReads } = await lendAfterRead('100', '50', async (h, w) => {
+      // another instance's intent of this wallet, recorded after the read: its funds may have moved
+      const now = h.clock.now().toISOString();
+      await h.store.intents.insert(pendingIntent({ id: 'intent_other001', walletId: w.id, status: 'completed', createdAt: now, updatedAt: now }));
+    });
+    expect(intent).toMatchObject({ status: 'completed' });
+    expect(chainReads).toBeGreaterThanOrEqual(1);
   });
 
   test('behavior: funds that arrived after the read (the kept balance falls short) → the chains are read before failing, and the lend completes', async () => {
-    const { h, holdingsReads, warm } = cachedHarness();
-    const w = await h.wallet();
-    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
-    await warm(w.id);
-    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('90'));
-    const before = holdingsReads();
-    expect(await h.settled((await h.submit(w.id, { amount: '50' })).id)).toMatchObject({ status: 'completed', amount: '50' });
-    expect(holdingsReads() - before).toBe(1);
+    const { intent, chainReads } = await lendAfterRead('10', '50', (h, w) => h.chain.fund('base-sepolia', w.address, 'USDC', usdc('90')));
+    expect(intent).toMatchObject({ status: 'completed', amount: '50' });
+    expect(chainReads).toBe(1);
   });
 
   test('error: a lend short of funds with nothing kept still fails INSUFFICIENT_FUNDS, after one read of the chains', async () => {
-    const { h, holdingsReads, warm } = cachedHarness();
-    const w = await h.wallet();
-    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
-    await warm(w.id);
-    const before = holdingsReads();
-    expect(await h.settled((await h.submit(w.id, { amount: '50' })).id)).toMatchObject({ status: 'failed', error: { code: 'INSUFFICIENT_FUNDS' } });
-    expect(holdingsReads() - before).toBe(1);
+    const { intent, chainReads } = await lendAfterRead('10', '50');
+    expect(intent).toMatchObject({ status: 'failed', error: { code: 'INSUFFICIENT_FUNDS' } });
+    expect(chainReads).toBe(1);
   });
 });
 
