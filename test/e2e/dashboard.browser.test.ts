@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
-import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
+import { buildDashboard, CHROMIUM, CHROMIUM_ARGS, signInToDashboard, watchPage } from '../helpers/chromium';
 
 /**
  * The whole dashboard journey in Debian's headless Chromium, as a developer
@@ -30,11 +29,7 @@ const failed: string[] = [];
 
 if (existsSync(CHROMIUM)) {
   beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
-      { cwd: ROOT, stdio: 'inherit' },
-    );
+    buildDashboard();
     srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -50,11 +45,7 @@ if (existsSync(CHROMIUM)) {
 
   test('behavior: sign in, create a key shown once, use it, watch usage and a live intent, revoke it, sign out', async () => {
     // Signed out: the app offers sign-in, which goes through the development provider's page.
-    await page.goto(`${srv.url}/dashboard/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await signInToDashboard(page, srv.url, 'grace@example.com');
     await page.getByText('grace@example.com').first().waitFor();
 
     // Create a key with the keyboard alone: shown once, in a read-only field that takes the focus.

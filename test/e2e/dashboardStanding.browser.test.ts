@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
-import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
+import { buildDashboard, CHROMIUM, CHROMIUM_ARGS, signInToDashboard, watchPage } from '../helpers/chromium';
 
 /**
  * The dashboard's Standing intents page in Debian's headless Chromium,
@@ -17,7 +15,6 @@ import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
  * answers for the same window, and the standing intent deleted through its
  * dialog. Any CSP violation or page error fails the test.
  */
-const ROOT = join(__dirname, '..', '..');
 const HOUR = 3_600_000;
 const HOURS = 72;
 
@@ -68,11 +65,7 @@ async function seedHistory(): Promise<void> {
 
 if (existsSync(CHROMIUM)) {
   beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
-      { cwd: ROOT, stdio: 'inherit' },
-    );
+    buildDashboard();
     srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
     await seedHistory();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -88,11 +81,7 @@ if (existsSync(CHROMIUM)) {
   });
 
   test('behavior: create a standing intent (field errors first), pause and resume it, backtest the seeded rates as the API does, delete it', async () => {
-    await page.goto(`${srv.url}/dashboard/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill('lovelace@example.com');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await signInToDashboard(page, srv.url, 'lovelace@example.com');
 
     // A key of the signed-in account (the admin API), a wallet made with it, 20 USDC on base-sepolia.
     const viewer = await page.evaluate(async () => {

@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
+import { buildDashboard, CHROMIUM, CHROMIUM_ARGS, signInToDashboard, watchPage } from '../helpers/chromium';
 
 /**
  * The dashboard's Webhooks page in Debian's headless Chromium, signed in
@@ -18,7 +16,6 @@ import { CHROMIUM, CHROMIUM_ARGS, watchPage } from '../helpers/chromium';
  * endpoint through its dialog (Escape first, which changes nothing). Any CSP
  * violation or page error fails the test; at 375 px nothing scrolls sideways.
  */
-const ROOT = join(__dirname, '..', '..');
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -37,11 +34,7 @@ const failed: string[] = [];
 
 if (existsSync(CHROMIUM)) {
   beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
-      { cwd: ROOT, stdio: 'inherit' },
-    );
+    buildDashboard();
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -68,11 +61,7 @@ if (existsSync(CHROMIUM)) {
 
   test('behavior: add an endpoint, read its secret once, send a test event delivered signed with it, delete the endpoint', async () => {
     // Sign in through the development provider, exactly as the dashboard journey does.
-    await page.goto(`${srv.url}/dashboard/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill('hopper@example.com');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await signInToDashboard(page, srv.url, 'hopper@example.com');
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
 /** Debian's Chromium (never a downloaded build), driven by playwright-core; tests skip with one line where it is absent. */
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -33,4 +37,24 @@ export function watchPage(
     const u = new URL(r.url());
     if (!['data:', 'blob:'].includes(u.protocol) && u.host !== new URL(serviceUrl()).host) problems.push(`outside request: ${r.url()}`);
   });
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Builds the dashboard the service serves (vite, production), as `npm run build` would. */
+export function buildDashboard(): void {
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+}
+
+/** Signs in to the dashboard at `serviceUrl` as `email` through the development provider's page; resolves on the first page (API keys). */
+export async function signInToDashboard(page: Page, serviceUrl: string, email: string): Promise<void> {
+  await page.goto(`${serviceUrl}/dashboard/`);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
 }
