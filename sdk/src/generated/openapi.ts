@@ -7750,6 +7750,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed.optional"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7836,6 +7837,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `STANDING_INTENT_ALREADY_EXISTS`: the wallet already has a standing intent for this asset (details.standingIntentId; details.walletId, details.asset)
+             *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another body, or its first request is still running
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT";
                     };
                 };
             };

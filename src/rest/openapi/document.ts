@@ -654,8 +654,9 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
       description: 'The standing intent',
       schema: standingIntentSchema,
       examples: { standing: { summary: 'Created', value: STANDING_EXAMPLES.standing } },
+      headers: { 'Idempotent-Replayed': false },
     },
-    errors: { 404: ['WALLET_NOT_FOUND'] },
+    errors: { 404: ['WALLET_NOT_FOUND'], 409: ['STANDING_INTENT_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
   },
   {
     operationId: 'listStandingIntents',
