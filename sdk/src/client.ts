@@ -103,12 +103,12 @@ export interface ServiceClient {
   };
   /**
    * Standing intents: keep a wallet's asset lent in the market with the best
-   * net yield. Their POSTs take no Idempotency-Key (the service does not honour
-   * one there: a second standing intent of a wallet and asset is refused).
+   * net yield. `create` carries an Idempotency-Key (a random UUID, or yours),
+   * as wallets and intents do.
    */
   readonly standingIntents: {
-    /** POST /v1/standing-intents: active at once (201). A second one for the wallet and asset is 400 naming `asset`. */
-    create(body: CreateStandingIntentRequest, o?: CallOptions): Promise<StandingIntent>;
+    /** POST /v1/standing-intents: active at once (201). A second one for the wallet and asset is 409 STANDING_INTENT_ALREADY_EXISTS (`details.standingIntentId`). */
+    create(body: CreateStandingIntentRequest, o?: IdempotentCallOptions): Promise<StandingIntent>;
     /** GET /v1/standing-intents: the account's, newest first, by cursor (`after: pageInfo.endCursor`). */
     list(query?: ListStandingIntentsQuery, o?: CallOptions): Promise<StandingIntentPage>;
     /** GET /v1/standing-intents/:id. */
@@ -182,7 +182,7 @@ export function createClient(o: ClientOptions): ServiceClient {
     balances: { get: (walletId, c) => unwrap(rest.GET('/balances/{walletId}', { params: { path: { walletId } }, ...signalOf(c) })) },
     usage: { get: (c) => unwrap(rest.GET('/usage', signalOf(c))) },
     standingIntents: {
-      create: (body, c) => unwrap(rest.POST('/standing-intents', { body, ...signalOf(c) })),
+      create: (body, c) => unwrap(rest.POST('/standing-intents', { body, params: keyOf(c), ...signalOf(c) })),
       list: (query, c) => unwrap(rest.GET('/standing-intents', { params: { query: query ?? {} }, ...signalOf(c) })),
       get: (standingIntentId, c) => unwrap(rest.GET('/standing-intents/{standingIntentId}', { params: { path: { standingIntentId } }, ...signalOf(c) })),
       pause: (standingIntentId, c) =>

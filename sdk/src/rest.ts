@@ -14,7 +14,7 @@ export type FetchLike = (input: Request) => Promise<Response>;
  * IdempotencyKey parameter; test/unit/sdk/idempotency.test.ts checks the list
  * against it). The SDK sends a random UUID on these unless one is given.
  */
-export const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set(['/wallets', '/intents']);
+export const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set(['/wallets', '/intents', '/standing-intents']);
 
 export interface RestClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:3000` (the client adds `/v1`). */

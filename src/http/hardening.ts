@@ -112,8 +112,8 @@ const isPreflight = (req: IncomingMessage): boolean =>
  * authentication (a preflight never carries credentials, so a door asking for
  * them answered 401 where another answered 204); with origins configured,
  * for exactly those origins, the request's origin echoed only when it is on
- * the list, never `*`; without, with no Access-Control-Allow-* header at all,
- * which the browser reads as a refusal. Helmet runs once, at construction
+ * the list, never `*`; without, or from an origin not on the list, with no
+ * Access-Control-Allow-* header at all, which the browser reads as a refusal. Helmet runs once, at construction
  * (recordHeaderOps); each answer replays what it did.
  */
 export function createHardening(o: HardeningOptions): Hardening {
@@ -159,9 +159,12 @@ export function createHardening(o: HardeningOptions): Hardening {
         }) as unknown as Handler);
   const harden: Handler = (req, res, next) => {
     headers(res);
-    if (corsHandler) return corsHandler(req, res, next);
+    const origin = req.headers.origin;
+    // A listed origin: the cors package answers its preflight and decorates its requests.
+    if (corsHandler && origin !== undefined && allowed.has(origin)) return corsHandler(req, res, next);
+    // Any other preflight (CORS off, or an origin not on the list: the package would pass it on to the doors, 401 or 200 with Allow) ends here.
     if (isPreflight(req)) {
-      res.writeHead(204, { 'Content-Length': '0' });
+      res.writeHead(204, { 'Content-Length': '0', ...(corsHandler && { Vary: 'Origin' }) });
       return res.end();
     }
     next();

@@ -99,10 +99,12 @@ export function describeStandingIntentsContract(name: string, makeStore: () => P
       await expect(store.standingIntents.insert(a)).rejects.toMatchObject({ name: 'DuplicateError', index: 'standingIntents.id' });
       const twin = standing({ walletId: a.walletId, accountId: a.accountId });
       await expect(store.standingIntents.insert(twin)).rejects.toMatchObject({ name: 'DuplicateError', index: 'standingIntents.walletId_asset' });
-      // two creates at once: exactly one wins
-      const racers = [standing({ walletId: a.walletId, asset: 'WETH' }), standing({ walletId: a.walletId, asset: 'WETH' })];
+      // ten creates at once: exactly one wins, every other is the wallet-and-asset duplicate (what the use case answers 409 with)
+      const racers = Array.from({ length: 10 }, () => standing({ walletId: a.walletId, asset: 'WETH' }));
       const results = await Promise.allSettled(racers.map((s) => store.standingIntents.insert(s)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as { name: string; index: string }] : []));
+      expect(lost.map((e) => [e.name, e.index])).toEqual(lost.map(() => ['DuplicateError', 'standingIntents.walletId_asset']));
       await store.standingIntents.insert(standing({ walletId: a.walletId, asset: 'DAI' }));
       expect((await store.standingIntents.listByWallet(a.walletId)).map((s) => s.asset).sort()).toEqual(['DAI', 'USDC', 'WETH']);
       await store.standingIntents.delete(a.id);

@@ -80,6 +80,22 @@ describe('CORS', () => {
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  test('security: with CORS_ORIGINS, a preflight from an origin not on the list is 204 with no Access-Control-Allow-* header, before admission, the same on every door (was 401 on /graphql, 200 with Allow on /v1 and /admin)', async () => {
+    const answers = [];
+    for (const path of ['/graphql', '/v1/yields', '/v1/wallets', '/admin/accounts', '/admin/sandbox/mint', '/nowhere']) {
+      const r = await fetch(withCors.url + path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+      });
+      const cors = [...r.headers.keys()].filter((h) => h.startsWith('access-control-'));
+      answers.push({ path, status: r.status, cors, allow: r.headers.get('allow'), body: await r.text() });
+    }
+    expect(answers).toEqual(answers.map(({ path }) => ({ path, status: 204, cors: [], allow: null, body: '' })));
+    // a listed origin keeps its answer on the same paths
+    const listed = await fetch(`${withCors.url}/admin/accounts`, { method: 'OPTIONS', headers: { Origin: APP, 'Access-Control-Request-Method': 'POST' } });
+    expect([listed.status, listed.headers.get('access-control-allow-origin')]).toEqual([204, APP]);
+  });
+
   test('error: CORS_ORIGINS that is not a list of origins stops the start, naming the variable', async () => {
     await expect(startTestServer({ CORS_ORIGINS: 'https://*.example.com' })).rejects.toThrow(/CORS_ORIGINS/);
   });

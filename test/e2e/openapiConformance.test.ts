@@ -1305,8 +1305,8 @@ test('conformance: valid and invalid requests for every route, through Prism: 0 
     'POST /standing-intents twice',
     '/standing-intents',
     { key: keeper.key, body: { walletId: keeperWallet, asset: 'USDC' } },
-    400,
-    'INVALID_REQUEST',
+    409,
+    'STANDING_INTENT_ALREADY_EXISTS',
     false,
   );
   await invalid(

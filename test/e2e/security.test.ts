@@ -278,6 +278,21 @@ describe('admin inputs are validated like public ones', () => {
     }
   });
 
+  test('error: a mint to an address the token refuses is 400 INVALID_REQUEST naming address (was 500): the zero address on every asset, USDC to its own contract', async () => {
+    const manifest = (await dev.rest('GET', '/admin/sandbox/manifest', { key: ADMIN_TOKEN })).body;
+    const cases: [string, string, string, RegExp][] = [
+      ...(['base-sepolia', 'arbitrum-sepolia'] as const).flatMap((chain) =>
+        Object.keys(manifest.chains[chain].tokens).map((asset): [string, string, string, RegExp] => [chain, asset, '0x' + '00'.repeat(20), /zero address/]),
+      ),
+      ['base-sepolia', 'USDC', manifest.chains['base-sepolia'].tokens.USDC, /USDC contract/],
+    ];
+    for (const [chain, asset, address, rule] of cases) {
+      const a = await dev.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain, asset, address, amount: '1' } });
+      expect({ chain, asset, status: a.status, error: a.body.error }).toEqual({ chain, asset, status: 400, error: 'INVALID_REQUEST' });
+      expect(a.body.details.issues).toEqual([expect.objectContaining({ path: 'address', message: expect.stringMatching(rule) })]);
+    }
+  });
+
   test('behavior: good amounts mint (string or plain number)', async () => {
     expect((await mint('2.5')).status).toBe(200);
     expect((await mint(3)).status).toBe(200);

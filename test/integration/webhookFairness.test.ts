@@ -50,6 +50,39 @@ test('behavior: while 16 test events of account A hang at an endpoint that never
   expect(hanging.received.length).toBeLessThan(16);
 }, 60_000);
 
+test('behavior: while 5 accounts × 2 endpoints that never answer × 4 test events hang, one more account’s test event arrives before any of their attempts has ended (it waited 7.7 s for one to time out)', async () => {
+  const log: Receiver['log'] = [];
+  const fine = await startReceiver('b', () => 204, log);
+  receivers.push(fine);
+  const sends: Promise<unknown>[] = [];
+  for (let a = 0; a < 5; a++) {
+    const account = await srv.admin.createAccount({ plan: 'pro' });
+    for (let e = 0; e < 2; e++) {
+      const hanging = await startReceiver(`hang-${a}-${e}`, () => null, log);
+      receivers.push(hanging);
+      const hook = await endpoint(account.key, hanging.url);
+      for (let i = 0; i < 4; i++) sends.push(srv.rest('POST', `/v1/webhooks/${hook}/test`, { key: account.key }).then((r) => expect(r.status).toBe(202)));
+    }
+  }
+  await Promise.all(sends);
+  // every hanging account has attempts in flight (up to 4 each, 2 per endpoint, the last 4 of the 16 slots kept for accounts with none)
+  const accountsInFlight = () => new Set(log.filter((l) => l.event.type === 'received').map((l) => l.at.split('-')[1])).size;
+  await new Promise<void>((resolve) => {
+    const check = () => (accountsInFlight() === 5 ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  const b = await srv.admin.createAccount({ plan: 'pro' });
+  const hookB = await endpoint(b.key, fine.url);
+  expect((await srv.rest('POST', `/v1/webhooks/${hookB}/test`, { key: b.key })).status).toBe(202);
+  await fine.arrived(1);
+  const before = log.slice(
+    0,
+    log.findIndex((l) => l.at === 'b'),
+  );
+  expect(before.filter((l) => l.event.type === 'closed')).toEqual([]);
+  expect(before.filter((l) => l.event.type === 'received').length).toBeGreaterThanOrEqual(5);
+}, 60_000);
+
 test('behavior: a test event costs a credit and counts in the account’s rate window, from a dashboard session (it was free) as from an API key over REST and GraphQL', async () => {
   const hook = await startReceiver('credits');
   receivers.push(hook);

@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Keep a wallet's asset lent where it earns most
-         * @description A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's `asset` (`amount` of it, or all) to another market gains more over `horizonDays` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of `minGainUsd` and 10 % of the gain, at most `maxMovesPerDay` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a `rebalance` intent like any other. 1 credit. One per wallet and asset (a second is 400 naming `asset`), at most 100 per account; the wallet must have a chain where the asset exists.
+         * @description A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's `asset` (`amount` of it, or all) to another market gains more over `horizonDays` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of `minGainUsd` and 10 % of the gain, at most `maxMovesPerDay` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a `rebalance` intent like any other. 1 credit. One per wallet and asset (a second is 409 STANDING_INTENT_ALREADY_EXISTS with the existing one's id in `details.standingIntentId`), at most 100 per account; the wallet must have a chain where the asset exists. Send an Idempotency-Key to retry safely.
          *
          *     Needs a key with the `write` scope. Query parameters it does not name are ignored.
          */
@@ -647,7 +647,7 @@ export interface components {
              * @description Machine-readable code; each status lists the codes it carries
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             /** @description For people; 500s say only that an internal error occurred */
             message: string;
             /** @description Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed */
@@ -1361,7 +1361,7 @@ export interface components {
         /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …) */
         IntentError: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             message: string;
             details: {
                 [key: string]: unknown;
@@ -7725,6 +7725,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Makes the request safe to retry for 24 h: the same key with the same body answers the first answer again (Idempotent-Replayed: true); with another body, or while the first is still running, 409 IDEMPOTENCY_CONFLICT. 1-255 printable ASCII characters (else 400).
+                 * @example order-1234
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Your id for the request, echoed in X-Request-Id (and the logs) when it is 1-128 of A-Z a-z 0-9 . _ : -; otherwise the service makes one. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -7745,6 +7750,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed.optional"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +7837,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `STANDING_INTENT_ALREADY_EXISTS`: the wallet already has a standing intent for this asset (details.standingIntentId; details.walletId, details.asset)
+             *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another body, or its first request is still running
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT";
                     };
                 };
             };

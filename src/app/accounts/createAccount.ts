@@ -5,6 +5,13 @@ import { newId } from '../../domain/ids';
 import { displayPrefix, generateApiKey, hashApiKey } from './apiKeyFormat';
 import { recordAudit } from '../audit/recordAudit';
 import type { AuditActor } from '../../domain/audit';
+import { forbidden } from '../../domain/errors/auth';
+
+/**
+ * Keys one account may hold, active or revoked, however they are issued
+ * (admin API, dashboard): what bounds every listing of an account's keys.
+ */
+export const MAX_KEYS_PER_ACCOUNT = 50;
 
 /** A key as shown once at creation: the only time the full key is returned. */
 export interface IssuedApiKey {
@@ -26,8 +33,11 @@ export interface IssueKeyParams {
   actor?: AuditActor;
 }
 
-/** Issues an API key for an account; stores only its SHA-256 and display prefix. */
+/** Issues an API key for an account; stores only its SHA-256 and display prefix. An account holding MAX_KEYS_PER_ACCOUNT is 403 FORBIDDEN. */
 export async function issueApiKey(deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>, params: IssueKeyParams): Promise<IssuedApiKey> {
+  if ((await deps.store.apiKeys.listByAccount(params.accountId)).length >= MAX_KEYS_PER_ACCOUNT) {
+    throw forbidden(`An account holds at most ${MAX_KEYS_PER_ACCOUNT} keys`, { limit: MAX_KEYS_PER_ACCOUNT });
+  }
   const key = params.presetKey ?? generateApiKey();
   const record: ApiKeyRecord = {
     id: newId('apiKey'),

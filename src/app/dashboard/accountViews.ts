@@ -2,7 +2,6 @@ import type { AppDeps } from '../deps';
 import type { Account, ApiKeyRecord, Scope } from '../../domain/types';
 import type { Intent } from '../../domain/intent';
 import { ServiceError } from '../../domain/errors/base';
-import { forbidden } from '../../domain/errors/auth';
 import { issueApiKey, type IssuedApiKey } from '../accounts/createAccount';
 import { revokeApiKey } from '../accounts/revokeApiKey';
 import { getUsage } from '../accounts/getUsage';
@@ -35,14 +34,11 @@ export const toApiKeyView = (k: ApiKeyRecord): ApiKeyView => ({
   revokedAt: k.revokedAt,
 });
 
-/** The keys of an account, oldest first. */
+/** The keys of an account, oldest first: at most MAX_KEYS_PER_ACCOUNT, the bound issueApiKey keeps. */
 export async function listAccountKeys(deps: Pick<AppDeps, 'store'>, accountId: string): Promise<ApiKeyView[]> {
   const keys = await deps.store.apiKeys.listByAccount(accountId);
   return keys.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)).map(toApiKeyView);
 }
-
-/** Keys one account may hold, active or revoked: a bound on what a session can create. */
-export const MAX_KEYS_PER_ACCOUNT = 50;
 
 /** A new key for the session's account; the answer is the only place its full value ever appears. */
 export async function createAccountKey(
@@ -51,8 +47,7 @@ export async function createAccountKey(
   params: { name: string; scopes: Scope[] },
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
   const accountId = principal.account.id;
-  const existing = await deps.store.apiKeys.listByAccount(accountId);
-  if (existing.length >= MAX_KEYS_PER_ACCOUNT) throw forbidden(`An account holds at most ${MAX_KEYS_PER_ACCOUNT} keys`, { limit: MAX_KEYS_PER_ACCOUNT });
+  // (issueApiKey refuses an account holding MAX_KEYS_PER_ACCOUNT keys)
   const issued: IssuedApiKey = await issueApiKey(deps, { accountId, name: params.name, scopes: params.scopes, actor: actorOf(principal) ?? undefined });
   const apiKey = toApiKeyView({ ...issued, accountId, hash: '', revokedAt: null, lastUsedAt: null });
   return { key: issued.key, apiKey };

@@ -35,8 +35,16 @@ export function sandboxAdmin(
       deps.caches.rates.clear();
       return { ...p, txHash };
     },
-    /** Mints `amount` (decimal string) of a test token to an address. */
+    /**
+     * Mints `amount` (decimal string) of a test token to an address. Circle's
+     * USDC blacklists its own contract address, so a mint to it would revert:
+     * refused here, naming the field, like the zero address in the schema.
+     */
     async mint(p: { chain: ChainName; asset: TokenAsset; address: Address; amount: string }) {
+      const token = deployment.chains[p.chain]?.tokens[p.asset];
+      if (p.asset === 'USDC' && token !== undefined && token.toLowerCase() === p.address.toLowerCase()) {
+        throw invalidRequest([{ path: 'address', message: `address is the USDC contract on ${p.chain}, which USDC refuses to mint to` }]);
+      }
       const { txHash } = await controls.mint({ ...p, amount: toUnits(p.amount, p.asset) });
       deps.caches.holdings.clear();
       return { ...p, txHash };

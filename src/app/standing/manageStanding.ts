@@ -1,17 +1,18 @@
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
-import { newId } from '../../domain/ids';
+import { ID_PREFIX, newId } from '../../domain/ids';
 import { supportsAsset } from '../../domain/chains';
 import { STANDING_LIMITS, type StandingIntent, type StandingIntentStatus } from '../../domain/standingIntent';
 import { parseInput } from '../../domain/schemas/parse';
 import { createStandingSchema, standingPageSchema } from '../../domain/schemas/standing';
 import { invalidRequest } from '../../domain/errors/request';
-import { standingIntentNotFound } from '../../domain/errors/standing';
+import { standingIntentAlreadyExists, standingIntentNotFound } from '../../domain/errors/standing';
 import { ServiceError } from '../../domain/errors/base';
 import { DuplicateError } from '../../ports/store';
 import { getWalletById } from '../wallets/getWallet';
 import { decodeCursor, encodeCursor } from '../intents/listIntents';
 import { actorOf, recordAudit } from '../audit/recordAudit';
+import { withIdempotency, type Replayable } from '../idempotency';
 import { toDecisionView, toStandingView, type DecisionView, type StandingIntentView } from './standingView';
 
 type Deps = Pick<AppDeps, 'store' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>;
@@ -32,64 +33,76 @@ export async function ownStanding(deps: Pick<AppDeps, 'store'>, principal: Princ
 /**
  * POST /standing-intents: 201 with the standing intent, active. The wallet
  * must be the caller's (else WALLET_NOT_FOUND) and have a chain where the
- * asset exists; a wallet keeps one standing intent per asset, an account at
- * most STANDING_LIMITS.perAccount.
+ * asset exists; a wallet keeps one standing intent per asset (a second is
+ * 409 STANDING_INTENT_ALREADY_EXISTS naming the first: the store's unique
+ * index on wallet and asset settles two racing creates), an account at most
+ * STANDING_LIMITS.perAccount. An Idempotency-Key replays the first answer
+ * for 24 h, as on wallets and intents.
  */
-export async function createStandingIntent(deps: Deps, principal: Principal, body: unknown): Promise<StandingIntentView> {
-  const params = parseInput(createStandingSchema, body);
-  const wallet = await getWalletById(deps, principal, params.walletId);
-  if (wallet.chainType === 'tron')
-    throw invalidRequest([{ path: 'walletId', message: 'standing intents need an EVM wallet (Tron has no lending market yet)' }]);
-  if (!wallet.chains.some((c) => supportsAsset(c, params.asset))) {
-    throw invalidRequest([{ path: 'asset', message: `the wallet has no chain where ${params.asset} exists (its chains: ${wallet.chains.join(', ')})` }]);
-  }
-  if ((await deps.store.standingIntents.countByAccount(principal.account.id)) >= STANDING_LIMITS.perAccount) {
-    throw invalidRequest([{ path: 'walletId', message: `an account has at most ${STANDING_LIMITS.perAccount} standing intents: delete one first` }]);
-  }
-  const now = deps.clock.now().toISOString();
-  const standing: StandingIntent = {
-    id: newId('standing'),
-    accountId: principal.account.id,
-    walletId: wallet.id,
-    asset: params.asset,
-    ...(params.amount !== undefined && { amount: params.amount }),
-    horizonDays: params.horizonDays,
-    minGainUsd: params.minGainUsd,
-    maxMovesPerDay: params.maxMovesPerDay,
-    status: 'active',
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  try {
-    await deps.store.standingIntents.insert(standing);
-  } catch (e) {
-    if (e instanceof DuplicateError && e.index === 'standingIntents.walletId_asset') {
-      const existing = (await deps.store.standingIntents.listByWallet(wallet.id)).find((s) => s.asset === params.asset);
-      throw invalidRequest([
-        {
-          path: 'asset',
-          message: `the wallet already has a standing intent for ${params.asset}${existing ? ` (${existing.id})` : ''}: change or delete that one`,
-        },
-      ]);
+export async function createStandingIntent(deps: Deps, principal: Principal, body: unknown, idempotencyKey?: string): Promise<Replayable<StandingIntentView>> {
+  return withIdempotency(deps, { scope: `${principal.account.id}:createStandingIntent`, key: idempotencyKey, request: body }, async ({ seed }) => {
+    const params = parseInput(createStandingSchema, body);
+    const wallet = await getWalletById(deps, principal, params.walletId);
+    if (wallet.chainType === 'tron')
+      throw invalidRequest([{ path: 'walletId', message: 'standing intents need an EVM wallet (Tron has no lending market yet)' }]);
+    if (!wallet.chains.some((c) => supportsAsset(c, params.asset))) {
+      throw invalidRequest([{ path: 'asset', message: `the wallet has no chain where ${params.asset} exists (its chains: ${wallet.chains.join(', ')})` }]);
     }
-    throw e;
-  }
-  await recordAudit(deps, {
-    accountId: standing.accountId,
-    type: 'standing_intent.created',
-    actor: actorOf(principal),
-    subject: { walletId: standing.walletId, standingIntentId: standing.id },
-    details: {
-      asset: standing.asset,
-      amount: standing.amount ?? null,
-      horizonDays: standing.horizonDays,
-      minGainUsd: standing.minGainUsd,
-      maxMovesPerDay: standing.maxMovesPerDay,
-    },
+    const existing = async () => (await deps.store.standingIntents.listByWallet(wallet.id)).find((s) => s.asset === params.asset) ?? null;
+    // Answered before the account's count, so a repeated create says what exists rather than that the account is full.
+    const first = await existing();
+    if (first) {
+      // a retry that took a dead first attempt over (same key, same seed) finds what the first attempt stored: that is its answer
+      if (seed !== undefined && first.id === seededId(seed)) return { status: 201, body: toStandingView(first) };
+      throw standingIntentAlreadyExists(wallet.id, params.asset, first.id);
+    }
+    if ((await deps.store.standingIntents.countByAccount(principal.account.id)) >= STANDING_LIMITS.perAccount) {
+      throw invalidRequest([{ path: 'walletId', message: `an account has at most ${STANDING_LIMITS.perAccount} standing intents: delete one first` }]);
+    }
+    const now = deps.clock.now().toISOString();
+    const standing: StandingIntent = {
+      // under an Idempotency-Key the id comes from the key's record (see above)
+      id: seed === undefined ? newId('standing') : seededId(seed),
+      accountId: principal.account.id,
+      walletId: wallet.id,
+      asset: params.asset,
+      ...(params.amount !== undefined && { amount: params.amount }),
+      horizonDays: params.horizonDays,
+      minGainUsd: params.minGainUsd,
+      maxMovesPerDay: params.maxMovesPerDay,
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    try {
+      await deps.store.standingIntents.insert(standing);
+    } catch (e) {
+      // a concurrent create won the wallet and asset: the store's unique index decided, this one names the winner
+      if (e instanceof DuplicateError && e.index === 'standingIntents.walletId_asset') {
+        throw standingIntentAlreadyExists(wallet.id, params.asset, (await existing())?.id ?? null);
+      }
+      throw e;
+    }
+    await recordAudit(deps, {
+      accountId: standing.accountId,
+      type: 'standing_intent.created',
+      actor: actorOf(principal),
+      subject: { walletId: standing.walletId, standingIntentId: standing.id },
+      details: {
+        asset: standing.asset,
+        amount: standing.amount ?? null,
+        horizonDays: standing.horizonDays,
+        minGainUsd: standing.minGainUsd,
+        maxMovesPerDay: standing.maxMovesPerDay,
+      },
+    });
+    return { status: 201, body: toStandingView(standing) };
   });
-  return toStandingView(standing);
 }
+
+/** The id a standing intent created under an Idempotency-Key gets: the same for every run of one key's record. */
+const seededId = (seed: string) => `${ID_PREFIX.standing}${seed.slice(0, 32)}`;
 
 export async function getStandingIntent(deps: Pick<AppDeps, 'store'>, principal: Principal, standingIntentId: string): Promise<StandingIntentView> {
   return toStandingView(await ownStanding(deps, principal, standingIntentId));

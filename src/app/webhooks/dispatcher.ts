@@ -42,6 +42,8 @@ export interface WebhookDispatcherOptions {
   perAccount?: number;
   /** Attempts in flight to one endpoint; default 2 (never more than `perAccount`). */
   perEndpoint?: number;
+  /** Free slots kept for accounts with nothing in flight; default a quarter of `concurrency` (deliverySlots.ts). */
+  reserve?: number;
   /** The endpoints' circuit breaker; defaults: opens after 5 failures in a row, cools down 6 retry steps (30 s), at most 720 (1 h). */
   breaker?: Partial<CircuitBreakerOptions>;
   /** One attempt's wait for an answer; default 10 s. */
@@ -86,8 +88,10 @@ export function messageId(endpointId: string, intent: Pick<Intent, 'id' | 'versi
  * any instance sends the delivery again.
  *
  * One account cannot slow another's deliveries: attempts in flight are capped
- * per account and per endpoint, and accounts take turns at free slots
- * (deliverySlots.ts), so a delivery of B is claimed while A's pile up or hang.
+ * per account and per endpoint, accounts take turns at free slots, an account
+ * with nothing in flight goes first, and a few slots are kept for such
+ * accounts (deliverySlots.ts), so a delivery of B is claimed at once while
+ * the endpoints of A, or of many accounts together, pile up or hang.
  * An endpoint failing again and again trips its circuit (circuitBreaker.ts):
  * its deliveries are held (rescheduled, not sent) for a cool-down, then one
  * probe decides.
@@ -98,7 +102,7 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   // Longer than the slowest attempt (DNS ≤ 5 s, the answer ≤ timeoutMs): a lease never runs out under a live attempt.
   const leaseMs = timeoutMs + 20_000;
   const pollMs = o.pollMs ?? Math.max(10, Math.min(1_000, o.retry.baseMs));
-  const slots = createDeliverySlots({ total: o.concurrency ?? 16, perAccount: o.perAccount ?? 4, perEndpoint: o.perEndpoint ?? 2 });
+  const slots = createDeliverySlots({ total: o.concurrency ?? 16, perAccount: o.perAccount ?? 4, perEndpoint: o.perEndpoint ?? 2, reserve: o.reserve });
   const breaker = createCircuitBreaker(
     {
       threshold: o.breaker?.threshold ?? 5,
@@ -207,14 +211,27 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
     }
   }
 
-  /** The due delivery soonest among accounts not yet served this turn, passing over full accounts and endpoints and those probing. */
-  function claimNext(): Promise<WebhookDelivery | null> {
-    const now = o.clock.now();
-    const skip = slots.skip(true);
-    return o.store.webhooks.claimDue(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), owner, {
-      accounts: skip.accounts,
-      endpoints: [...(skip.endpoints ?? []), ...breaker.probing()],
-    });
+  /**
+   * The next delivery in the slots' order (deliverySlots.ts: idle accounts
+   * first, then the others within their caps and the reserve, each passing
+   * over accounts served this turn and endpoints probing); when nobody is
+   * left for this turn, a new turn starts and the order is tried once more.
+   */
+  async function claimNext(): Promise<WebhookDelivery | null> {
+    for (let turn = 0; turn < 2; turn++) {
+      for (const skip of slots.claimOrder()) {
+        const now = o.clock.now();
+        const d = await o.store.webhooks.claimDue(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), owner, {
+          accounts: skip.accounts,
+          endpoints: [...(skip.endpoints ?? []), ...breaker.probing()],
+        });
+        if (d) return d;
+      }
+      // everyone with a due delivery was served this turn: the next turn starts
+      if (turn > 0 || !slots.turnStarted()) break;
+      slots.nextTurn();
+    }
+    return null;
   }
 
   async function pump(): Promise<void> {
@@ -228,12 +245,7 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
       do {
         again = false;
         while (!stopped && slots.free()) {
-          let d = await claimNext();
-          // everyone with a due delivery was served this turn: the next turn starts
-          if (!d && slots.turnStarted()) {
-            slots.nextTurn();
-            d = await claimNext();
-          }
+          const d = await claimNext();
           if (!d) break;
           const done = slots.take(d);
           const id = d.id;

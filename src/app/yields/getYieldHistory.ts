@@ -21,6 +21,13 @@ export const DEFAULT_HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const TARGET_HISTORY_BUCKETS = 500;
 /** A bucket asked for explicitly may make at most this many buckets (1m over 24 h). */
 export const MAX_HISTORY_BUCKETS = 1_440;
+/**
+ * The window is read from the store one UTC day at a time, yielding to the
+ * event loop between days: one read holds at most a day of samples (1,440 a
+ * market), where a 30-day read of every market held the loop for seconds.
+ * Every bucket width divides a day, so a bucket never spans two reads.
+ */
+export const HISTORY_READ_SLICE_MS = 24 * 60 * 60 * 1000;
 
 /** One bucket of a market's history: the samples taken in [start, end). */
 export interface YieldHistoryBucket {
@@ -123,12 +130,25 @@ export async function getYieldHistory(
     issues.push({ path: 'bucket', message: `bucket ${bucket} makes more than ${MAX_HISTORY_BUCKETS} buckets of this window; choose a wider one` });
   }
   if (issues.length > 0) throw invalidRequest(issues);
-  const samples = await deps.store.rateHistory.list({
-    chain,
-    protocol: q.protocol,
-    asset: q.asset as TokenAsset | undefined,
-    from: new Date(from).toISOString(),
-    to: new Date(to).toISOString(),
-  });
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, series: bucketize(samples, bucket) };
+  const filters = { chain, protocol: q.protocol, asset: q.asset as TokenAsset | undefined };
+  const series = new Map<string, YieldHistorySeries>();
+  for (let start = from; start < to;) {
+    const end = Math.min(to, (Math.floor(start / HISTORY_READ_SLICE_MS) + 1) * HISTORY_READ_SLICE_MS);
+    if (start > from) await new Promise((resolve) => setImmediate(resolve));
+    const samples = await deps.store.rateHistory.list({ ...filters, from: new Date(start).toISOString(), to: new Date(end).toISOString() });
+    for (const s of bucketize(samples, bucket)) {
+      const key = seriesKey(s);
+      const seen = series.get(key);
+      if (seen) seen.buckets.push(...s.buckets);
+      else series.set(key, s);
+    }
+    start = end;
+  }
+  // the store's order: by chain, protocol, asset, then token (a series without one first)
+  const ordered = [...series].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, series: ordered };
 }
+
+/** A series' market and token as one key that sorts as the store lists them. */
+const seriesKey = (s: Pick<YieldHistorySeries, 'chain' | 'protocol' | 'asset' | 'token'>) =>
+  `${s.chain}\u0000${s.protocol}\u0000${s.asset}\u0000${s.token ?? ''}`;

@@ -4,7 +4,11 @@ import { chainNameSchema, tokenAssetSchema } from './yields';
 import { isIsoInstant } from './yieldHistory';
 import { ASSET_DECIMALS, type TokenAsset } from '../chains';
 
-const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address');
+/** A mint's recipient: a 20-byte hex address, never the zero address (every token's mint refuses it: the chain reverts). */
+const addressSchema = z
+  .string({ error: 'address must be a string' })
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address')
+  .refine((a) => !/^0x0{40}$/.test(a), 'address must not be the zero address (tokens cannot be minted to it)');
 /** Largest mint accepted, in whole tokens: enough for any test, far below what overflows a uint256. */
 const MAX_MINT_TOKENS = 10n ** 15n;
 

@@ -274,7 +274,7 @@ builder.mutationField('createStandingIntent', (t) =>
     type: StandingIntentRef,
     nullable: true,
     description:
-      "Keeps a wallet's asset lent in the market with the best net yield (same as POST /v1/standing-intents); one per wallet and asset. Null with its error when refused (INVALID_REQUEST naming every bad field, WALLET_NOT_FOUND).",
+      "Keeps a wallet's asset lent in the market with the best net yield (same as POST /v1/standing-intents); one per wallet and asset. Honours the Idempotency-Key HTTP header. Null with its error when refused (INVALID_REQUEST naming every bad field, WALLET_NOT_FOUND, STANDING_INTENT_ALREADY_EXISTS with the existing one's id).",
     args: {
       walletId: t.arg.id({ required: true, description: 'One of your wallets (svc_wallet_…).' }),
       asset: t.arg({ type: TokenAssetEnum, required: true, description: 'The token kept lent; the wallet must have a chain where it exists.' }),
@@ -286,7 +286,13 @@ builder.mutationField('createStandingIntent', (t) =>
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ ...args, walletId: String(args.walletId) });
-      return runOperation(ctx.deps, principal, 'createStandingIntent', () => createStandingIntent(ctx.deps, principal, body), ctx.charge);
+      return runOperation(
+        ctx.deps,
+        principal,
+        'createStandingIntent',
+        async () => (await createStandingIntent(ctx.deps, principal, body, ctx.idempotencyKey)).body,
+        ctx.charge,
+      );
     },
   }),
 );

@@ -639,7 +639,8 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     path: '/standing-intents',
     tag: 'Standing intents',
     summary: "Keep a wallet's asset lent where it earns most",
-    description: `A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's \`asset\` (\`amount\` of it, or all) to another market gains more over \`horizonDays\` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of \`minGainUsd\` and 10 % of the gain, at most \`maxMovesPerDay\` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a \`rebalance\` intent like any other. ${cost('createStandingIntent')}. One per wallet and asset (a second is 400 naming \`asset\`), at most 100 per account; the wallet must have a chain where the asset exists.`,
+    description: `A standing intent, active: on every rate sample (and when funds arrive on the wallet) the service decides whether moving the wallet's \`asset\` (\`amount\` of it, or all) to another market gains more over \`horizonDays\` than every cost of the move (withdraw gas, CCTP fee, bridge gas, deposit gas) by more than the larger of \`minGainUsd\` and 10 % of the gain, at most \`maxMovesPerDay\` moves per rolling 24 h, never into a market the wallet's spending policy forbids; a move is a \`rebalance\` intent like any other. ${cost('createStandingIntent')}. One per wallet and asset (a second is 409 STANDING_INTENT_ALREADY_EXISTS with the existing one's id in \`details.standingIntentId\`), at most 100 per account; the wallet must have a chain where the asset exists. Send an Idempotency-Key to retry safely.`,
+    parameters: ['IdempotencyKey'],
     body: {
       schema: createStandingBodySchema,
       examples: {
@@ -653,8 +654,9 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
       description: 'The standing intent',
       schema: standingIntentSchema,
       examples: { standing: { summary: 'Created', value: STANDING_EXAMPLES.standing } },
+      headers: { 'Idempotent-Replayed': false },
     },
-    errors: { 404: ['WALLET_NOT_FOUND'] },
+    errors: { 404: ['WALLET_NOT_FOUND'], 409: ['STANDING_INTENT_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'] },
   },
   {
     operationId: 'listStandingIntents',
@@ -924,7 +926,7 @@ const DESCRIPTION = `Wallets for your users, their balances across chains, lendi
 
 **Limits.** Each API key's account has a per-minute request window (X-RateLimit-Limit/Remaining/Reset on every answer once the key is admitted; 429 RATE_LIMIT_EXCEEDED with Retry-After past it) and monthly credits (403 CREDITS_EXHAUSTED); credits are charged on 2xx only, and X-Credits-Remaining on every answer once the key is admitted says how many are left (\`unlimited\` on a plan without a limit). GET /usage (free) has the plan, credits, rate window and wallets in one answer. Bodies are JSON (415 otherwise) of at most the configured size (413).
 
-**Idempotency.** POST /wallets and POST /intents honour Idempotency-Key for 24 h: the same key and body replay the first answer (Idempotent-Replayed: true); another body, or a first request still running, is 409 IDEMPOTENCY_CONFLICT.
+**Idempotency.** POST /wallets, POST /intents and POST /standing-intents honour Idempotency-Key for 24 h: the same key and body replay the first answer (Idempotent-Replayed: true); another body, or a first request still running, is 409 IDEMPOTENCY_CONFLICT.
 
 **Every answer** carries X-Request-Id, and the security headers of the service (Content-Security-Policy, X-Content-Type-Options, Referrer-Policy, …).
 

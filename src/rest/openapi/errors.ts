@@ -91,6 +91,7 @@ export const CODE_DOCS: Record<ErrorCode, string> = {
   NOT_FOUND: 'no such route',
   METHOD_NOT_ALLOWED: 'the path does not take this method (Allow lists those it takes)',
   WALLET_ALREADY_EXISTS: 'this userId already has a wallet (details.walletId)',
+  STANDING_INTENT_ALREADY_EXISTS: 'the wallet already has a standing intent for this asset (details.standingIntentId; details.walletId, details.asset)',
   IDEMPOTENCY_CONFLICT: 'this Idempotency-Key was used with another body, or its first request is still running',
   VERSION_CONFLICT: 'concurrent updates kept winning: read it again and retry (details.policyId)',
   PAYLOAD_TOO_LARGE: 'the body exceeds the limit (details.limitBytes); the connection is closed',

@@ -300,6 +300,7 @@ const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   STANDING_INTENT_NOT_FOUND: { standingIntentId: 'svc_standing_0123456789abcdef0123456789abcdef' },
   INTENT_NOT_FOUND: { intentId: INTENT_ID },
   WALLET_ALREADY_EXISTS: { userId: 'user_42', walletId: WALLET_ID },
+  STANDING_INTENT_ALREADY_EXISTS: { walletId: WALLET_ID, asset: 'USDC', standingIntentId: 'svc_standing_0123456789abcdef0123456789abcdef' },
   IDEMPOTENCY_CONFLICT: { idempotencyKey: 'order-1234' },
   PAYLOAD_TOO_LARGE: { limitBytes: 1048576 },
   UNSUPPORTED_MEDIA_TYPE: { contentType: 'text/plain', expected: 'application/json' },

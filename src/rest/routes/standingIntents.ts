@@ -24,8 +24,10 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
     'createStandingIntent',
     '/standing-intents',
     operation(deps, 'createStandingIntent', async (ctx) => {
-      ctx.status = 201;
-      ctx.body = await createStandingIntent(deps, ctx.state.principal!, ctx.state.body);
+      const result = await createStandingIntent(deps, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = result.status;
+      ctx.body = result.body;
     }),
   );
 

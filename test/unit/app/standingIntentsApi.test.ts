@@ -74,7 +74,7 @@ test('behavior: REST create (201, the defaults), get, list by cursor, pause, res
   expect(audit.body.events.find((e: any) => e.type === 'standing_intent.deleted').subject).toEqual({ walletId: w.id, standingIntentId: id });
 });
 
-test('error: a bad body is 400 naming every bad field; a second one for the wallet and asset names asset; a Tron wallet names walletId', async () => {
+test('error: a bad body is 400 naming every bad field; a Tron wallet names walletId', async () => {
   const { key } = await s.account('pro');
   const w = await s.wallet(key);
   const bad = await s.rest('POST', '/v1/standing-intents', key, {
@@ -93,11 +93,6 @@ test('error: a bad body is 400 naming every bad field; a second one for the wall
   const limits = await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC', horizonDays: 366, maxMovesPerDay: 25, minGainUsd: -1 });
   expect(issuesOf(limits.body)).toEqual(['horizonDays', 'maxMovesPerDay', 'minGainUsd']);
 
-  expect((await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC' })).status).toBe(201);
-  const twice = await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC' });
-  expect(twice.status).toBe(400);
-  expect(issuesOf(twice.body)).toEqual(['asset']);
-
   const tron = await s.wallet(key, 'tron');
   expect(issuesOf((await s.rest('POST', '/v1/standing-intents', key, { walletId: tron.id, asset: 'USDC' })).body)).toEqual(['walletId']);
   expect((await s.rest('POST', '/v1/standing-intents', key, { walletId: 'svc_wallet_nope', asset: 'USDC' })).body.error).toBe('WALLET_NOT_FOUND');
@@ -107,6 +102,64 @@ test('error: a bad body is 400 naming every bad field; a second one for the wall
   expect(issuesOf(simulate.body)).toEqual(['from']);
   const tooLong = await s.rest('POST', '/v1/standing-intents/simulate', key, { asset: 'USDC', amount: '10', from: '2025-01-01', to: '2026-01-01' });
   expect(tooLong.body.details.issues[0].message).toMatch(/at most 90 days/);
+});
+
+test('error: a second standing intent for the wallet and asset is 409 STANDING_INTENT_ALREADY_EXISTS naming the first, over REST and GraphQL; of ten racing creates exactly one is stored', async () => {
+  const { key } = await s.account('pro');
+  const w = await s.wallet(key);
+  const first = await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC' });
+  expect(first.status).toBe(201);
+  const details = { walletId: w.id, asset: 'USDC', standingIntentId: first.body.id };
+  // before: 400 INVALID_REQUEST naming asset
+  const twice = await s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'USDC', horizonDays: 7 });
+  expect({ status: twice.status, error: twice.body.error, details: twice.body.details }).toEqual({
+    status: 409,
+    error: 'STANDING_INTENT_ALREADY_EXISTS',
+    details,
+  });
+  const gql = await s.gql('mutation($w: ID!) { createStandingIntent(walletId: $w, asset: USDC) { id } }', { w: w.id }, key);
+  expect(gql.body.data.createStandingIntent).toBeNull();
+  expect(gql.body.errors[0].extensions).toMatchObject({ code: 'STANDING_INTENT_ALREADY_EXISTS', details });
+
+  // ten at once for another asset: the store's unique index settles it, every loser names the winner
+  const racing = await Promise.all(Array.from({ length: 10 }, () => s.rest('POST', '/v1/standing-intents', key, { walletId: w.id, asset: 'WETH' })));
+  const won = racing.filter((r) => r.status === 201);
+  expect(won).toHaveLength(1);
+  const lost = racing.filter((r) => r.status !== 201);
+  expect(lost.map((r) => [r.status, r.body.error, r.body.details.standingIntentId])).toEqual(
+    lost.map(() => [409, 'STANDING_INTENT_ALREADY_EXISTS', won[0]!.body.id]),
+  );
+  const listed = (await s.rest('GET', '/v1/standing-intents', key)).body.standingIntents;
+  expect(listed.filter((x: any) => x.asset === 'WETH')).toHaveLength(1);
+});
+
+test('behavior: Idempotency-Key on POST /v1/standing-intents and createStandingIntent: the same key and body answer the first again (nothing created twice), another body is 409 IDEMPOTENCY_CONFLICT', async () => {
+  const { key } = await s.account('pro');
+  const w = await s.wallet(key);
+  const body = { walletId: w.id, asset: 'USDC', amount: '100' };
+  const headers = { 'Idempotency-Key': `standing-${w.id}` };
+  const first = await s.rest('POST', '/v1/standing-intents', key, body, headers);
+  expect(first.status).toBe(201);
+  // before: the key was ignored, so the retry was a duplicate (400)
+  const again = await s.rest('POST', '/v1/standing-intents', key, body, headers);
+  expect({ status: again.status, body: again.body, replayed: again.headers.get('idempotent-replayed') }).toEqual({
+    status: 201,
+    body: first.body,
+    replayed: 'true',
+  });
+  const other = await s.rest('POST', '/v1/standing-intents', key, { ...body, amount: '200' }, headers);
+  expect({ status: other.status, error: other.body.error }).toEqual({ status: 409, error: 'IDEMPOTENCY_CONFLICT' });
+
+  const mutation = 'mutation($w: ID!, $a: String) { createStandingIntent(walletId: $w, asset: WETH, amount: $a) { id amount } }';
+  const gqlHeaders = { 'Idempotency-Key': `standing-gql-${w.id}` };
+  const g1 = await s.gql(mutation, { w: w.id, a: '1' }, key, gqlHeaders);
+  const g2 = await s.gql(mutation, { w: w.id, a: '1' }, key, gqlHeaders);
+  expect(g1.body.errors).toBeUndefined();
+  expect(g2.body).toEqual(g1.body);
+  const g3 = await s.gql(mutation, { w: w.id, a: '2' }, key, gqlHeaders);
+  expect(g3.body.errors[0].extensions.code).toBe('IDEMPOTENCY_CONFLICT');
+  const listed = (await s.rest('GET', '/v1/standing-intents', key)).body.standingIntents;
+  expect(listed.map((x: any) => x.id).sort()).toEqual([first.body.id, g1.body.data.createStandingIntent.id].sort());
 });
 
 test("error: another account's standing intent is 404 STANDING_INTENT_NOT_FOUND on every route; no key is 401; a read-only key cannot create", async () => {

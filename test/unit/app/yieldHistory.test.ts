@@ -341,3 +341,44 @@ describe('getYieldHistory', () => {
     expect(issues.map((i) => i.path).sort()).toEqual([...paths].sort());
   });
 });
+
+describe('getYieldHistory: bounded reads', () => {
+  test('behavior: a 30-day window is read one UTC day at a time, the event loop running between reads, and answers what one read of the window would', async () => {
+    const now = Date.UTC(2026, 0, 31, 12, 0, 30);
+    const history = createMemoryRateHistory({ now: () => new Date(now) });
+    const markets = [
+      { chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC') },
+      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: doubleToken('USDC') },
+      { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC' },
+    ] as const;
+    const samples: RateSample[] = [];
+    for (let m = 0; m < 30 * 1440; m += 7)
+      for (const [i, market] of markets.entries()) samples.push({ ...market, at: new Date(now - m * 60_000).toISOString(), apy: 3 + i + (m % 11) / 10 });
+    await history.record(samples);
+    const spans: number[] = [];
+    let loopRan = false;
+    let loopRanBetweenReads = true;
+    const spied = {
+      ...history,
+      list: async (q: Parameters<typeof history.list>[0]) => {
+        if (spans.length > 0 && !loopRan) loopRanBetweenReads = false;
+        loopRan = false;
+        setImmediate(() => (loopRan = true));
+        spans.push(Date.parse(q.to) - Date.parse(q.from));
+        return history.list(q);
+      },
+    };
+    const deps = { store: { rateHistory: spied } as unknown as Store, clock: { now: () => new Date(now) }, environment: 'development' as const };
+    const from = new Date(now - 30 * 86_400_000).toISOString();
+    const to = new Date(now).toISOString();
+    for (const bucket of ['1d', '1h'] as const) {
+      spans.length = 0;
+      const h = await getYieldHistory(deps, principal, { from, to, bucket });
+      // before: one read of all 30 days
+      expect(spans.length).toBe(31);
+      expect(Math.max(...spans)).toBeLessThanOrEqual(86_400_000);
+      expect(loopRanBetweenReads).toBe(true);
+      expect(h.series).toEqual(bucketize(await history.list({ from, to }), bucket));
+    }
+  });
+});

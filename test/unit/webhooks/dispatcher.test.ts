@@ -155,3 +155,37 @@ test('behavior: after 3 failures in a row the circuit opens: the endpoint’s ot
   expect(hook.received).toHaveLength(6);
   for (const id of heldIds) expect(await webhooks.getDelivery(id)).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 204 });
 });
+
+test('behavior: while 5 accounts × 2 endpoints that never answer × 4 events each are in flight, one more account’s delivery is sent before any of theirs times out (12 of the 16 slots held, the rest kept for newcomers)', async () => {
+  const log: Receiver['log'] = [];
+  const stuck: Receiver[] = [];
+  for (let a = 0; a < 5; a++) {
+    const accountId = `acct_${hex(8)}`;
+    for (let e = 0; e < 2; e++) {
+      const r = await startReceiver(`hang-${a}-${e}`, () => null, log);
+      stuck.push(r);
+      const endpoint = { ...endpointFor(r.url), accountId };
+      await webhooks.insertEndpoint(endpoint);
+      for (let i = 0; i < 4; i++) await webhooks.insertDelivery(deliveryTo(endpoint, T - 60_000 + i));
+    }
+  }
+  const b = await startReceiver('b', () => 204, log);
+  receivers.push(...stuck, b);
+  // a short attempt timeout: before, B's delivery waited for the first of these to end
+  const worker = start({ timeoutMs: 3_000 });
+  await new Promise<void>((resolve) => {
+    const check = () => (log.filter((l) => l.event.type === 'received').length >= 12 ? resolve() : setTimeout(check, 10));
+    check();
+  });
+  const eb = endpointFor(b.url);
+  await webhooks.insertEndpoint(eb);
+  await webhooks.insertDelivery(deliveryTo(eb, T));
+  worker.kick();
+  await b.arrived(1);
+  const before = log.slice(
+    0,
+    log.findIndex((l) => l.at === 'b'),
+  );
+  expect(before.filter((l) => l.event.type === 'closed')).toEqual([]);
+  expect(before.filter((l) => l.event.type === 'received')).toHaveLength(12);
+});
