@@ -77,7 +77,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     isKnown: (chain, txHash) => isKnown(reads, chain, txHash),
     replace: (signer, sent, onSigned) => replace({ access, accounts }, signer, sent, onSigned),
     messageReceived: (chain, message) => messageReceived(access, chain, message),
-    attest: (chain, burnTxHash) => attest({ attestations, faults }, chain, burnTxHash),
+    attest: (chain, burnTxHash) => attest({ attestations, faults, access }, chain, burnTxHash),
     gasQuote: (chain) => {
       // a chain quoted at planning is about to be sent on: its fee estimate is read meanwhile
       feeEstimates.warm(chain);

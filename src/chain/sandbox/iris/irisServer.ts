@@ -73,6 +73,8 @@ export interface IrisServer {
   setOutage(on: boolean): void;
   /** Changes the validity window of attestations signed from now on (0: never expire); re-attestations get at least REATTESTED_MIN_BLOCKS. */
   setExpirationBlocks(blocks: number): void;
+  /** While on, `POST /v2/reattest/{nonce}` answers 400, as Circle does for a message it will not re-attest. */
+  setReattestRefused(on: boolean): void;
   /** How many times `POST /v2/reattest/{nonce}` re-signed a message. */
   reattested(): number;
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
   let outage = false;
   let expirationBlocks = checkedBlocks(options.expirationBlocks ?? 0);
   let reattestations = 0;
+  let reattestRefused = false;
 
   const chains = new Map<number, { config: IrisChain; client: PublicClient<HttpTransport, Chain> }>();
   for (const c of options.chains) {
@@ -226,6 +229,7 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
       const s = isHash(nonce) ? await byNonce(nonce) : undefined;
       if (s === undefined) return send(res, 404, { error: 'Message not found for nonce' });
       if (!s.signed) return send(res, 400, { error: 'Message is not attested yet' });
+      if (reattestRefused) return send(res, 400, { error: 'Re-attestation is not allowed for this message' });
       // As Circle does: the same message signed again with a later expirationBlock (a fresh window on the destination).
       try {
         await sign(s, await expirationFor(s, expirationBlocks === 0 ? 0 : Math.max(expirationBlocks, REATTESTED_MIN_BLOCKS)));
@@ -285,6 +289,9 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
     },
     setExpirationBlocks(blocks) {
       expirationBlocks = checkedBlocks(blocks);
+    },
+    setReattestRefused(on) {
+      reattestRefused = on;
     },
     reattested: () => reattestations,
     close: () =>
