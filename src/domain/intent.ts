@@ -119,6 +119,12 @@ export interface BridgeStep extends StepProgress {
   maxFee?: string;
   /** The burn's minFinalityThreshold: 1000 fast, 2000 standard. */
   minFinalityThreshold?: 1000 | 2000;
+  /**
+   * Absent: the fee tier the attestation service answers now. Planned while
+   * the service did not answer: `lastKnown` (its last answer), or
+   * `standardFree` (no answer yet: a standard transfer, free under CCTP v2).
+   */
+  feeSource?: 'lastKnown' | 'standardFree';
 }
 
 /** One step record of an execution plan. */

@@ -3,7 +3,15 @@ import { ServiceError, isServiceError } from '../domain/errors/base';
 import { invalidChain } from '../domain/errors/chain';
 import { walletNotFound } from '../domain/errors/wallet';
 import { policyViolation } from '../domain/errors/policy';
-import { DEFAULT_BRIDGE_SPEED, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type IntentPolicy } from '../domain/intent';
+import {
+  DEFAULT_BRIDGE_SPEED,
+  EXPECTED_ATTESTATION_SECONDS,
+  FINALITY_OF_SPEED,
+  type BridgeSpeed,
+  type BridgeStep,
+  type Intent,
+  type IntentPolicy,
+} from '../domain/intent';
 import type { Clock } from '../domain/clock';
 import type { ChainName, TokenAsset } from '../domain/chains';
 import type { Wallet } from '../domain/types';
@@ -13,7 +21,7 @@ import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import { TYPICAL_GAS } from '../ports/typicalGas';
-import { withRetry, type RetryPolicy } from './executor/retry';
+import { isTransient, withRetry, type RetryPolicy } from './executor/retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
 import { readHoldingsWithReservations, type PlanningRead } from './holdingsAndReservations';
@@ -123,8 +131,10 @@ const CHANGED_READ = 2;
 export interface MarketSnapshot {
   holdings: ChainHoldings[];
   rates: MarketRate[];
-  /** CCTP fee tiers per route, as the attestation service answers them. */
+  /** CCTP fee tiers per route, as the attestation service answers them (or last answered, each route marked). */
   routeFees: RouteFeeTable;
+  /** The attestation service has not answered the fee route yet: a standard bridge is planned free (`routeFees` empty). */
+  routeFeesUnread?: true;
   /** Gas price and ETH/USD per chain read (only when a net-return ranking needs them). */
   gasPrices?: Partial<Record<ChainName, ChainGasPrice>>;
   /** USD per whole token of the intent's asset (with gasPrices). */
@@ -232,11 +242,16 @@ export async function readPlanning(
     const [holdings, rates, routeFees, quotes, assetUsd] = await Promise.all([
       kept ? [...kept] : fx.chains.holdings(wallet.evmAddress as Address, chains),
       fx.cache?.reads.rates() ?? fx.chains.rates(),
-      fx.chains.routeFees(),
+      // a standard transfer is free under CCTP v2: an attestation service that never answered yet does not stop it
+      fx.chains.routeFees().catch((e: unknown) => {
+        if (speedOf(request) === 'standard' && isTransient(e)) return UNREAD_FEES;
+        throw e;
+      }),
       withPrices ? Promise.all(chains.map((c) => fx.chains.gasQuote(c))) : Promise.resolve(undefined),
       withPrices && chains[0] !== undefined ? fx.chains.priceUsd(request.asset, chains[0]) : Promise.resolve(undefined),
     ]);
     const snapshot: MarketSnapshot = { holdings, rates, routeFees };
+    if (routeFees === UNREAD_FEES) snapshot.routeFeesUnread = true;
     if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
     if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
     return snapshot;
@@ -311,8 +326,17 @@ export function planOn(request: PlanningRequest, snapshot: PlanningSnapshot): Pl
   // Each burn asks for the request's speed; its maxFee is the fee planned at that speed's tier.
   const speed = speedOf(request);
   const minFinalityThreshold = FINALITY_OF_SPEED[speed];
-  const steps = planned.plan.steps.map((s) => (s.type === 'bridge' ? { ...s, minFinalityThreshold } : s));
+  const steps = planned.plan.steps.map((s) => (s.type === 'bridge' ? { ...s, minFinalityThreshold, ...feeSourceOf(market, s.from, s.to) } : s));
   return { ...planned, plan: { ...planned.plan, steps, reasoning: `${planned.plan.reasoning} ${speedText(speed)}` } };
+}
+
+/** The table standard bridges are planned on while the attestation service has never answered (every route free). */
+const UNREAD_FEES: RouteFeeTable = Object.freeze({}) as RouteFeeTable;
+
+/** Where a bridge's planned fee comes from, when not from the attestation service's answer of now (BridgeStep.feeSource). */
+function feeSourceOf(market: MarketSnapshot, from: ChainName, to: ChainName): Pick<BridgeStep, 'feeSource'> {
+  if (market.routeFeesUnread) return { feeSource: 'standardFree' };
+  return market.routeFees[from]?.[to]?.lastKnownAt !== undefined ? { feeSource: 'lastKnown' } : {};
 }
 
 /** What a plan's bridges wait at `speed`, in its reasoning. */

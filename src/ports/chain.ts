@@ -80,6 +80,8 @@ export type FinalityThreshold = 1000 | 2000;
 export interface RouteFeeTiers {
   fast: number;
   standard: number;
+  /** Set while the attestation service does not answer: the tiers are its last answer, read at this instant (ISO 8601). */
+  lastKnownAt?: string;
 }
 
 /** Fee tiers per (from, to) route. */

@@ -10,7 +10,7 @@ import { deployCctpV2, linkCctpV2Routes, type CctpV2Deployment } from '../../src
 import { CIRCLE_USDC } from '../../src/chain/sandbox/deploy';
 import { createDeployer, type Deployer } from '../../src/chain/sandbox/deployer';
 import { startDevnets, type Devnets } from '../../src/chain/sandbox/devnets';
-import { startIrisServer, type IrisServer } from '../../src/chain/sandbox/iris/irisServer';
+import { REATTESTED_MIN_BLOCKS, startIrisServer, type IrisServer } from '../../src/chain/sandbox/iris/irisServer';
 import {
   FIAT_TOKEN_PROXY_ADMIN_SLOT,
   FIAT_TOKEN_PROXY_IMPLEMENTATION_SLOT,
@@ -334,6 +334,41 @@ describe('CCTP v2 with the Iris-compatible attestation service', () => {
     expect(attested).toMatchObject({ finalityThresholdExecuted: FINALITY_STANDARD, feeExecuted: 0n });
     const { body } = await irisGet(`/v2/messages/${CHAINS[SOURCE].cctpDomain}?transactionHash=${txHash}`);
     expect(body).toMatchObject({ messages: [{ status: 'complete', delayReason: 'insufficient_fee' }] });
+  });
+
+  test('behavior: an attestation whose expirationBlock has passed reverts "Message expired and must be re-signed"; POST /v2/reattest/{nonce} signs it again with a later block, and it mints once', async () => {
+    const amount = 4_000_000n;
+    const recipient = randomAddress();
+    const { txHash } = await burn(SOURCE, DEST, amount, recipient, { maxFee: 0n, minFinalityThreshold: FINALITY_STANDARD });
+    const ref = { sourceDomain: CHAINS[SOURCE].cctpDomain, txHash };
+    // one block of validity: expired for any block after the one it was signed at
+    iris.setExpirationBlocks(1);
+    let expired;
+    try {
+      expired = await client.fetchAttestation(ref);
+    } finally {
+      iris.setExpirationBlocks(0);
+    }
+    const signedAt = await env[DEST].reader.getBlockNumber({ cacheTime: 0 });
+    expect(expired).toMatchObject({ destinationDomain: CHAINS[DEST].cctpDomain, expirationBlock: signedAt + 1n });
+    // the destination moves on a block: the mint's block number reaches the expiration
+    await env[DEST].reader.request({ method: 'evm_mine' as never, params: [] as never });
+    await expect(simulateReceive(DEST, expired.message, expired.attestation)).rejects.toThrow('Message expired and must be re-signed');
+
+    iris.setExpirationBlocks(1);
+    try {
+      await client.reattest({ ...ref, nonce: expired.nonce });
+    } finally {
+      iris.setExpirationBlocks(0);
+    }
+    const fresh = await client.fetchAttestation({ ...ref, replacing: expired.attestation });
+    expect(fresh.nonce).toBe(expired.nonce);
+    expect(fresh.expirationBlock).toBe(signedAt + 1n + BigInt(REATTESTED_MIN_BLOCKS));
+    await receive(DEST, fresh.message, fresh.attestation);
+    expect(await usdcBalance(DEST, recipient)).toBe(amount);
+    await expect(simulateReceive(DEST, fresh.message, fresh.attestation)).rejects.toThrow('Nonce already used');
+    const unknown = await client.reattest({ ...ref, nonce: toHex(randomBytes(32)) }).catch((x: unknown) => x);
+    expect(unknown).toMatchObject({ code: 'BRIDGE_FAILED' });
   });
 
   test('error: an attestation by a key that is not an enabled attester reverts', async () => {

@@ -1333,6 +1333,11 @@ export interface components {
             maxFee?: string;
             /** @description The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard */
             minFinalityThreshold?: 1000 | 2000;
+            /**
+             * @description Present when the attestation service did not answer at planning: `lastKnown`, the fee is from its last answer; `standardFree`, no answer yet and a standard transfer, free under CCTP v2
+             * @enum {string}
+             */
+            feeSource?: "lastKnown" | "standardFree";
         };
         /** @description A transaction the intent sent */
         Transaction: {

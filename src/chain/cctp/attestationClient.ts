@@ -1,5 +1,6 @@
-import { isHex, type Hex } from 'viem';
+import { isHash, isHex, type Hex } from 'viem';
 import { createSystemClock, type Clock } from '../../domain/clock';
+import { decodeBurnMessageV2, decodeMessageV2, isBurnMessageBodyV2 } from './messageV2';
 import { attestationInvalid, attestationTimeout, attestationUnavailable, type AttestationRef } from '../../domain/errors/attestation';
 
 /** Circle's attestation service (Iris) for the test networks. */
@@ -27,6 +28,10 @@ export interface Attestation {
   finalityThresholdExecuted: number;
   /** Burns only: what the mint keeps back as the fee. */
   feeExecuted: bigint | null;
+  /** The domain the message is minted on. */
+  destinationDomain: number;
+  /** Burns only: the destination block from which the mint reverts "Message expired and must be re-signed"; 0 = never. */
+  expirationBlock: bigint;
 }
 
 /** One fee tier of a route: the minimum fee, in basis points, of transfers attested at `finalityThreshold`. */
@@ -39,6 +44,8 @@ export interface FetchAttestationParameters {
   sourceDomain: number;
   txHash: Hex;
   signal?: AbortSignal;
+  /** After a re-attestation: the old attestation, answered still until the service has signed again (then waited out like a pending one). */
+  replacing?: Hex;
 }
 
 export interface AttestationClient {
@@ -54,6 +61,13 @@ export interface AttestationClient {
   fetchAttestation(params: FetchAttestationParameters): Promise<Attestation>;
   /** `GET /v2/burn/USDC/fees/{source}/{destination}`: the route's fee tiers. */
   fetchFees(sourceDomain: number, destinationDomain: number, options?: { signal?: AbortSignal }): Promise<FeeTier[]>;
+  /**
+   * `POST /v2/reattest/{nonce}`: asks the service to sign the message again,
+   * e.g. once its `expirationBlock` has passed. Fetch it again afterwards
+   * (`fetchAttestation` with `replacing`). Network errors, 429 and 5xx throw
+   * NETWORK_ERROR (transient); another refusal throws BRIDGE_FAILED.
+   */
+  reattest(ref: { sourceDomain: number; txHash: Hex; nonce: Hex }, options?: { signal?: AbortSignal }): Promise<void>;
 }
 
 type Poll = { kind: 'done'; attestation: Attestation } | { kind: 'wait'; status: string } | { kind: 'transient'; cause: unknown };
@@ -68,15 +82,17 @@ export function createAttestationClient(options: AttestationClientOptions = {}):
   const clock = options.clock ?? createSystemClock();
   const now = () => clock.now().getTime();
 
-  const get = (path: string, signal?: AbortSignal): Promise<Response> => {
+  const request = (method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<Response> => {
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     return doFetch(`${baseUrl}${path}`, {
+      method,
       headers: { accept: 'application/json' },
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   };
+  const get = (path: string, signal?: AbortSignal): Promise<Response> => request('GET', path, signal);
 
-  const pollOnce = async (ref: AttestationRef, signal?: AbortSignal): Promise<Poll> => {
+  const pollOnce = async (ref: AttestationRef, signal?: AbortSignal, replacing?: Hex): Promise<Poll> => {
     let res: Response;
     let body: unknown;
     try {
@@ -92,17 +108,18 @@ export function createAttestationClient(options: AttestationClientOptions = {}):
     const first = firstMessage(body);
     if (first === null) throw attestationInvalid(ref, `answer not in Circle's shape: ${JSON.stringify(body).slice(0, 200)}`);
     if (first.status !== 'complete') return { kind: 'wait', status: first.status };
+    if (replacing !== undefined && first.attestation === replacing) return { kind: 'wait', status: 'reattesting' };
     return { kind: 'done', attestation: toAttestation(ref, first) };
   };
 
   return {
-    async fetchAttestation({ sourceDomain, txHash, signal }) {
+    async fetchAttestation({ sourceDomain, txHash, signal, replacing }) {
       const ref: AttestationRef = { sourceDomain, txHash };
       const deadline = now() + timeoutMs;
       let delay = poll.initialMs;
       for (;;) {
         if (signal?.aborted) throw signal.reason;
-        const result = await pollOnce(ref, signal);
+        const result = await pollOnce(ref, signal, replacing);
         if (result.kind === 'done') return result.attestation;
         if (now() + delay > deadline) {
           throw result.kind === 'transient' ? attestationUnavailable(ref, result.cause) : attestationTimeout(ref, result.status);
@@ -110,6 +127,22 @@ export function createAttestationClient(options: AttestationClientOptions = {}):
         await sleep(clock, delay, signal);
         delay = Math.min(delay * 2, poll.maxMs);
       }
+    },
+
+    async reattest({ sourceDomain, txHash, nonce }, { signal } = {}) {
+      const ref: AttestationRef = { sourceDomain, txHash };
+      if (!isHash(nonce)) throw attestationInvalid(ref, `not a v2 nonce: ${nonce}`);
+      let res: Response;
+      let body: unknown;
+      try {
+        res = await request('POST', `/v2/reattest/${nonce}`, signal);
+        body = await res.json().catch(() => undefined);
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        throw attestationUnavailable(ref, e);
+      }
+      if (res.status === 429 || res.status >= 500) throw attestationUnavailable(ref, new Error(`HTTP ${res.status}: ${JSON.stringify(body)}`));
+      if (!res.ok) throw attestationInvalid(ref, `re-attestation of ${nonce} refused: HTTP ${res.status}: ${JSON.stringify(body)}`);
     },
 
     async fetchFees(sourceDomain, destinationDomain, { signal } = {}) {
@@ -143,7 +176,11 @@ interface RawMessage {
   eventNonce: unknown;
   attestation: unknown;
   status: string;
-  decodedMessage?: { finalityThresholdExecuted?: unknown; decodedMessageBody?: { feeExecuted?: unknown } | null } | null;
+  decodedMessage?: {
+    finalityThresholdExecuted?: unknown;
+    destinationDomain?: unknown;
+    decodedMessageBody?: { feeExecuted?: unknown; expirationBlock?: unknown } | null;
+  } | null;
 }
 
 /** The first (lowest log index) message of a `{messages: [...]}` answer, or null when the shape is not Circle's. */
@@ -159,12 +196,22 @@ function toAttestation(ref: AttestationRef, m: RawMessage): Attestation {
   if (!isHex(message) || !isHex(attestation) || !isHex(eventNonce)) throw attestationInvalid(ref, 'complete message without hex message, attestation or nonce');
   const executed = Number(m.decodedMessage?.finalityThresholdExecuted);
   const fee = m.decodedMessage?.decodedMessageBody?.feeExecuted;
+  // The signed bytes are the truth (a decoded copy may lag or be absent): the destination and the expiration are read from them.
+  let fields: { destinationDomain: number; expirationBlock: bigint };
+  try {
+    const decoded = decodeMessageV2(message);
+    const body = decoded.messageBody;
+    fields = { destinationDomain: decoded.destinationDomain, expirationBlock: isBurnMessageBodyV2(body) ? decodeBurnMessageV2(body).expirationBlock : 0n };
+  } catch (e) {
+    throw attestationInvalid(ref, `complete message is not a CCTP v2 message (${e instanceof Error ? e.message : String(e)})`);
+  }
   return {
     message,
     attestation,
     nonce: eventNonce,
     finalityThresholdExecuted: Number.isInteger(executed) ? executed : 0,
     feeExecuted: typeof fee === 'string' && /^\d+$/.test(fee) ? BigInt(fee) : null,
+    ...fields,
   };
 }
 

@@ -1,4 +1,5 @@
 import { parseEther } from 'viem';
+import { createSystemClock } from '../../domain/clock';
 import { FaultRegistry } from '../../domain/sandboxFaults';
 import type { SandboxManifest } from '../../ports/deploymentManifest';
 import { createAttestationClient, IRIS_SANDBOX_URL, type AttestationClient } from '../cctp/attestationClient';
@@ -22,6 +23,15 @@ import { serviceAccounts } from './serviceAccounts';
 import type { ViemChainPort, ViemChainPortOptions } from './viemPortOptions';
 
 export type { ServiceKeys, ViemChainPort, ViemChainPortOptions } from './viemPortOptions';
+
+/**
+ * How long the fee route's tiers are kept: a plan's fee is at most this old.
+ * Whatever it is, the burn's maxFee (the planned fee) caps what the mint
+ * keeps back; a fee raised after planning makes the service attest the burn
+ * as standard (free) instead, as Circle does, and a fee lowered is charged
+ * lower (the mint's MintAndWithdraw says what arrived).
+ */
+const ROUTE_FEES_TTL_MS = 5_000;
 
 /** The attestation service of the manifest (else Circle's testnet service), polled about as often as receipts. */
 function defaultAttestations(manifest: SandboxManifest, pollMs: number): AttestationClient {
@@ -48,7 +58,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const accounts = serviceAccounts(o.keys);
   const attestations = o.attestations ?? defaultAttestations(o.manifest, pollMs);
   const prices = createEthUsdPrices(access);
-  const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? 30_000);
+  const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? ROUTE_FEES_TTL_MS, createSystemClock());
   const sendWithNonce = createNonceSender({ access, nonces: o.nonces, gapMs: o.nonceGapMs ?? 5_000, pollMs, onNonceRetry: o.onNonceRetry });
   const feeEstimates = createFeeEstimates(access, { refreshMs: o.feeRefreshMs ?? 1_000, maxAgeMs: o.feeMaxAgeMs ?? 3_000 });
   const gas = {
@@ -77,7 +87,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     isKnown: (chain, txHash) => isKnown(reads, chain, txHash),
     replace: (signer, sent, onSigned) => replace({ access, accounts }, signer, sent, onSigned),
     messageReceived: (chain, message) => messageReceived(access, chain, message),
-    attest: (chain, burnTxHash) => attest({ attestations, faults }, chain, burnTxHash),
+    attest: (chain, burnTxHash) => attest({ attestations, faults, access }, chain, burnTxHash),
     gasQuote: (chain) => {
       // a chain quoted at planning is about to be sent on: its fee estimate is read meanwhile
       feeEstimates.warm(chain);

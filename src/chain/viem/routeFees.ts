@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { CHAINS } from '../../domain/chains';
-import { ServiceError } from '../../domain/errors/base';
+import { CHAINS, type ChainName } from '../../domain/chains';
+import type { Clock } from '../../domain/clock';
+import { ServiceError, isServiceError } from '../../domain/errors/base';
 import type { RouteFeeTable } from '../../ports/chain';
 import type { ChainDeployment } from '../../ports/deploymentManifest';
 import type { AttestationClient } from '../cctp/attestationClient';
@@ -13,6 +14,9 @@ export interface RouteFees {
   drop(): void;
 }
 
+/** NETWORK_ERROR and TIMEOUT: the attestation service is out for now (the engine's rule, without importing the engine). */
+const isTransient = (e: unknown): boolean => isServiceError(e) && (e.code === 'NETWORK_ERROR' || e.code === 'TIMEOUT');
+
 /** The tier of a fee route answer at `threshold`, in bps (a route without it is a service that does not offer the tier: free is not assumed). */
 function tierBps(tiers: readonly { finalityThreshold: number; minimumFeeBps: number }[], threshold: number, route: string): number {
   const tier = tiers.find((t) => t.finalityThreshold === threshold);
@@ -23,8 +27,24 @@ function tierBps(tiers: readonly { finalityThreshold: number; minimumFeeBps: num
   return tier.minimumFeeBps;
 }
 
-/** Fee tiers of every route, kept `ttlMs`; concurrent misses share one read of the attestation service. */
-export function createRouteFees(deployments: readonly ChainDeployment[], attestations: AttestationClient, ttlMs: number): RouteFees {
+/** The table as last read, each route marked as such (`lastKnownAt`). */
+function markedLastKnown(table: RouteFeeTable, at: string): RouteFeeTable {
+  const out: RouteFeeTable = {};
+  for (const [from, row] of Object.entries(table)) {
+    for (const [to, tiers] of Object.entries(row ?? {})) if (tiers) (out[from as ChainName] ??= {})[to as ChainName] = { ...tiers, lastKnownAt: at };
+  }
+  return out;
+}
+
+/**
+ * Fee tiers of every route, kept `ttlMs`; concurrent misses share one read of
+ * the attestation service. While the service does not answer (a transient
+ * error), the last table it answered is used, every route marked
+ * `lastKnownAt`: bridges can still be planned, their fee marked as last
+ * known. Without any answer yet the error goes up.
+ */
+export function createRouteFees(deployments: readonly ChainDeployment[], attestations: AttestationClient, ttlMs: number, clock: Clock): RouteFees {
+  let last: { table: RouteFeeTable; at: string } | undefined;
   const feeTables = new LRUCache<'all', RouteFeeTable>({
     max: 1,
     ttl: ttlMs,
@@ -42,12 +62,19 @@ export function createRouteFees(deployments: readonly ChainDeployment[], attesta
             }),
         ),
       );
+      last = { table: out, at: clock.now().toISOString() };
       return out;
     },
   });
   return {
     async table() {
-      const table = await feeTables.fetch('all');
+      let table: RouteFeeTable | undefined;
+      try {
+        table = await feeTables.fetch('all');
+      } catch (e) {
+        if (last === undefined || !isTransient(e)) throw e;
+        return markedLastKnown(last.table, last.at);
+      }
       if (table === undefined) throw new Error('no route fee table');
       return table;
     },

@@ -10,6 +10,7 @@ import { apyPercentToCometRate } from '../apy';
 import type { ChainClient } from './chainClients';
 import type { FaultRegistry } from '../../domain/sandboxFaults';
 import type { SandboxControls } from '../../ports/sandboxControls';
+import { DEVNET_STALL_PATH } from '../sandbox/devnetPreload';
 
 /** Controls over the sandbox contracts; the deployer owns pools and feeds, the faucet may mint. */
 export function createSandboxControls(o: {
@@ -87,6 +88,11 @@ export function createSandboxControls(o: {
     async stall(chain, seconds) {
       const c = o.client(chain);
       clearTimeout(stalls.get(chain));
+      stalls.delete(chain);
+      // A devnet of startDevnets ends the stall itself (a timer in the node process), whatever becomes of this service.
+      const devnetSide = await stallOnDevnet(c.deployment.rpcUrl, seconds, o.blockTimeMs ?? 0);
+      if (devnetSide !== null) return devnetSide;
+      // Another node (no stall route): this service holds the timer, as the only way left.
       await rpc(c, 'evm_setAutomine', [false]);
       await rpc(c, 'evm_setIntervalMining', [0]);
       const timer = setTimeout(() => {
@@ -104,4 +110,21 @@ export function createSandboxControls(o: {
       await c.client.request({ method: 'evm_mine' as never, params: [] as never });
     },
   };
+}
+
+/** Asks the devnet to stall and resume on its own (DEVNET_STALL_PATH); null when the node does not serve that route. */
+async function stallOnDevnet(rpcUrl: string, seconds: number, blockTimeMs: number): Promise<{ resumesAt: string } | null> {
+  try {
+    const res = await fetch(new URL(DEVNET_STALL_PATH, rpcUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds, blockTimeMs }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = (await res.json().catch(() => null)) as { resumesAt?: unknown } | null;
+    // a node without the route answers its own way (Hardhat: a JSON-RPC error)
+    return res.ok && typeof body?.resumesAt === 'string' ? { resumesAt: body.resumesAt } : null;
+  } catch {
+    return null;
+  }
 }

@@ -51,7 +51,7 @@ export interface ViemChainPortOptions {
    * signs attestations itself.
    */
   attestations?: AttestationClient;
-  /** How long the route fee tiers read from the attestation service are kept (default 30 s). */
+  /** How long the route fee tiers read from the attestation service are kept (default 5 s). */
   routeFeesTtlMs?: number;
 }
 

@@ -171,6 +171,27 @@ export async function failStep(intent: Intent, step: Step, error: ServiceError, 
   });
 }
 
+/** The error a sub-transaction waits out and notes on its step, or null when it goes up: transient node and service trouble. */
+function waitable(e: unknown): ServiceError | null {
+  return isTransient(e) && e instanceof ServiceError ? e : null;
+}
+
+/**
+ * What a mint after a confirmed burn waits out: burned means minted, so
+ * besides transient trouble, the node's would-revert (an attestation whose
+ * expirationBlock passed: the next try re-attests) and a refusal of the
+ * attestation service are noted on the step and tried again, never given up.
+ */
+function mintWaitable(e: unknown): ServiceError | null {
+  if (e instanceof WouldRevertError) {
+    return new ServiceError('BRIDGE_FAILED', `The mint on ${e.chain} would revert (${e.reason}); trying again`, {
+      details: { chain: e.chain, kind: e.kind, reason: e.reason },
+    });
+  }
+  if (e instanceof ServiceError && e.code === 'BRIDGE_FAILED' && e.details.service === 'attestation') return e;
+  return waitable(e);
+}
+
 /**
  * Runs one sub-transaction of `step` to its receipt. Unsent: signs and sends
  * it, persisting it in `onSigned` before the port broadcasts. Already signed
@@ -179,7 +200,9 @@ export async function failStep(intent: Intent, step: Step, error: ServiceError, 
  * are retried with back-off, each try noted on the step. Before anything is
  * signed, the retries are bounded and their end fails the step; once a
  * transaction is in flight, and for a mint after a confirmed burn, they go on
- * for as long as it takes (waits capped at `retry.inFlightMaxMs`). Only a
+ * for as long as it takes (waits capped at `retry.inFlightMaxMs`); a mint
+ * also waits out a would-revert and a refusal of the attestation service
+ * (`mintWaitable`), each try noted on the step. Only a
  * mined revert, or a node refusing a doomed transaction before signing, fails
  * the step for the chain's reasons.
  */
@@ -190,18 +213,19 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
     try {
       receipt = await run.once();
       break;
-    } catch (e) {
+    } catch (caught) {
       // The node says it would revert: nothing was signed or spent, and the step fails with its domain code.
-      // Never at a mint, whose burn is confirmed: that one goes up and is retried (burned means minted).
-      if (e instanceof WouldRevertError && spec.kind !== 'mint') {
+      // Never at a mint, whose burn is confirmed: that one is waited out below (mintWaitable).
+      if (caught instanceof WouldRevertError && spec.kind !== 'mint') {
         return failStep(
           run.intent,
           step,
-          stepFailed(step, `${spec.kind} would revert (${e.reason}); not sent`, { kind: spec.kind, reason: e.reason, simulated: true }),
+          stepFailed(step, `${spec.kind} would revert (${caught.reason}); not sent`, { kind: spec.kind, reason: caught.reason, simulated: true }),
           ctx,
         );
       }
-      if (!isTransient(e) || !(e instanceof ServiceError)) throw e;
+      const e = spec.kind === 'mint' ? mintWaitable(caught) : waitable(caught);
+      if (e === null) throw caught;
       const inFlight = run.record !== undefined || spec.kind === 'mint';
       if (!inFlight && attempt >= ctx.retry.attempts) {
         const reason = `${spec.kind} on ${spec.chain} still failing after ${attempt} attempts (${e.message})`;

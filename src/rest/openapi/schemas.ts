@@ -322,6 +322,10 @@ const stepSchema = z
           .union([z.literal(1000), z.literal(2000)])
           .optional()
           .meta({ description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard" }),
+        feeSource: z.enum(['lastKnown', 'standardFree']).optional().meta({
+          description:
+            'Present when the attestation service did not answer at planning: `lastKnown`, the fee is from its last answer; `standardFree`, no answer yet and a standard transfer, free under CCTP v2',
+        }),
       })
       .openapi('BridgeStep', {
         description: '`amount` leaves `from`; `amount - fee` arrives on `to` (`fee`: planned until the mint, then what the mint kept back)',

@@ -54,6 +54,12 @@ export interface IrisServerOptions {
   feesBps?: Partial<PerFinality<number>>;
   /** Time the delays are measured in (default the system clock; a simulated one in tests). */
   clock?: Clock;
+  /**
+   * Blocks of the destination chain an attestation stays valid for: the
+   * signed message's `expirationBlock` is the destination's block number at
+   * signing plus this (default 0: never expires, `expirationBlock` 0).
+   */
+  expirationBlocks?: number;
 }
 
 export interface IrisServer {
@@ -65,11 +71,19 @@ export interface IrisServer {
   setFees(fees: Partial<PerFinality<number>>): void;
   /** While on, every route answers 503, as an attestation service outage would. */
   setOutage(on: boolean): void;
+  /** Changes the validity window of attestations signed from now on (0: never expire); re-attestations get at least REATTESTED_MIN_BLOCKS. */
+  setExpirationBlocks(blocks: number): void;
+  /** While on, `POST /v2/reattest/{nonce}` answers 400, as Circle does for a message it will not re-attest. */
+  setReattestRefused(on: boolean): void;
+  /** How many times `POST /v2/reattest/{nonce}` re-signed a message. */
+  reattested(): number;
   close(): Promise<void>;
 }
 
 const DEFAULT_DELAYS_MS: PerFinality<number> = { fast: 20, standard: 100 };
 const DEFAULT_FEES_BPS: PerFinality<number> = { fast: 1, standard: 0 };
+/** A re-attested message is valid for at least this many destination blocks, however short the first window was. */
+export const REATTESTED_MIN_BLOCKS = 50;
 
 /** One message the service saw in a burn transaction, with what it decided when it first saw it. */
 interface Seen {
@@ -79,6 +93,8 @@ interface Seen {
   feeExecuted: bigint;
   delayReason: string | null;
   readyAt: number;
+  /** The source domain of the burn (re-attestation finds the message by its nonce alone). */
+  domain: number;
   /** Set once signed: the filled message and its attestation. */
   signed?: { message: Hex; attestation: Hex };
 }
@@ -98,6 +114,9 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
   const clock = options.clock ?? createSystemClock();
   const now = () => clock.now().getTime();
   let outage = false;
+  let expirationBlocks = checkedBlocks(options.expirationBlocks ?? 0);
+  let reattestations = 0;
+  let reattestRefused = false;
 
   const chains = new Map<number, { config: IrisChain; client: PublicClient<HttpTransport, Chain> }>();
   for (const c of options.chains) {
@@ -135,20 +154,42 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
       const m = decodeMessageV2(sent);
       // Deterministic and unique across source domains: the destination keys usedNonces by the nonce alone.
       const nonce = keccak256(encodePacked(['uint32', 'bytes32', 'uint32'], [domain, txHash, log.logIndex]));
-      found.push({ sent, nonce, ...decide(m.minFinalityThreshold, burnAmounts(sent), fees, delays, at) });
+      found.push({ sent, nonce, domain, ...decide(m.minFinalityThreshold, burnAmounts(sent), fees, delays, at) });
     }
     return found.length > 0 ? found : null;
   };
 
-  const attest = async (s: Seen): Promise<void> => {
-    if (s.signed) return;
+  /** The destination's block number plus `blocks` (0 when `blocks` is 0: never expires). */
+  const expirationFor = async (s: Seen, blocks: number): Promise<bigint> => {
+    if (blocks === 0) return 0n;
+    const destination = chains.get(decodeMessageV2(s.sent).destinationDomain);
+    if (destination === undefined) return 0n;
+    return (await destination.client.getBlockNumber({ cacheTime: 0 })) + BigInt(blocks);
+  };
+
+  const sign = async (s: Seen, expirationBlock: bigint): Promise<void> => {
     const message = fillMessageV2(s.sent, {
       nonce: s.nonce,
       finalityThresholdExecuted: s.level === 'fast' ? FINALITY_FAST : FINALITY_STANDARD,
       feeExecuted: s.feeExecuted,
-      expirationBlock: 0n,
+      expirationBlock,
     });
     s.signed = { message, attestation: await attester.sign({ hash: keccak256(message) }) };
+  };
+
+  const attest = async (s: Seen): Promise<void> => {
+    if (s.signed) return;
+    await sign(s, await expirationFor(s, expirationBlocks));
+  };
+
+  /** Messages by nonce, for re-attestation (Circle's route names the nonce alone). */
+  const byNonce = async (nonce: string): Promise<Seen | undefined> => {
+    for (const entry of seen.values()) {
+      const found = await entry.catch(() => null);
+      const s = found?.find((x) => x.nonce.toLowerCase() === nonce.toLowerCase());
+      if (s) return s;
+    }
+    return undefined;
   };
 
   const messages = async (domain: number, txHash: Hex): Promise<IrisMessage[] | null> => {
@@ -180,9 +221,26 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (outage) return send(res, 503, { error: 'Service unavailable' });
-    if (req.method !== 'GET') return send(res, 405, { error: 'Method not allowed' });
     const url = new URL(req.url ?? '/', 'http://iris');
-    let match = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
+    let match = /^\/v2\/reattest\/([^/]+)$/.exec(url.pathname);
+    if (match) {
+      if (req.method !== 'POST') return send(res, 405, { error: 'Method not allowed' });
+      const nonce = decodeURIComponent(match[1]!);
+      const s = isHash(nonce) ? await byNonce(nonce) : undefined;
+      if (s === undefined) return send(res, 404, { error: 'Message not found for nonce' });
+      if (!s.signed) return send(res, 400, { error: 'Message is not attested yet' });
+      if (reattestRefused) return send(res, 400, { error: 'Re-attestation is not allowed for this message' });
+      // As Circle does: the same message signed again with a later expirationBlock (a fresh window on the destination).
+      try {
+        await sign(s, await expirationFor(s, expirationBlocks === 0 ? 0 : Math.max(expirationBlocks, REATTESTED_MIN_BLOCKS)));
+      } catch (e) {
+        return send(res, 503, { error: `Destination chain unreachable: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
+      }
+      reattestations++;
+      return send(res, 200, { message: 'Re-attestation successfully requested for nonce.', nonce: s.nonce });
+    }
+    if (req.method !== 'GET') return send(res, 405, { error: 'Method not allowed' });
+    match = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
     if (match) {
       const domain = Number(match[1]);
       if (!chains.has(domain)) return send(res, 400, { error: `Invalid source domain: ${domain}` });
@@ -229,6 +287,13 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
     setOutage(on) {
       outage = on;
     },
+    setExpirationBlocks(blocks) {
+      expirationBlocks = checkedBlocks(blocks);
+    },
+    setReattestRefused(on) {
+      reattestRefused = on;
+    },
+    reattested: () => reattestations,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -269,6 +334,11 @@ async function enableAttester(c: IrisChain, managerKey: Hex, attester: Address):
   const transmitter = { address: c.messageTransmitter, abi: messageTransmitterV2Abi } as const;
   if (await d.public.readContract({ ...transmitter, functionName: 'isEnabledAttester', args: [attester] })) return;
   await d.confirm(d.wallet.writeContract({ ...transmitter, functionName: 'enableAttester', args: [attester] }));
+}
+
+function checkedBlocks(blocks: number): number {
+  if (!Number.isSafeInteger(blocks) || blocks < 0) throw new Error('Iris expirationBlocks must be a whole number of blocks, at least 0');
+  return blocks;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
