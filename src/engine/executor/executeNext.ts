@@ -35,7 +35,7 @@ function withBridgeFees(intent: Intent, results: IntentResults): IntentResults {
   return fees === undefined ? results : { ...results, bridgeFees: fromUnits(fees, 'USDC') };
 }
 
-/** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
+/** Marks `step` completed with its gas, main hash and (a deposit) what it supplied; completes the intent when it was the last step. */
 function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
   const records = stepRecords(intent.results, step.index);
   const gas = gasTotals(records);
@@ -50,6 +50,8 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
   };
   const fee = settledFee(intent, step);
   if (fee !== undefined) done.fee = fee;
+  // A deposit shows what it supplied: more than planned when a mint kept back less fee than the plan allowed.
+  if (step.type === 'deposit' && done.type === 'deposit') done.amount = fromUnits(depositAmount(intent, step), step.asset);
   const steps = intent.executionPlan?.steps ?? [];
   const completedSteps = steps.filter((s) => s.status === 'completed' || s.index === step.index).length;
   const results = withBridgeFees(intent, { ...(intent.results ?? emptyResults()), completedSteps });
