@@ -346,7 +346,7 @@ export const intentErrorSchema = z
   .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) })
   .openapi('IntentError', {
     description:
-      'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …)',
+      'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …); on a cancelled rebalance that left funds idle, INTENT_CANCELLED with details.idle (per chain)',
   });
 
 export const intentSchema = z
