@@ -100,7 +100,9 @@ function withdrawFrom(book: PositionBook, entry: PositionLedgerEntry): { princip
   book.scaled = fromOwn === own ? 0n : book.scaled - toScaled(fromOwn, index);
   if (book.scaled < 0n) book.scaled = 0n;
   // interest first: the principal keeps what the service's share still holds, up to itself
-  const left = own - fromOwn;
+  // (and no more than the position read just after: the protocol may round the withdraw's share up by a unit)
+  let left = own - fromOwn;
+  if (entry.positionAfter !== undefined && BigInt(entry.positionAfter) < left) left = BigInt(entry.positionAfter);
   const principal = left < book.principal ? left : book.principal;
   const taken = { principal: book.principal - principal, interest: 0n, external: amount - fromOwn };
   taken.interest = fromOwn - taken.principal;
