@@ -84,13 +84,18 @@ async function entryOf(deps: PositionLedgerDeps, intent: Intent, step: LendingSt
   try {
     const index = await indexAtStep(deps, step);
     if (index !== undefined) entry.index = index.toString();
-    if (step.type === 'deposit') return entry;
+  } catch (err) {
+    deps.logger?.warn({ err, intentId: intent.id, step: step.index }, "position ledger: the market's index at a step could not be read");
+    if (!lastChance) return null;
+  }
+  if (step.type === 'deposit') return entry;
+  try {
     const wallet = await deps.store.wallets.getById(intent.walletId);
     if (!wallet) return entry;
     entry.positionAfter = (await positionNow(deps, wallet.address as Address, step)).toString();
     return entry;
   } catch (err) {
-    deps.logger?.warn({ err, intentId: intent.id, step: step.index }, 'position ledger: the chain could not be read for a step');
+    deps.logger?.warn({ err, intentId: intent.id, step: step.index }, 'position ledger: the position after a withdraw could not be read');
     return lastChance ? entry : null;
   }
 }

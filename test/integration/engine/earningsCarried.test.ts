@@ -2,13 +2,15 @@ import { createPublicClient, createWalletClient, http, type Address } from 'viem
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { sandboxPoolAbi, sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
 import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
-import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../../helpers/server';
-import { loadSandboxManifest, SANDBOX_TEST_FEE_BPS, sandboxChain } from '../../setup/sandbox';
+import { ADMIN_TOKEN, type Json, type TestServer } from '../../helpers/server';
+import { startOwnSandboxServer, type OwnSandboxServer } from '../../helpers/ownSandbox';
+import { sandboxChain } from '../../setup/sandbox';
 import { decimal, feeOf, intentHttp, usdc, type IntentHttp } from './intentsHttpHelpers';
 
 /**
  * Earnings count only what the service supplied, grown by the protocol's
- * index, on the shared sandbox devnets: a third party's Aave
+ * index, on devnets of this suite's own (it moves their clocks, which other
+ * suites' bounds on interest would feel): a third party's Aave
  * `supply(onBehalfOf = the wallet)` is `external`, not interest; a rebalance
  * carries the principal and the interest over to the new position (the
  * principal is what the user supplied less the move's fee, the interest stays
@@ -16,16 +18,23 @@ import { decimal, feeOf, intentHttp, usdc, type IntentHttp } from './intentsHttp
  * asset was in, net of its moves' costs.
  */
 
+let own: OwnSandboxServer | undefined;
 let srv: TestServer;
 let key: string;
 let api: IntentHttp;
 
+/** The fast bridge fee of this suite's sandbox. */
+const FEE_BPS = 5;
+
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS });
+  srv = own.srv;
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
+}, 90_000);
+afterAll(async () => {
+  await own?.stop();
 });
-afterAll(() => srv?.stop());
 
 interface PositionFigures {
   balance: bigint;
@@ -64,7 +73,7 @@ async function moveTime(chain: string, days: number): Promise<void> {
 
 /** A third party (a fresh account with gas and USDC) supplies `amount` USDC to `chain`'s Aave pool on behalf of `onBehalfOf`. */
 async function supplyOnBehalf(chain: 'base-sepolia' | 'ethereum-sepolia', onBehalfOf: string, amount: string): Promise<void> {
-  const d = sandboxChain(loadSandboxManifest(), chain);
+  const d = sandboxChain(own!.sandbox.manifest, chain);
   const account = privateKeyToAccount(generatePrivateKey());
   const viemChain = viemChainFor(chain, d.rpcUrl);
   const transport = http(d.rpcUrl, { retryCount: 0 });
@@ -126,7 +135,7 @@ test('behavior: a whole position rebalanced → the new position keeps the princ
     sources: [{ chain: 'arbitrum-sepolia', protocol: 'aave-v3', amount: decimal(moved) }],
   });
   expect(rebalance.status).toBe('completed');
-  const fee = feeOf(moved, SANDBOX_TEST_FEE_BPS);
+  const fee = feeOf(moved, FEE_BPS);
   const target = await positionWhen(w.id, 'ethereum-sepolia', (p) => p.principal !== null);
   // the interest moved with the funds stays earned; the principal is the 10000 supplied, less the fee the move paid
   // (less what the interest-first rule leaves on the source: interest accrued between the read of `moved` and the withdraw)
