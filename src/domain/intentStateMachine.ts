@@ -7,10 +7,14 @@ export type IntentEvent =
   | { type: 'plan' }
   | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number; policy?: IntentPolicy }
   | { type: 'progress'; step?: Step; results?: IntentResults }
-  | { type: 'complete'; results: IntentResults; step?: Step }
+  /** `amount`: what the intent finally supplied, when that differs from the plan (a mint kept back less fee than planned). */
+  | { type: 'complete'; results: IntentResults; step?: Step; amount?: string }
   | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step }
-  /** Ends the intent where it stands: nothing more is signed; `step` puts back a step that had started but signed nothing. */
-  | { type: 'cancel'; step?: Step };
+  /**
+   * Ends the intent where it stands: nothing more is signed; `step` puts back a step that had started but signed nothing;
+   * `error` says where a rebalance's funds were left (INTENT_CANCELLED, details.idle).
+   */
+  | { type: 'cancel'; step?: Step; error?: IntentError };
 
 export type IntentEventType = IntentEvent['type'];
 
@@ -59,7 +63,12 @@ function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent>
     case 'progress':
       return { executionPlan: withStep(intent, event.step, event.type), results: event.results ?? intent.results };
     case 'complete':
-      return { executionPlan: withStep(intent, event.step, event.type), results: event.results, completedAt: now };
+      return {
+        executionPlan: withStep(intent, event.step, event.type),
+        results: event.results,
+        completedAt: now,
+        ...(event.amount !== undefined && { amount: event.amount }),
+      };
     case 'fail': {
       const error = { code: event.error.code, message: event.error.message, details: event.error.details };
       if (intent.status === 'planning') return { error };
@@ -72,7 +81,12 @@ function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent>
     }
     case 'cancel':
       // `results` (when execution had started) say what completed: funds stay where the last completed step left them.
-      return { executionPlan: withStep(intent, event.step, event.type), completedAt: now, cancelRequestedAt: intent.cancelRequestedAt ?? now };
+      return {
+        executionPlan: withStep(intent, event.step, event.type),
+        completedAt: now,
+        cancelRequestedAt: intent.cancelRequestedAt ?? now,
+        ...(event.error && { error: event.error }),
+      };
   }
 }
 

@@ -30,7 +30,16 @@ export interface PositionHolding {
   token: Address;
   /** Supplied amount including accrued interest, smallest units. */
   amount: bigint;
+  /**
+   * The market's supply index as the position was read, ray (SUPPLY_INDEX_ONE
+   * = 1): what one unit supplied at index 1 is worth now. Absent when the
+   * adapter could not read it.
+   */
+  index?: bigint;
 }
+
+/** A supply index of 1 (ray, 1e27): the scale of PositionHolding.index and ChainPort.supplyIndex. */
+export const SUPPLY_INDEX_ONE = 10n ** 27n;
 
 /** What an address holds on one chain; zero balances are omitted. */
 export interface ChainHoldings {
@@ -154,6 +163,12 @@ export interface ChainPort {
   readonly chains: readonly ChainName[];
   /** Token balances (native included) and lending positions of `address` on `chains`, chains read in parallel; a chain the port does not serve is left out (not an error). */
   holdings(address: Address, chains: readonly ChainName[]): Promise<ChainHoldings[]>;
+  /**
+   * A lending market's supply index (ray) at `blockNumber`, the latest block when absent: how much a
+   * unit supplied has grown (Aave's normalized income, Comet's base supply index). Optional: an adapter
+   * without it leaves earnings to the balance − principal rule.
+   */
+  supplyIndex?(chain: ChainName, protocol: Protocol, asset: TokenAsset, blockNumber?: bigint): Promise<bigint>;
   /** Supply APYs read on chain for every (chain, protocol, asset) market. */
   rates(): Promise<MarketRate[]>;
   /** CCTP fee tiers per route, as the attestation service's fee route answers them (cached briefly by the adapter). */

@@ -397,6 +397,15 @@ export interface PositionLedgerEntry {
   amount: string;
   /** A withdraw: the position as read just after it, smallest units (integer string); absent when it could not be read. */
   positionAfter?: string;
+  /**
+   * The market's supply index (ray, integer string) at the step's block: what
+   * the step supplied or took is worth `amount / index` units of the
+   * protocol's own scaled balance, so earnings count only the service's
+   * supplies grown by the index. Absent on entries recorded before it was
+   * kept, or when it could not be read (the position then falls back to
+   * balance − principal).
+   */
+  index?: string;
   /** When the step completed (ISO 8601): the ledger applies a position's entries in this order. */
   at: string;
 }

@@ -1,7 +1,16 @@
 import { keccak256, toHex, type Address, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CHAIN_NAMES, CHAINS, TOKEN_ASSETS, type ChainName, type TokenAsset } from '../../src/domain/chains';
-import { PROTOCOLS, WouldRevertError, type ChainPort, type MarketRate, type SignedTx, type TxReceipt, type TxRequest } from '../../src/ports/chain';
+import {
+  PROTOCOLS,
+  SUPPLY_INDEX_ONE,
+  WouldRevertError,
+  type ChainPort,
+  type MarketRate,
+  type SignedTx,
+  type TxReceipt,
+  type TxRequest,
+} from '../../src/ports/chain';
 import { TYPICAL_GAS } from '../../src/ports/typicalGas';
 
 /**
@@ -118,7 +127,13 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(after!.tokens.find((t) => t.asset === 'USDC')).toEqual({ asset: 'USDC', token: before!.tokens[0]!.token, balance: USDC(6) });
       expect(after!.positions).toHaveLength(1);
       const position = after!.positions[0]!;
-      expect(position).toEqual({ protocol: market.protocol, asset: 'USDC', token: market.token, amount: expect.any(BigInt) });
+      const { index, ...fields } = position;
+      expect(fields).toEqual({ protocol: market.protocol, asset: 'USDC', token: market.token, amount: expect.any(BigInt) });
+      // the market's supply index, when the port reads it: at least 1 (ray), as the optional supplyIndex answers it
+      if (index !== undefined) {
+        expect(index).toBeGreaterThanOrEqual(SUPPLY_INDEX_ONE);
+        if (port.supplyIndex) expect(await port.supplyIndex(market.chain, market.protocol, 'USDC')).toBeGreaterThanOrEqual(index);
+      }
       // a lending market may round a share down by a unit, and accrues interest from the next block on
       expect(position.amount).toBeGreaterThanOrEqual(USDC(4) - 1n);
       expect(position.amount).toBeLessThanOrEqual(USDC(4) + USDC(4) / 1000n);

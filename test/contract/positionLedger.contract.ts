@@ -47,6 +47,17 @@ export function describePositionLedgerContract(name: string, makeStore: () => Pr
       expect(await store.positionLedger.listByWallet(w)).toEqual([step0, step1, later]);
     });
 
+    test("behavior: an entry's supply index round-trips; one recorded without it (before indices were kept) loads without it", async () => {
+      const w = walletOf('index');
+      const indexed = entry(w, { intentId: 'intent_indexed', index: '1050000000000000000000000000' });
+      const legacy = entry(w, { intentId: 'intent_legacy', kind: 'withdraw', amount: '1', positionAfter: '0', at: '2026-01-03T00:00:00.000Z' });
+      for (const e of [indexed, legacy]) expect(await store.positionLedger.record(e)).toBe(true);
+      const [first, second] = await store.positionLedger.listByWallet(w);
+      expect(first).toEqual(indexed);
+      expect(second).toEqual(legacy);
+      expect(second).not.toHaveProperty('index');
+    });
+
     test('behavior: a second record of the same (intentId, stepIndex) is refused (false) and changes nothing, even with other amounts', async () => {
       const w = walletOf('replay');
       const first = entry(w, { intentId: 'intent_replay', amount: '5' });

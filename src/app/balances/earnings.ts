@@ -2,35 +2,55 @@ import type { AppDeps } from '../deps';
 import type { TokenAsset } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
 import { walletHoldings } from './getBalances';
-import { positionEarnings, principalsOf } from './principal';
+import { booksOf, figuresOf, lifetimeInterest, type PositionBook } from './principal';
+
+/** A wallet's earnings on one asset (decimal strings in token units, exact). */
+export interface AssetEarnings {
+  /** What the user put into the asset's open positions and kept there. */
+  principal: string;
+  /**
+   * The interest the asset earned while the service held it, in every market
+   * it was in: open positions' interest (carried over by rebalances) plus what
+   * withdraws took out as interest.
+   */
+  earned: string;
+  /** What others supplied into the wallet's positions (not interest); absent when a position has no index in the ledger. */
+  external?: string;
+}
 
 /**
  * What a wallet's lending positions of `asset` earned, summed over its chains
- * and protocols: principal and earned as decimal strings in token units
- * (exact). Only positions the position ledger has seen supplied count; null
- * when there is none (or no such wallet). The caller has checked that the
- * wallet is its principal's.
+ * and protocols, closed positions included (their interest was realised).
+ * Only positions the position ledger has seen supplied count; null when there
+ * is none (or no such wallet). The caller has checked that the wallet is its
+ * principal's.
  */
-export async function earnedOf(
-  deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>,
-  walletId: string,
-  asset: TokenAsset,
-): Promise<{ earned: string; principal: string } | null> {
+export async function earnedOf(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, walletId: string, asset: TokenAsset): Promise<AssetEarnings | null> {
   const wallet = await deps.store.wallets.getById(walletId);
   if (!wallet) return null;
   const [holdings, entries] = await Promise.all([walletHoldings(deps, wallet), deps.store.positionLedger.listByWallet(walletId)]);
-  const principals = principalsOf(entries);
-  let seen = false;
-  let principal = 0n;
-  let earned = 0n;
+  const books = new Map<string, { book: PositionBook; amount: bigint; index?: bigint }>();
+  for (const [key, book] of booksOf(entries.filter((e) => e.asset === asset))) books.set(key, { book, amount: 0n });
   for (const h of holdings) {
     for (const p of h.positions) {
-      const e = p.asset === asset ? positionEarnings(principals, { chain: h.chain, protocol: p.protocol, asset: p.asset, amount: p.amount }) : null;
-      if (!e) continue;
-      seen = true;
-      principal += e.principal;
-      earned += e.earned;
+      const kept = books.get(`${h.chain}/${p.protocol}/${p.asset}`);
+      if (kept) Object.assign(kept, { amount: p.amount, ...(p.index !== undefined && { index: p.index }) });
     }
   }
-  return seen ? { principal: fromUnits(principal, asset), earned: fromUnits(earned, asset) } : null;
+  if (books.size === 0) return null;
+  let principal = 0n;
+  let earned = 0n;
+  let external: bigint | undefined = 0n;
+  for (const { book, amount, index } of books.values()) {
+    // a closed position (no balance) has nothing left to read an index for: its share is 0 at any index
+    const figures = figuresOf(book, { amount, index: amount === 0n && book.scaled !== null ? 1n : index });
+    principal += figures.principal;
+    earned += lifetimeInterest(book, figures);
+    external = external === undefined || figures.external === undefined ? undefined : external + figures.external;
+  }
+  return {
+    principal: fromUnits(principal, asset),
+    earned: fromUnits(earned, asset),
+    ...(external !== undefined && { external: fromUnits(external, asset) }),
+  };
 }

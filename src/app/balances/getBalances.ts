@@ -7,7 +7,7 @@ import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains'
 import { fromUnits } from '../../domain/money';
 import { getWalletById } from '../wallets/getWallet';
 import { fetchFresh } from '../caches';
-import { positionEarnings, principalsOf } from './principal';
+import { booksOf, positionEarnings } from './principal';
 
 export interface TokenBalanceView {
   asset: Asset;
@@ -24,13 +24,26 @@ export interface PositionView extends TokenBalanceView {
   protocol: string;
   /**
    * What the wallet supplied through the service, net of what it took back
-   * (decimal string, token units, exact): the position ledger's principal.
+   * (decimal string, token units, exact): the position ledger's principal. A
+   * rebalance carries the principal it moved (less the move's bridge fees)
+   * to the new position; the interest it moved stays `earned`.
    * Null when the service never supplied to this position (funds supplied
    * outside it): no guess.
    */
   principal: string | null;
-  /** The interest the position accrued: balance − principal, never below 0 (decimal string, token units, exact); null with `principal`. */
+  /**
+   * The interest the service's supplies to the position accrued (decimal
+   * string, token units, exact), interest a rebalance carried here included:
+   * what the protocol's index grew them by. Null with `principal`.
+   */
   earned: string | null;
+  /**
+   * What others supplied to the position on the wallet's behalf (an Aave
+   * `supply(onBehalfOf)`, a Comet `supplyTo`), not counted as interest.
+   * Absent when the ledger has no index for the position (entries older than
+   * indices: earned is then balance − principal, never below 0).
+   */
+  external?: string;
 }
 
 export interface BalanceReport {
@@ -60,7 +73,7 @@ export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, w
 export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, principal: Principal, walletId: string): Promise<BalanceReport> {
   const wallet = await getWalletById(deps, principal, walletId);
   const [holdings, ledger] = await Promise.all([walletHoldings(deps, wallet), deps.store.positionLedger.listByWallet(wallet.id)]);
-  const principals = principalsOf(ledger);
+  const books = booksOf(ledger);
   const byChain = new Map(holdings.map((h) => [h.chain, h]));
   // Each holding is valued with the price feed of the chain that holds it (ETH/WETH differ per chain's feed).
   const priceKey = (chain: ChainName, asset: Asset) => `${chain}:${asset}`;
@@ -89,13 +102,15 @@ export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'cach
       chain,
       tokens: (h?.tokens ?? []).map((t) => entry(chain, t.asset, t.token, t.balance)),
       positions: (h?.positions ?? []).map((p): PositionView => {
-        const earnings = positionEarnings(principals, { chain, protocol: p.protocol, asset: p.asset, amount: p.amount });
-        return {
+        const earnings = positionEarnings(books, { chain, protocol: p.protocol, asset: p.asset, amount: p.amount, index: p.index });
+        const view: PositionView = {
           protocol: p.protocol,
           ...entry(chain, p.asset, p.token, p.amount),
           principal: earnings && fromUnits(earnings.principal, p.asset),
           earned: earnings && fromUnits(earnings.earned, p.asset),
         };
+        if (earnings?.external !== undefined) view.external = fromUnits(earnings.external, p.asset);
+        return view;
       }),
     };
   });

@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import { LENDING_PROTOCOLS, type LendingProtocol } from '../../domain/chains';
 import { isFinal, type DepositStep, type Intent, type WithdrawStep } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
@@ -8,7 +8,7 @@ import type { PositionLedgerEntry, Store } from '../../ports/store';
 /** What the ledger hook needs. */
 export interface PositionLedgerDeps {
   store: { positionLedger: Pick<Store['positionLedger'], 'record'>; wallets: Pick<Store['wallets'], 'getById'> };
-  chains: Pick<ChainPort, 'holdings'>;
+  chains: Pick<ChainPort, 'holdings'> & Partial<Pick<ChainPort, 'receipt' | 'supplyIndex'>>;
   logger?: { warn(obj: Record<string, unknown>, msg: string): void };
   /**
    * Whether this instance runs the intent (several instances on one database:
@@ -50,11 +50,22 @@ async function positionNow(deps: PositionLedgerDeps, address: Address, step: Len
   return held?.positions.find((p) => p.protocol === step.protocol && p.asset === step.asset)?.amount ?? 0n;
 }
 
+/** The market's supply index at the block of the step's main transaction; undefined when the port does not read indices. */
+async function indexAtStep(deps: PositionLedgerDeps, step: LendingStep): Promise<bigint | undefined> {
+  const { receipt, supplyIndex } = deps.chains;
+  if (!receipt || !supplyIndex || !step.txHash) return undefined;
+  const mined = await receipt.call(deps.chains, step.chain, step.txHash as Hex);
+  if (mined === null) throw new Error(`no receipt for ${step.txHash} on ${step.chain}`);
+  return supplyIndex.call(deps.chains, step.chain, step.protocol, step.asset, mined.blockNumber);
+}
+
 /**
- * The ledger entry of one completed step. A withdraw carries the position as
- * read just after it (the interest-first rule of principal.ts needs it); when
- * that read fails, the entry goes without it only if `lastChance` (the intent
- * is final, so no later snapshot will try again), else null: not recorded yet.
+ * The ledger entry of one completed step, with the market's supply index at
+ * the step's block (principal.ts tells the service's supplies from others'
+ * with it). A withdraw also carries the position as read just after it (the
+ * interest-first rule of principal.ts needs it). When a read fails, the entry
+ * goes without it only if `lastChance` (the intent is final, so no later
+ * snapshot will try again), else null: not recorded yet.
  */
 async function entryOf(deps: PositionLedgerDeps, intent: Intent, step: LendingStep, lastChance: boolean): Promise<PositionLedgerEntry | null> {
   const base = {
@@ -66,8 +77,18 @@ async function entryOf(deps: PositionLedgerDeps, intent: Intent, step: LendingSt
     asset: step.asset,
     at: step.completedAt ?? intent.updatedAt,
   };
-  if (step.type === 'deposit') return { ...base, kind: 'deposit', amount: suppliedBy(intent, step).toString() };
-  const entry: PositionLedgerEntry = { ...base, kind: 'withdraw', amount: toUnits(step.amount, step.asset).toString() };
+  const entry: PositionLedgerEntry =
+    step.type === 'deposit'
+      ? { ...base, kind: 'deposit', amount: suppliedBy(intent, step).toString() }
+      : { ...base, kind: 'withdraw', amount: toUnits(step.amount, step.asset).toString() };
+  try {
+    const index = await indexAtStep(deps, step);
+    if (index !== undefined) entry.index = index.toString();
+  } catch (err) {
+    deps.logger?.warn({ err, intentId: intent.id, step: step.index }, "position ledger: the market's index at a step could not be read");
+    if (!lastChance) return null;
+  }
+  if (step.type === 'deposit') return entry;
   try {
     const wallet = await deps.store.wallets.getById(intent.walletId);
     if (!wallet) return entry;

@@ -13,8 +13,15 @@ export interface StandingEarningsView {
   asset: TokenAsset;
   /** What the wallet put into its positions of the asset and kept there, token units (null: no position the service supplied). */
   principal: string | null;
-  /** Interest those positions accrued since deposit (balance − principal), token units, exact. */
+  /**
+   * The interest the asset earned on the wallet in every market it was in
+   * (the protocols' index growth of what the service supplied, interest
+   * realised by withdraws and carried over by moves included), token units,
+   * exact. Supplies made by others are not interest: they are `external`.
+   */
   earned: string | null;
+  /** What others supplied to the wallet's positions of the asset, token units (absent when a position's ledger has no index). */
+  external?: string;
   /** Rebalance intents of the wallet's asset since the standing intent was created that spent anything (completed or failed). */
   moves: number;
   /** Their gas and CCTP fees, USD. */
@@ -49,9 +56,11 @@ function costUsd(intent: Intent): number {
 const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /**
- * A standing intent's earnings: the interest its asset's positions on the
- * wallet accrued (from the position ledger and the positions read on chain),
- * and what its moves cost, so the user sees what the strategy earned net of
+ * A standing intent's earnings: the interest its asset earned on the wallet
+ * in every market it was in (from the position ledger and the positions read
+ * on chain: a move carries interest over, it never resets it), and what its
+ * moves cost (gas, and the CCTP fees, which come off the moved principal and
+ * so are counted here only), so the user sees what the strategy earned net of
  * its costs.
  */
 export async function getStandingEarnings(
@@ -69,6 +78,7 @@ export async function getStandingEarnings(
     asset: s.asset,
     principal: earned?.principal ?? null,
     earned: earned?.earned ?? null,
+    ...(earned?.external !== undefined && { external: earned.external }),
     moves: moves.length,
     movesCostUsd,
     earnedUsd,

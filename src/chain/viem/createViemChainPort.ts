@@ -1,3 +1,4 @@
+import { ServiceError } from '../../domain/errors/base';
 import { parseEther } from 'viem';
 import { createSystemClock } from '../../domain/clock';
 import { FaultRegistry } from '../../domain/sandboxFaults';
@@ -13,6 +14,7 @@ import { gasQuote, priceUsd } from './gasQuote';
 import { messageReceived } from './messageReceived';
 import { createNonceSender } from './nonceSender';
 import { readHoldings } from './readHoldings';
+import { readSupplyIndex } from './readSupplyIndex';
 import { readRates } from './readRates';
 import { rebroadcast } from './rebroadcast';
 import { findReceipt, isKnown, receipt } from './receipts';
@@ -76,6 +78,13 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     faults,
     client: access.client,
     holdings: (address, chains) => Promise.all(chains.filter(access.has).map((ch) => access.call(ch, (c) => readHoldings(c, address)))),
+    supplyIndex: (chain, protocol, asset, blockNumber) =>
+      access.call(chain, (c) => {
+        const market = c.deployment.markets.find((m) => m.protocol === protocol && m.asset === asset);
+        if (market === undefined)
+          throw new ServiceError('INVALID_CHAIN', `No ${protocol} ${asset} market on ${chain}`, { details: { chain, protocol, asset } });
+        return readSupplyIndex(c, market, blockNumber);
+      }),
     rates: async () => (await Promise.all(deployments.map((d) => access.call(d.chain, (c) => readRates(c))))).flat(),
     routeFees: () => fees.table(),
     dropRouteFees: () => fees.drop(),

@@ -4,20 +4,24 @@ import type { TokenAsset } from '../../domain/chains';
 import type { ChainHoldings, PositionHolding, TokenHolding } from '../../ports/chain';
 import { positionContract } from '../../ports/deploymentManifest';
 import type { ChainClient } from './chainClients';
+import { readSupplyIndex } from './readSupplyIndex';
 
 /**
  * Native, token and position balances of `address` on one chain, read
  * concurrently (one batched round trip). A position is its market's aToken or
- * Comet balance (both ERC-20 `balanceOf`, interest included).
+ * Comet balance (both ERC-20 `balanceOf`, interest included), with its
+ * market's supply index from the same batch (earnings tell interest from
+ * supplies made by others with it); an index that cannot be read is left out.
  */
 export async function readHoldings(c: ChainClient, address: Address): Promise<ChainHoldings> {
   const { client, deployment: d } = c;
   const tokens = Object.entries(d.tokens) as [TokenAsset, Address][];
   const balanceOf = (contract: Address) => client.readContract({ address: contract, abi: sandboxTokenAbi, functionName: 'balanceOf', args: [address] });
-  const [native, tokenBalances, positionBalances] = await Promise.all([
+  const [native, tokenBalances, positionBalances, indices] = await Promise.all([
     client.getBalance({ address }),
     Promise.all(tokens.map(([, token]) => balanceOf(token))),
     Promise.all(d.markets.map((m) => balanceOf(positionContract(m)))),
+    Promise.all(d.markets.map((m) => readSupplyIndex(c, m).catch(() => undefined))),
   ]);
   const held: TokenHolding[] = [];
   if (native > 0n) held.push({ asset: 'ETH', balance: native });
@@ -28,7 +32,8 @@ export async function readHoldings(c: ChainClient, address: Address): Promise<Ch
   const positions: PositionHolding[] = [];
   d.markets.forEach((m, i) => {
     const amount = positionBalances[i] ?? 0n;
-    if (amount > 0n) positions.push({ protocol: m.protocol, asset: m.asset, token: m.token, amount });
+    const index = indices[i];
+    if (amount > 0n) positions.push({ protocol: m.protocol, asset: m.asset, token: m.token, amount, ...(index !== undefined && { index }) });
   });
   return { chain: c.name, tokens: held, positions };
 }

@@ -1,5 +1,6 @@
 import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
 import { fromUnits, toUnits } from '../../domain/money';
+import type { IntentEvent } from '../../domain/intentStateMachine';
 import type { UnitContext } from '../unitContext';
 import { nextAction } from './nextAction';
 import { failStep, runSubTx } from './runSubTx';
@@ -9,6 +10,7 @@ import { gasTotals, mintedOf, stepRecords } from './txRecords';
 import { refuseStep, type StepFacts } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
 import { cancelPoint } from '../cancelRequest';
+import { cancelledWithIdleFunds } from './rebalanceIdle';
 
 /** A bridge step's fee once minted: what its mint kept back (the planned fee until then). */
 function settledFee(intent: Intent, step: Step): string | undefined {
@@ -35,7 +37,14 @@ function withBridgeFees(intent: Intent, results: IntentResults): IntentResults {
   return fees === undefined ? results : { ...results, bridgeFees: fromUnits(fees, 'USDC') };
 }
 
-/** Marks `step` completed with its gas and main hash; completes the intent when it was the last step. */
+/** The `complete` event: an intent ending in a deposit moved what that deposit supplied, so its `amount` says so. */
+function completion(intent: Intent, results: IntentResults, step?: Step): IntentEvent {
+  const last = intent.executionPlan?.steps.at(-1);
+  const amount = last?.type === 'deposit' && results.finalAmount !== intent.amount ? results.finalAmount : undefined;
+  return { type: 'complete', results, ...(step && { step }), ...(amount !== undefined && { amount }) };
+}
+
+/** Marks `step` completed with its gas, main hash and (a deposit) what it supplied; completes the intent when it was the last step. */
 function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Intent> {
   const records = stepRecords(intent.results, step.index);
   const gas = gasTotals(records);
@@ -50,10 +59,12 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
   };
   const fee = settledFee(intent, step);
   if (fee !== undefined) done.fee = fee;
+  // A deposit shows what it supplied: more than planned when a mint kept back less fee than the plan allowed.
+  if (step.type === 'deposit' && done.type === 'deposit') done.amount = fromUnits(depositAmount(intent, step), step.asset);
   const steps = intent.executionPlan?.steps ?? [];
   const completedSteps = steps.filter((s) => s.status === 'completed' || s.index === step.index).length;
   const results = withBridgeFees(intent, { ...(intent.results ?? emptyResults()), completedSteps });
-  if (completedSteps === steps.length) return ctx.commit({ type: 'complete', step: done, results: { ...results, finalAmount: finalAmountOf(intent) } });
+  if (completedSteps === steps.length) return ctx.commit(completion(intent, { ...results, finalAmount: finalAmountOf(intent) }, done));
   return ctx.commit({ type: 'progress', step: done, results });
 }
 
@@ -72,7 +83,10 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
   const action = nextAction(intent);
   // A cancel request stops the intent before a step that has nothing signed yet; a step with a signed transaction runs to its end.
   const cancel = action.type === 'start-step' || (action.type === 'sub-tx' && action.record === undefined) ? cancelPoint(intent, action.step) : null;
-  if (cancel) return ctx.commit(cancel);
+  if (cancel) {
+    const error = cancelledWithIdleFunds(intent);
+    return ctx.commit(error ? { ...cancel, error } : cancel);
+  }
   switch (action.type) {
     case 'start-step': {
       // Defence in depth: a step the intent's recorded policy does not allow is never signed, whatever the plan says.
@@ -92,6 +106,6 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
     case 'finish-step':
       return finishStep(intent, action.step, ctx);
     case 'complete':
-      return ctx.commit({ type: 'complete', results: { ...(intent.results ?? emptyResults()), finalAmount: finalAmountOf(intent) } });
+      return ctx.commit(completion(intent, { ...(intent.results ?? emptyResults()), finalAmount: finalAmountOf(intent) }));
   }
 }

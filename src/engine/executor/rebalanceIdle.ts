@@ -1,6 +1,6 @@
 import type { ChainName } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
-import type { Intent } from '../../domain/intent';
+import type { Intent, IntentError } from '../../domain/intent';
 import { fromUnits, toUnits } from '../../domain/money';
 import { depositAmount } from './subTransactions';
 import { findSubTx, mintedOf } from './txRecords';
@@ -30,6 +30,35 @@ export function rebalanceIdle(intent: Intent): Partial<Record<ChainName, bigint>
   return out;
 }
 
+/** The rebalance's idle funds, per chain (smallest units, only chains holding some). */
+function idleChains(intent: Intent): [ChainName, bigint][] {
+  return Object.entries(rebalanceIdle(intent)).filter(([, units]) => units > 0n) as [ChainName, bigint][];
+}
+
+const where = (intent: Intent, idle: [ChainName, bigint][]): string =>
+  idle.map(([chain, units]) => `${fromUnits(units, intent.asset)} ${intent.asset} on ${chain}`).join(', ');
+
+const idleDetail = (intent: Intent, idle: [ChainName, bigint][]): Record<string, string> =>
+  Object.fromEntries(idle.map(([chain, units]) => [chain, fromUnits(units, intent.asset)]));
+
+/**
+ * What a cancelled rebalance says about its funds, as a failed one does:
+ * INTENT_CANCELLED with `details.idle` (decimal strings per chain) when the
+ * steps it completed left funds idle in the wallet; undefined otherwise (the
+ * funds are where they were, or the intent is no rebalance).
+ */
+export function cancelledWithIdleFunds(intent: Intent): IntentError | undefined {
+  if (intent.action !== 'rebalance') return undefined;
+  const idle = idleChains(intent);
+  if (idle.length === 0) return undefined;
+  const done = intent.results?.completedSteps ?? 0;
+  return {
+    code: 'INTENT_CANCELLED',
+    message: `Cancelled after ${done} of ${intent.executionPlan?.steps.length ?? 0} steps. The rebalance's funds are idle in the wallet: ${where(intent, idle)}.`,
+    details: { completedSteps: done, idle: idleDetail(intent, idle) },
+  };
+}
+
 /**
  * A rebalance's step failure, saying where its funds now sit idle (in the
  * message and as `details.idle`, decimal strings per chain); other intents'
@@ -37,11 +66,10 @@ export function rebalanceIdle(intent: Intent): Partial<Record<ChainName, bigint>
  */
 export function withIdleFunds(intent: Intent, error: ServiceError): ServiceError {
   if (intent.action !== 'rebalance') return error;
-  const idle = Object.entries(rebalanceIdle(intent)).filter(([, units]) => units > 0n) as [ChainName, bigint][];
+  const idle = idleChains(intent);
   if (idle.length === 0) return error;
-  const where = idle.map(([chain, units]) => `${fromUnits(units, intent.asset)} ${intent.asset} on ${chain}`).join(', ');
-  return new ServiceError(error.code, `${error.message}. The rebalance's funds are idle in the wallet: ${where}.`, {
-    details: { ...error.details, idle: Object.fromEntries(idle.map(([chain, units]) => [chain, fromUnits(units, intent.asset)])) },
+  return new ServiceError(error.code, `${error.message}. The rebalance's funds are idle in the wallet: ${where(intent, idle)}.`, {
+    details: { ...error.details, idle: idleDetail(intent, idle) },
     cause: error,
   });
 }

@@ -1,6 +1,7 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { Intent } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
+import { depositAmount } from '../executor/subTransactions';
 import { findSubTx } from '../executor/txRecords';
 import type { ChainAmounts } from './types';
 
@@ -9,7 +10,8 @@ import type { ChainAmounts } from './types';
  * moved, per chain, in smallest units: a burn not confirmed holds its amount
  * on the source chain; a supply not confirmed holds its amount on its chain,
  * less what the same intent's unfinished bridges and withdraws will bring
- * there (that part is not in the balance yet). Planning subtracts it from the balances, so two
+ * there (that part is not in the balance yet). A deposit after a minted
+ * bridge holds what the mint delivered, not what the plan expected. Planning subtracts it from the balances, so two
  * intents never plan against the same tokens, whatever the order of their
  * transactions (the wallet actor already runs one intent at a time; this
  * holds across instances and restarts too).
@@ -30,7 +32,8 @@ export function reservedBalances(others: readonly Intent[], asset: TokenAsset): 
         if (!done('burn')) add(step.from, amount);
         if (!done('mint')) add(step.to, -arriving);
       } else if (step.type === 'deposit' && step.asset === asset && !done('supply')) {
-        add(step.chain, toUnits(step.amount, asset));
+        // what it will supply: the planned amount with each mint into its chain at what it delivered
+        add(step.chain, depositAmount(intent, step));
       } else if (step.type === 'withdraw' && step.asset === asset && !done('withdraw')) {
         // a rebalance's later bridge spends what this withdraw brings: not in the balance yet, so not held from it
         add(step.chain, -toUnits(step.amount, asset));

@@ -166,6 +166,11 @@ const StandingEarningsRef = builder.objectRef<StandingEarningsView>('StandingInt
       nullable: true,
       description: 'Interest those positions accrued since deposit (balance − principal), token units, exact.',
     }),
+    external: t.string({
+      nullable: true,
+      description: "What others supplied to the wallet's positions of the asset (not interest), token units; null when a position's ledger has no index.",
+      resolve: (e) => e.external ?? null,
+    }),
     moves: t.exposeInt('moves', { description: "Rebalance intents of the wallet's asset since the standing intent was created that spent anything." }),
     movesCostUsd: t.exposeFloat('movesCostUsd', { description: 'Their gas and CCTP fees, USD.' }),
     earnedUsd: t.exposeFloat('earnedUsd', { nullable: true, description: '`earned` in USD (stablecoins 1:1; null for other assets).' }),

@@ -84,6 +84,7 @@ export const CODE_DOCS: Record<ErrorCode, string> = {
     'the policy is the own policy of some wallets, or the account policy while a wallet has none of its own: remove it from them first (details.policyId, details.walletCount, details.accountPolicy)',
   POLICY_CONFLICT: 'the account already has an account-scope policy (details.policyId)',
   INTENT_NOT_CANCELLABLE: 'the intent is completed or failed already: nothing is left to cancel (details.intentId, details.status)',
+  INTENT_CANCELLED: 'never an answer: the `error` of a cancelled rebalance that left funds idle in the wallet (details.idle, per chain)',
   WALLET_NOT_FOUND: 'no such wallet in your account',
   WEBHOOK_NOT_FOUND: 'no such webhook endpoint in your account (details.webhookId)',
   STANDING_INTENT_NOT_FOUND: 'no such standing intent in your account (details.standingIntentId)',

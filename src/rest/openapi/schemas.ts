@@ -99,10 +99,15 @@ const tokenBalance = {
 const positionEarnings = {
   principal: z.union([decimalString('Token units'), z.null()]).meta({
     description:
-      'What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); null when the service never supplied to it (funds supplied outside the service are not guessed)',
+      'What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); a rebalance carries the principal it moved (less its bridge fees), its interest stays earned; null when the service never supplied to it (funds supplied outside the service are not guessed)',
   }),
   earned: z.union([decimalString('Token units'), z.null()]).meta({
-    description: 'Interest the position accrued: balance − principal, never below 0, in token units (exact); null with principal',
+    description:
+      "Interest the service's supplies to the position accrued (the protocol's index growth), interest a rebalance carried here included, in token units (exact); null with principal",
+  }),
+  external: decimalString('Token units').optional().meta({
+    description:
+      "What others supplied to the position on the wallet's behalf (Aave supply onBehalfOf, Comet supplyTo): not interest. Absent when the position's ledger has no index (earned is then balance − principal, never below 0)",
   }),
 };
 
@@ -350,7 +355,7 @@ export const intentErrorSchema = z
   .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) })
   .openapi('IntentError', {
     description:
-      'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …)',
+      'Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …); on a cancelled rebalance that left funds idle, INTENT_CANCELLED with details.idle (per chain)',
   });
 
 export const intentSchema = z

@@ -194,7 +194,14 @@ export const standingEarningsSchema = z
       .string()
       .nullable()
       .meta({ description: 'What the wallet put into its positions of the asset and kept there, token units; null: no position the service supplied' }),
-    earned: z.string().nullable().meta({ description: 'Interest those positions accrued since deposit (balance − principal), token units, exact' }),
+    earned: z.string().nullable().meta({
+      description:
+        "Interest the asset earned on the wallet in every market it was in (the protocols' index growth of what the service supplied; moves carry it over, withdraws realise it), token units, exact",
+    }),
+    external: z
+      .string()
+      .optional()
+      .meta({ description: "What others supplied to the wallet's positions of the asset: not interest (absent when a position's ledger has no index)" }),
     moves: z
       .number()
       .int()

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { PositionLedgerEntry, PositionLedgerRepo } from '../../ports/store';
 
-/** The entry's own fields, and an absent `positionAfter` left out (the driver would store an undefined one as null). */
+/** The entry's own fields, and an absent `positionAfter` or `index` left out (the driver would store an undefined one as null). */
 function entryOf(d: PositionLedgerEntry): PositionLedgerEntry {
   const e: PositionLedgerEntry = {
     intentId: d.intentId,
@@ -15,6 +15,7 @@ function entryOf(d: PositionLedgerEntry): PositionLedgerEntry {
     at: d.at,
   };
   if (d.positionAfter != null) e.positionAfter = d.positionAfter;
+  if (d.index != null) e.index = d.index;
   return e;
 }
 

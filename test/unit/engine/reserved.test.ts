@@ -33,6 +33,12 @@ describe('pending funds are reserved while planning', () => {
     expect(reservedBalances([minted], 'USDC')).toEqual({ 'base-sepolia': usdc('99.9') });
   });
 
+  test('behavior: a mint that kept back less fee than planned → the deposit holds what the mint delivered, not the planned amount', () => {
+    const delivered = { ...confirmed(0, 'mint'), minted: usdc('100').toString() };
+    const minted = executing({ results: { ...executing().results!, transactions: [confirmed(0, 'burn'), delivered] } });
+    expect(reservedBalances([minted], 'USDC')).toEqual({ 'base-sepolia': usdc('100') });
+  });
+
   test('behavior: other assets reserve nothing; balances never go below zero', () => {
     expect(reservedBalances([executing()], 'WETH')).toEqual({});
     expect(lessReserved({ 'arbitrum-sepolia': usdc('30'), 'base-sepolia': usdc('5') }, { 'arbitrum-sepolia': usdc('100') })).toEqual({
