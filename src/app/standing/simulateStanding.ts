@@ -1,12 +1,21 @@
 import type { Clock } from '../../domain/clock';
+import type { ChainName } from '../../domain/chains';
 import type { RateSample } from '../../domain/rateHistory';
 import type { SimulateParams, SimulateResult } from '../../domain/standingIntent';
 import type { RateHistoryRepo, RecordedCosts } from '../../ports/store';
 import { createReplay, type ReplayMinute } from './backtestReplay';
+import { createSlices, REPLAY_SLICE_MS } from './replaySlices';
 
 export interface SimulateStandingDeps {
   rateHistory: RateHistoryRepo;
   clock: Pick<Clock, 'now'>;
+  /** The longest the replay holds the event loop at a time (default REPLAY_SLICE_MS; Infinity: never pauses). */
+  sliceMs?: number;
+}
+
+/** What the asker may see: only markets on these chains are replayed (absent: every market recorded). */
+export interface SimulateScope {
+  chains?: (chain: ChainName) => boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -23,13 +32,18 @@ const COSTS_LOOKBACK_MS = DAY_MS;
  * costs recorded at each minute (backtestReplay.ts says how), and answers
  * the moves it made, its earnings against staying in the first market and in
  * today's best, and the chart's series. An empty `from` or `to` is the last
- * 30 days up to now; the front doors check the window.
+ * 30 days up to now; the front doors check the window. The replay runs in
+ * slices (replaySlices.ts): it pauses for I/O whenever it has held the event
+ * loop for `sliceMs`, between two sample minutes, which changes nothing of
+ * its answer.
  */
-export async function simulateStanding(deps: SimulateStandingDeps, params: SimulateParams): Promise<SimulateResult> {
+export async function simulateStanding(deps: SimulateStandingDeps, params: SimulateParams, scope: SimulateScope = {}): Promise<SimulateResult> {
   const toMs = params.to ? Date.parse(params.to) : deps.clock.now().getTime();
   const fromMs = params.from ? Date.parse(params.from) : toMs - DEFAULT_SIMULATE_WINDOW_MS;
   const replay = createReplay(params, { fromMs, toMs });
   const iso = (ms: number) => new Date(ms).toISOString();
+  const slices = createSlices(deps.sliceMs ?? REPLAY_SLICE_MS);
+  const usable = scope.chains;
 
   let inForce = (await deps.rateHistory.listCosts(iso(fromMs - COSTS_LOOKBACK_MS), iso(fromMs))).at(-1)?.costs;
   for (let from = fromMs; from < toMs; from += READ_MS) {
@@ -38,7 +52,10 @@ export async function simulateStanding(deps: SimulateStandingDeps, params: Simul
       deps.rateHistory.list({ asset: params.asset, from: iso(from), to: iso(to) }),
       deps.rateHistory.listCosts(iso(from), iso(to)),
     ]);
-    for (const minute of minutesOf(samples, costs, inForce)) replay.minute(minute);
+    for (const minute of minutesOf(usable ? samples.filter((s) => usable(s.chain)) : samples, costs, inForce)) {
+      replay.minute(minute);
+      if (slices.spent()) await slices.pause();
+    }
     inForce = costs.at(-1)?.costs ?? inForce;
   }
   return replay.result();
