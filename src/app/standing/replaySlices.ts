@@ -1,11 +1,12 @@
 /**
  * How long a backtest may hold the event loop before it lets I/O through.
  * A 90-day replay is ~130,000 sample minutes of pure computation (seconds of
- * CPU); run in one go it stalls every request of the instance. Slices of
- * about this long, each followed by a turn of the event loop, keep other
- * requests answering within a few slices however many backtests run.
+ * CPU); run in one go it stalls every request of the instance. Every running
+ * backtest takes one slice per turn of the event loop (their pauses all end
+ * in the same check phase), so a turn holds at most BACKTEST_LIMITS.perInstance
+ * slices of replay: 3 × 5 ms.
  */
-export const REPLAY_SLICE_MS = 10;
+export const REPLAY_SLICE_MS = 5;
 
 /** A budget of event-loop time: work checks `spent()` between small units and, when it is, awaits `pause()`. */
 export interface Slices {
