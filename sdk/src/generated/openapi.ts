@@ -510,7 +510,7 @@ export interface paths {
         put?: never;
         /**
          * Backtest a standing intent's rule
-         * @description Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. 5 credits. Nothing is created.
+         * @description Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. 5 credits for a small window; in all, max(5, ceil(days × markets / 10)) credits, with days the window's length (a started day counting whole) and markets the asset's markets recorded in its first or last hour on the chains the plan may use (at least 1): 30 days of 4 markets cost 12, 90 days 36. The plan's chains apply: a start on a main network the plan cannot use is 403 PLAN_RESTRICTED, and such markets are not replayed. One backtest per account and three per instance run at once; another is 429 BACKTEST_LIMIT_EXCEEDED (details.scope account or instance) with Retry-After, before anything is charged. Nothing is created.
          *
          *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
          */
@@ -647,7 +647,7 @@ export interface components {
              * @description Machine-readable code; each status lists the codes it carries
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             /** @description For people; 500s say only that an internal error occurred */
             message: string;
             /** @description Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed */
@@ -1361,7 +1361,7 @@ export interface components {
         /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …) */
         IntentError: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             message: string;
             details: {
                 [key: string]: unknown;
@@ -7973,6 +7973,7 @@ export interface operations {
             /**
              * @description Bad request:
              *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *     - `INVALID_CHAIN`: a chain is unknown, not yet active, or not one the wallet acts on (details.chain, details.field)
              */
             400: {
                 headers: {
@@ -7986,7 +7987,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "INVALID_REQUEST";
+                        error?: "INVALID_REQUEST" | "INVALID_CHAIN";
                     };
                 };
             };
@@ -8016,6 +8017,7 @@ export interface operations {
              * @description Forbidden:
              *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
              *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             *     - `PLAN_RESTRICTED`: the plan (or a staging deployment) cannot use this main network (details.plan, details.chain)
              */
             403: {
                 headers: {
@@ -8029,7 +8031,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED" | "PLAN_RESTRICTED";
                     };
                 };
             };
@@ -8076,6 +8078,7 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             *     - `BACKTEST_LIMIT_EXCEEDED`: a backtest of the account is running already, or the instance runs as many as it takes at once: nothing was replayed or charged (details.scope, details.limit, details.retryAfterSeconds)
              */
             429: {
                 headers: {
@@ -8090,7 +8093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "RATE_LIMIT_EXCEEDED";
+                        error?: "RATE_LIMIT_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED";
                     };
                 };
             };

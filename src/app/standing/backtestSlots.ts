@@ -1,11 +1,11 @@
 import { backtestLimitExceeded } from '../../domain/errors/standing';
 
 /**
- * Backtests one instance runs at once: one per account (a second waits for
- * the first), and a few in all. Each runs in slices on the event loop
- * (replaySlices.ts), so every one admitted lengthens the others' wall time
- * and a request's wait by up to one slice: three at once is the load the
- * service is measured for (BENCHMARKS.md, "Backtests and the event loop").
+ * Backtests one instance runs at once: one per account (a second is refused
+ * until the first is done), and a few in all. They share the event loop's
+ * turns (replaySlices.ts), so each one admitted lengthens the others' wall
+ * time: three at once is the load the service is measured for (BENCHMARKS.md,
+ * "Backtests and the event loop").
  */
 export const BACKTEST_LIMITS = { perAccount: 1, perInstance: 3 } as const;
 

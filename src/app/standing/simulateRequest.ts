@@ -10,10 +10,9 @@ import { billedOperations } from '../accounts/billedOperations';
 import { reserveCreditUnits } from '../accounts/credits';
 import { backtestCredits, marketsToPrice, windowDays } from './backtestCost';
 import { simulateStanding } from './simulateStanding';
+import { turnSlice } from './replaySlices';
 
 export type SimulateRequestDeps = Pick<AppDeps, 'store' | 'clock' | 'environment' | 'backtests' | 'onCreditsCharged'> & {
-  /** The replay's slice (tests and the bench; default REPLAY_SLICE_MS). */
-  sliceMs?: number;
 };
 
 export interface SimulateAnswer {
@@ -55,7 +54,9 @@ export async function simulateRequest(deps: SimulateRequestDeps, principal: Prin
     const reserved = extra > 0 ? await reserveCreditUnits(deps, principal.account, extra) : undefined;
     let result: SimulateResult;
     try {
-      result = await simulateStanding({ rateHistory: deps.store.rateHistory, clock: deps.clock, sliceMs: deps.sliceMs }, params, { chains: usable });
+      // the backtests running share each turn of the event loop
+      const sliceMs = () => turnSlice(deps.backtests.running);
+      result = await simulateStanding({ rateHistory: deps.store.rateHistory, clock: deps.clock, sliceMs }, params, { chains: usable });
     } catch (e) {
       await reserved?.refund();
       throw e;

@@ -4,13 +4,13 @@ import type { RateSample } from '../../domain/rateHistory';
 import type { SimulateParams, SimulateResult } from '../../domain/standingIntent';
 import type { RateHistoryRepo, RecordedCosts } from '../../ports/store';
 import { createReplay, type ReplayMinute } from './backtestReplay';
-import { createSlices, REPLAY_SLICE_MS } from './replaySlices';
+import { createSlices, REPLAY_TURN_MS } from './replaySlices';
 
 export interface SimulateStandingDeps {
   rateHistory: RateHistoryRepo;
   clock: Pick<Clock, 'now'>;
-  /** The longest the replay holds the event loop at a time (default REPLAY_SLICE_MS; Infinity: never pauses). */
-  sliceMs?: number;
+  /** The longest the replay holds the event loop at a time, read at each slice (default REPLAY_TURN_MS; Infinity: never pauses). */
+  sliceMs?: number | (() => number);
 }
 
 /** What the asker may see: only markets on these chains are replayed (absent: every market recorded). */
@@ -47,7 +47,7 @@ export async function simulateStanding(deps: SimulateStandingDeps, params: Simul
   const fromMs = params.from ? Date.parse(params.from) : toMs - DEFAULT_SIMULATE_WINDOW_MS;
   const replay = createReplay(params, { fromMs, toMs });
   const iso = (ms: number) => new Date(ms).toISOString();
-  const slices = createSlices(deps.sliceMs ?? REPLAY_SLICE_MS);
+  const slices = createSlices(deps.sliceMs ?? REPLAY_TURN_MS);
   const usable = scope.chains;
 
   let inForce = (await deps.rateHistory.listCosts(iso(fromMs - COSTS_LOOKBACK_MS), iso(fromMs))).at(-1)?.costs;
