@@ -31,7 +31,11 @@ export const SEED_COSTS: SampleCosts = {
  * the lead changes a few times a day and a replay decides on real moves.
  * Answers the window [from, to) they fill.
  */
-export async function seedRateHistory(history: Pick<RateHistoryRepo, 'record' | 'recordCosts'>, endMs: number, days: number): Promise<{ from: string; to: string; minutes: number }> {
+export async function seedRateHistory(
+  history: Pick<RateHistoryRepo, 'record' | 'recordCosts'>,
+  endMs: number,
+  days: number,
+): Promise<{ from: string; to: string; minutes: number }> {
   const fromMs = endMs - days * DAY_MS;
   const minutes = days * 1440;
   const DAY_BATCH = 1440;

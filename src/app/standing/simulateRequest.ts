@@ -12,8 +12,7 @@ import { backtestCredits, marketsToPrice, windowDays } from './backtestCost';
 import { simulateStanding } from './simulateStanding';
 import { turnSlice } from './replaySlices';
 
-export type SimulateRequestDeps = Pick<AppDeps, 'store' | 'clock' | 'environment' | 'backtests' | 'onCreditsCharged'> & {
-};
+export type SimulateRequestDeps = Pick<AppDeps, 'store' | 'clock' | 'environment' | 'backtests' | 'onCreditsCharged'> & {};
 
 export interface SimulateAnswer {
   result: SimulateResult;
