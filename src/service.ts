@@ -37,6 +37,7 @@ import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 import { positionLedgerHook } from './app/balances/positionLedger';
 import { createDecisionBus } from './app/standing/decisionBus';
+import { createBacktestSlots } from './app/standing/backtestSlots';
 import { createStandingDecider, type StandingDecider } from './app/standing/decider';
 import { readSampleCosts } from './app/yields/sampleCosts';
 
@@ -226,6 +227,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     onCreditsCharged: metrics.creditsChargedFor,
     webhooks,
     decisionBus: createDecisionBus(),
+    backtests: createBacktestSlots(),
   };
   // Standing intents are decided on every rate sample, and again when an intent of the wallet completes (funds it left idle, or delivered).
   const standing = createStandingDecider({ ...deps, engine });

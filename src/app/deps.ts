@@ -15,6 +15,7 @@ import type { AuditWarnLogger } from './audit/recordAudit';
 import type { Operation } from '../domain/plans';
 import type { WebhookServices } from './webhooks/dispatcher';
 import type { DecisionBus } from './standing/decisionBus';
+import type { BacktestSlots } from './standing/backtestSlots';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -47,6 +48,8 @@ export interface AppDeps {
   webhooks?: WebhookServices;
   /** Standing intents' decisions as this instance records them, for subscribers here (absent: subscribers follow the store only). */
   decisionBus?: DecisionBus;
+  /** The backtests this instance runs now: one per account, a few in all. */
+  backtests: BacktestSlots;
 }
 
 /** Read caches (single flight, stale-while-revalidate): yields for ≤ 15 s; balances per wallet, dropped whenever the service transacts for that wallet. */

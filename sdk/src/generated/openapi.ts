@@ -510,7 +510,7 @@ export interface paths {
         put?: never;
         /**
          * Backtest a standing intent's rule
-         * @description Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. 5 credits. Nothing is created.
+         * @description Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. 5 credits for a small window; in all, max(5, ceil(days × markets / 10)) credits, with days the window's length (a started day counting whole) and markets the asset's markets recorded in its first or last hour on the chains the plan may use (at least 1): 30 days of 4 markets cost 12, 90 days 36. The plan's chains apply: a start on a main network the plan cannot use is 403 PLAN_RESTRICTED, and such markets are not replayed. One backtest per account and three per instance run at once; another is 429 BACKTEST_LIMIT_EXCEEDED (details.scope account or instance) with Retry-After, before anything is charged. Nothing is created.
          *
          *     Needs a key with the `read` scope. Query parameters it does not name are ignored.
          */
@@ -647,7 +647,7 @@ export interface components {
              * @description Machine-readable code; each status lists the codes it carries
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "INTENT_CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             /** @description For people; 500s say only that an internal error occurred */
             message: string;
             /** @description Structured context: details.issues for INVALID_REQUEST, details.requestId for INTERNAL_ERROR, and per code as listed */
@@ -830,10 +830,15 @@ export interface components {
                     decimals: number;
                     /** @description USD value at the chain price feed */
                     valueUsd: number;
-                    /** @description What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); null when the service never supplied to it (funds supplied outside the service are not guessed) */
+                    /** @description What the wallet supplied to this position through the service, net of what it took back (interest taken first), in token units (exact); a rebalance carries the principal it moved (less its bridge fees), its interest stays earned; null when the service never supplied to it (funds supplied outside the service are not guessed) */
                     principal: string | null;
-                    /** @description Interest the position accrued: balance − principal, never below 0, in token units (exact); null with principal */
+                    /** @description Interest the service's supplies to the position accrued (the protocol's index growth), interest a rebalance carried here included, in token units (exact); null with principal */
                     earned: string | null;
+                    /**
+                     * @description What others supplied to the position on the wallet's behalf (Aave supply onBehalfOf, Comet supplyTo): not interest. Absent when the position's ledger has no index (earned is then balance − principal, never below 0)
+                     * @example 1.5
+                     */
+                    external?: string;
                 }[];
             }[];
             /** @description Tokens plus positions on every chain, exactly the sum of the entries */
@@ -1363,10 +1368,10 @@ export interface components {
             gasUsed?: string;
             gasCostUsd?: number;
         };
-        /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …) */
+        /** @description Why a failed intent failed (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION when no plan fits its policy or a step it does not allow was refused at signing, …); on a cancelled rebalance that left funds idle, INTENT_CANCELLED with details.idle (per chain) */
         IntentError: {
             /** @enum {string} */
-            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "INVALID_CHAIN" | "UNAUTHORIZED" | "PAYMENT_REQUIRED" | "PAYMENT_INVALID" | "FORBIDDEN" | "PLAN_RESTRICTED" | "WALLET_LIMIT_EXCEEDED" | "CREDITS_EXHAUSTED" | "POLICY_VIOLATION" | "WALLET_NOT_FOUND" | "INTENT_NOT_FOUND" | "NOT_FOUND" | "POLICY_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "STANDING_INTENT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "WALLET_ALREADY_EXISTS" | "STANDING_INTENT_ALREADY_EXISTS" | "IDEMPOTENCY_CONFLICT" | "VERSION_CONFLICT" | "POLICY_IN_USE" | "POLICY_CONFLICT" | "INTENT_NOT_CANCELLABLE" | "INTENT_CANCELLED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BRIDGE_FAILED" | "DEPOSIT_FAILED" | "WITHDRAW_FAILED" | "RATE_LIMIT_EXCEEDED" | "FUNDING_LIMIT_EXCEEDED" | "GAS_BUDGET_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NETWORK_ERROR" | "TIMEOUT" | "SERVICE_UNAVAILABLE";
             message: string;
             details: {
                 [key: string]: unknown;
@@ -2458,8 +2463,10 @@ export interface components {
             asset: "USDC" | "USDT" | "DAI" | "WETH";
             /** @description What the wallet put into its positions of the asset and kept there, token units; null: no position the service supplied */
             principal: string | null;
-            /** @description Interest those positions accrued since deposit (balance − principal), token units, exact */
+            /** @description Interest the asset earned on the wallet in every market it was in (the protocols' index growth of what the service supplied; moves carry it over, withdraws realise it), token units, exact */
             earned: string | null;
+            /** @description What others supplied to the wallet's positions of the asset: not interest (absent when a position's ledger has no index) */
+            external?: string;
             /** @description Rebalance intents of the wallet's asset since the standing intent was created that spent anything (completed or failed) */
             moves: number;
             /** @description Their gas and CCTP fees, USD */
@@ -8005,6 +8012,7 @@ export interface operations {
             /**
              * @description Bad request:
              *     - `INVALID_REQUEST`: the request is malformed: body, query, path parameter or header (details.issues names each)
+             *     - `INVALID_CHAIN`: a chain is unknown, not yet active, or not one the wallet acts on (details.chain, details.field)
              */
             400: {
                 headers: {
@@ -8018,7 +8026,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "INVALID_REQUEST";
+                        error?: "INVALID_REQUEST" | "INVALID_CHAIN";
                     };
                 };
             };
@@ -8048,6 +8056,7 @@ export interface operations {
              * @description Forbidden:
              *     - `FORBIDDEN`: the key lacks the scope the operation needs (details.requiredScope)
              *     - `CREDITS_EXHAUSTED`: the month's credits are spent (details.limit, details.used, details.resetsAt)
+             *     - `PLAN_RESTRICTED`: the plan (or a staging deployment) cannot use this main network (details.plan, details.chain)
              */
             403: {
                 headers: {
@@ -8061,7 +8070,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED";
+                        error?: "FORBIDDEN" | "CREDITS_EXHAUSTED" | "PLAN_RESTRICTED";
                     };
                 };
             };
@@ -8108,6 +8117,7 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMIT_EXCEEDED`: the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)
+             *     - `BACKTEST_LIMIT_EXCEEDED`: a backtest of the account is running already, or the instance runs as many as it takes at once: nothing was replayed or charged (details.scope, details.limit, details.retryAfterSeconds)
              */
             429: {
                 headers: {
@@ -8122,7 +8132,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "RATE_LIMIT_EXCEEDED";
+                        error?: "RATE_LIMIT_EXCEEDED" | "BACKTEST_LIMIT_EXCEEDED";
                     };
                 };
             };

@@ -442,7 +442,8 @@ builder.mutationField('simulateStandingIntent', (t) =>
       const principal = requirePrincipal(ctx);
       const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
       const body = withoutNulls({ ...args, from: iso(args.from), to: iso(args.to), start: args.start ?? undefined });
-      return runOperation(ctx.deps, principal, 'simulateStandingIntent', () => simulateRequest(ctx.deps, body), ctx.charge);
+      // simulateRequest takes what the backtest costs beyond the base price that runOperation (or the operation's prepayment) pays.
+      return runOperation(ctx.deps, principal, 'simulateStandingIntent', async () => (await simulateRequest(ctx.deps, principal, body)).result, ctx.charge);
     },
   }),
 );

@@ -681,7 +681,7 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
     path: '/standing-intents/simulate',
     tag: 'Standing intents',
     summary: "Backtest a standing intent's rule",
-    description: `Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. ${cost('simulateStandingIntent')}. Nothing is created.`,
+    description: `Replays the recorded APY history of the asset's markets (kept 90 days, with the cost inputs of each sample) through the same decision the live service takes, and compares the rule with staying in today's best market and in the first one. ${cost('simulateStandingIntent')} for a small window; in all, max(5, ceil(days × markets / 10)) credits, with days the window's length (a started day counting whole) and markets the asset's markets recorded in its first or last hour on the chains the plan may use (at least 1): 30 days of 4 markets cost 12, 90 days 36. The plan's chains apply: a start on a main network the plan cannot use is 403 PLAN_RESTRICTED, and such markets are not replayed. One backtest per account and three per instance run at once; another is 429 BACKTEST_LIMIT_EXCEEDED (details.scope account or instance) with Retry-After, before anything is charged. Nothing is created.`,
     body: { schema: simulateBodySchema, examples: { simulate: { summary: '10,000 USDC over January', value: STANDING_EXAMPLES.simulate } } },
     unknownQuery: 'ignored',
     success: {
@@ -690,7 +690,7 @@ A lend without \`chain\` shows which rule chose the market (\`choice\`) and, whe
       schema: simulateResultSchema,
       examples: { result: { summary: 'One move', value: STANDING_EXAMPLES.simulated } },
     },
-    errors: {},
+    errors: { 400: ['INVALID_REQUEST', 'INVALID_CHAIN'], 403: ['PLAN_RESTRICTED'], 429: ['BACKTEST_LIMIT_EXCEEDED'] },
   },
   {
     operationId: 'getStandingIntent',

@@ -104,6 +104,8 @@ export const CODE_DOCS: Record<ErrorCode, string> = {
   RATE_LIMIT_EXCEEDED: "the account's requests per minute are used up (details.limit, details.resetAt, details.retryAfterSeconds)",
   FUNDING_LIMIT_EXCEEDED: 'demo fundings per wallet or per account in 24 h are used up (details.scope, details.limit, details.retryAfterSeconds)',
   GAS_BUDGET_EXCEEDED: "the account's gas budget for 24 h is spent: the intent is not started (details.retryAfterSeconds)",
+  BACKTEST_LIMIT_EXCEEDED:
+    'a backtest of the account is running already, or the instance runs as many as it takes at once: nothing was replayed or charged (details.scope, details.limit, details.retryAfterSeconds)',
   INTERNAL_ERROR: 'an unexpected failure; details.requestId identifies it in the logs',
   NETWORK_ERROR: 'a chain did not answer (details.chain)',
   TIMEOUT: 'a chain answered too slowly (details.chain)',

@@ -307,6 +307,7 @@ const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   RATE_LIMIT_EXCEEDED: { limit: 100, resetAt: 1769860860, retryAfterSeconds: 12 },
   FUNDING_LIMIT_EXCEEDED: { scope: 'wallet', limit: 10, windowHours: 24, retryAfterSeconds: 3600 },
   GAS_BUDGET_EXCEEDED: { budgetEth: '0.5', spentEth: '0.5', windowHours: 24, retryAfterSeconds: 3600 },
+  BACKTEST_LIMIT_EXCEEDED: { scope: 'account', limit: 1, retryAfterSeconds: 5 },
   INTERNAL_ERROR: { requestId: 'req_0123456789abcdef0123456789abcdef' },
   NETWORK_ERROR: { chain: 'arbitrum-sepolia' },
   TIMEOUT: { chain: 'arbitrum-sepolia' },

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createBacktestSlots } from '../../../src/app/standing/backtestSlots';
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import type { AppDeps } from '../../../src/app/deps';
@@ -70,6 +71,7 @@ export async function startIntentsServer(o: { gasBudgetWei?: bigint } = {}): Pro
     environment: 'development',
     sessionSecret: Buffer.alloc(32, 7),
     engine,
+    backtests: createBacktestSlots(),
   };
   const { server, closeWebSocket } = createFrontDoors({
     deps,

@@ -114,3 +114,26 @@ describe('simulateStanding', () => {
     });
   });
 });
+
+describe('simulateStanding in slices', () => {
+  test('behavior: a replay that pauses after every sample minute lets I/O through and answers exactly what the unsliced replay answers', async () => {
+    const HOURS = 6 * 24;
+    const deps = await history(HOURS, (h) => (Math.floor(h / 7) % 2 === 0 ? { a: 2 + (h % 5), b: 9 } : { a: 10, b: 3 + (h % 3) }));
+    const whole = await simulateStanding({ ...deps, sliceMs: Infinity }, params(HOURS));
+    expect(whole.moves.length).toBeGreaterThan(3);
+
+    // the memory store answers without I/O: only the slices' pauses let an immediate run before the answer
+    const order: string[] = [];
+    setImmediate(() => order.push('io'));
+    const sliced = await simulateStanding({ ...deps, sliceMs: 0 }, params(HOURS)).finally(() => order.push('answer'));
+    expect(order).toEqual(['io', 'answer']);
+    expect(sliced).toEqual(whole);
+  });
+
+  test('behavior: markets on chains outside the scope are not replayed', async () => {
+    const deps = await history(3 * 24, (h) => ({ a: 4, b: h < 10 ? 3 : 9 }));
+    const r = await simulateStanding(deps, params(3 * 24), { chains: (c) => c !== 'arbitrum-sepolia' });
+    expect(r.series.map((s) => s.chain)).toEqual(['base-sepolia']);
+    expect(r.moves).toEqual([]);
+  });
+});
