@@ -56,7 +56,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
     variables: GraphQLParams['variables'],
     operationName: string | undefined,
   ): Promise<ExecutionResult> {
-    const refused = await chargeInto(context, document, operationName);
+    const refused = await chargeInto(context, document, operationName, variables);
     if (refused) return { errors: [maskError(refused, () => context.requestId, mask)] };
     let result: ExecutionResult;
     try {

@@ -29,7 +29,7 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
     // Who may call each field checked, cost checked and credits reserved before any resolver runs.
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as GraphQLContext;
-      const refused = await chargeInto(context, args.document, args.operationName);
+      const refused = await chargeInto(context, args.document, args.operationName, args.variableValues);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       return { onExecuteDone: () => context.charge?.release() };
     },
@@ -40,7 +40,7 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
       const needsStream = subscriptionRefusal((args.contextValue as { request?: Request }).request?.headers.get('accept'));
       if (needsStream) return setResultAndStopExecution({ errors: [needsStream] });
       const context = args.contextValue as unknown as GraphQLContext;
-      const refused = await chargeInto(context, args.document, args.operationName);
+      const refused = await chargeInto(context, args.document, args.operationName, args.variableValues);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       const principal = context.principal;
       if (!principal) return;

@@ -188,7 +188,7 @@ export function attachGraphQLWebSocket(o: {
         if (checked.errors) return masked(checked.errors);
         const { document } = checked;
         const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
-        const refused = await chargeInto(contextValue, document, payload.operationName);
+        const refused = await chargeInto(contextValue, document, payload.operationName, payload.variables);
         if (refused) return masked([refused], contextValue.requestId);
         const principal = ctx.extra.principal;
         if (principal && getOperationAST(document, payload.operationName ?? undefined)?.operation === 'subscription') {
