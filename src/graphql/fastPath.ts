@@ -3,7 +3,7 @@ import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type Gr
 import type { GraphQLContext } from './context';
 import { maskError, type OnMasked } from './errors';
 import { readBoundedBody } from './readBody';
-import { chargeInto } from './operationCost';
+import { chargeInto, costCeilingRefusal } from './operationCost';
 import { documentCache } from './documentCache';
 import { answerType, type AnswerType } from './acceptHeader';
 import { answerOf, operationOf, paramsFromJson, paramsFromSearch, subscriptionRefusal, type GraphQLParams } from './httpRules';
@@ -104,6 +104,8 @@ export function createGraphQLFastPath(o: FastPathOptions) {
         );
       const operation = operationOf(p.document, params.operationName, method);
       if (operation instanceof GraphQLError) return refuse(res, operation, type);
+      const tooComplex = costCeilingRefusal(p.document, params.operationName, params.variables);
+      if (tooComplex) return refuse(res, tooComplex, type);
       const invalid = documents.validate(p.document);
       if (invalid.length > 0) return send(res, { errors: invalid }, type);
       if (operation.operation === 'subscription') {

@@ -184,6 +184,24 @@ export const MAX_OPERATION_COST = 50_000;
 /** Variables as a transport hands them. */
 type Variables = Readonly<Record<string, unknown>> | null | undefined;
 
+/** QUERY_TOO_COMPLEX when `work` units are over MAX_OPERATION_COST, with both in details. */
+function overCeiling(work: number): GraphQLError | null {
+  if (work <= MAX_OPERATION_COST) return null;
+  return tooComplex(`it reads ${work} work units (at most ${MAX_OPERATION_COST}); ask for smaller pages or fewer fields`, {
+    details: { cost: work, maxCost: MAX_OPERATION_COST },
+  });
+}
+
+/**
+ * The ceiling checked as soon as a document is parsed, before validation:
+ * an operation over it costs its transport one parse and one walk of the
+ * document, never the validation of thousands of fields. The same check runs
+ * again in chargeOperation (for the documents no transport checked early).
+ */
+export function costCeilingRefusal(document: DocumentNode, operationName?: string | null, variables?: Variables): GraphQLError | null {
+  return overCeiling(staticCost(buildSchema(), document, operationName, variables));
+}
+
 /**
  * Every transport's step between validation and execution: the operation's
  * cost checked and its credits reserved into `context.charge`; the error to
@@ -254,13 +272,8 @@ export async function chargeOperation(
     };
   }
   const work = staticCost(buildSchema(), document, operationName, variables);
-  if (work > MAX_OPERATION_COST) {
-    return {
-      error: tooComplex(`it reads ${work} work units (at most ${MAX_OPERATION_COST}); ask for smaller pages or fewer fields`, {
-        details: { cost: work, maxCost: MAX_OPERATION_COST },
-      }),
-    };
-  }
+  const over = overCeiling(work);
+  if (over) return { error: over };
   // The dashboard's own operations cost the account nothing (the session has its own rate window), except those billedOperations names.
   const operations = billedOperations(principal, selected);
   if (principal.via === 'session' && operations.length === 0) return {};

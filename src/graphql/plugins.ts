@@ -8,7 +8,7 @@ import { maskError, type MaskOptions } from './errors';
 import { subscriptionRefusal } from './httpRules';
 import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
-import { chargeInto } from './operationCost';
+import { chargeInto, costCeilingRefusal } from './operationCost';
 import { startedStream, type StreamObserver } from './streamMetrics';
 import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas';
 
@@ -23,8 +23,15 @@ import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas
  */
 export function operationLimits(production: boolean, quotas: StreamQuotas, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
-    onParse({ setParseFn }) {
-      setParseFn((source) => documents.yogaParse(typeof source === 'string' ? source : source.body));
+    // Over the cost ceiling: refused once parsed, before validation (costCeilingRefusal).
+    onParse({ context, setParseFn }) {
+      const params = (context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }).params;
+      setParseFn((source) => {
+        const document = documents.yogaParse(typeof source === 'string' ? source : source.body);
+        const tooComplex = costCeilingRefusal(document, params?.operationName, params?.variables);
+        if (tooComplex) throw tooComplex;
+        return document;
+      });
     },
     // Who may call each field checked, cost checked and credits reserved before any resolver runs.
     async onExecute({ args, setResultAndStopExecution }) {
