@@ -208,7 +208,12 @@ export function costCeilingRefusal(document: DocumentNode, operationName?: strin
  * answer instead when it is refused (then nothing runs). Without a principal
  * there is nothing to charge: the resolvers refuse the call.
  */
-export async function chargeInto(context: GraphQLContext, document: DocumentNode, operationName?: string | null, variables?: Variables): Promise<GraphQLError | null> {
+export async function chargeInto(
+  context: GraphQLContext,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Variables,
+): Promise<GraphQLError | null> {
   if (!context.principal) return null;
   const r = await chargeOperation(context.deps, context.principal, document, operationName, variables);
   if (r.error) return r.error;

@@ -35,7 +35,12 @@ interface Sized {
  * used. Conditional fields (@skip, @include) count as if selected: an upper
  * bound. The document is a validated one.
  */
-export function staticCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Readonly<Record<string, unknown>> | null): number {
+export function staticCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Readonly<Record<string, unknown>> | null,
+): number {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return 0;
   const root = schema.getRootType(operation.operation);

@@ -70,7 +70,12 @@ async function fourAtOnceTimingHealthz(send: () => Promise<Json>): Promise<{ ans
 }
 
 function overWebSocket(query: string, variables?: Record<string, unknown>): Promise<Json> {
-  const ws = createClient({ url: srv.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${acct.key}` }, retryAttempts: 0 });
+  const ws = createClient({
+    url: srv.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${acct.key}` },
+    retryAttempts: 0,
+  });
   return new Promise<Json>((resolve, reject) => {
     let result: Json;
     ws.subscribe(

@@ -49,7 +49,8 @@ const usable = (f: GraphQLField<unknown, unknown>) => f.args.every((a) => !isNon
 
 /** Page sizes and bounded lengths: absent (the default) or 1 to the most the argument takes. */
 function argsArb(f: GraphQLField<unknown, unknown>): fc.Arbitrary<string> {
-  if (f.args.some((a) => a.name === 'first')) return fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }).map((n) => (n === undefined ? '' : `(first: ${n})`));
+  if (f.args.some((a) => a.name === 'first'))
+    return fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }).map((n) => (n === undefined ? '' : `(first: ${n})`));
   if (f.name === 'history') return fc.option(fc.integer({ min: 1, max: 1_440 }), { nil: undefined }).map((n) => (n === undefined ? '' : `(minutes: ${n})`));
   return fc.constant('');
 }
@@ -66,7 +67,10 @@ function selectionArb(type: GraphQLNamedType, depth: number): fc.Arbitrary<Pick[
   } else {
     const fields = Object.values(type.getFields()).filter((f) => usable(f) && (depth < MAX_DEPTH || isLeafType(getNamedType(f.type))));
     const picks = fields.map((f) => pickArb(f, depth));
-    arb = picks.length === 0 ? fc.constant([{ name: '__typename', aliases: 1, args: '', children: [] }]) : fc.uniqueArray(fc.oneof(...picks), { minLength: 1, maxLength: 4, selector: (p) => p.name });
+    arb =
+      picks.length === 0
+        ? fc.constant([{ name: '__typename', aliases: 1, args: '', children: [] }])
+        : fc.uniqueArray(fc.oneof(...picks), { minLength: 1, maxLength: 4, selector: (p) => p.name });
   }
   selections.set(key, arb);
   return arb;
@@ -86,7 +90,10 @@ const roots = (): fc.Arbitrary<Pick>[] => {
   return [
     root('standingIntents', argsArb(q.standingIntents!)),
     root('standingIntent', fc.constant(`(id: "${standingId}")`)),
-    root('intents', argsArb(q.intents!).map((a) => `(walletId: "${walletId}"${a ? `, ${a.slice(1, -1)}` : ''})`)),
+    root(
+      'intents',
+      argsArb(q.intents!).map((a) => `(walletId: "${walletId}"${a ? `, ${a.slice(1, -1)}` : ''})`),
+    ),
     root('walletById', fc.constant(`(id: "${walletId}")`)),
     root('auditEvents', argsArb(q.auditEvents!)),
     root('policies', argsArb(q.policies!)),
@@ -100,7 +107,10 @@ function render(picks: Pick[]): string {
   let n = 0;
   return picks
     .flatMap((p) =>
-      Array.from({ length: p.aliases }, () => `${p.name === '__typename' ? '' : `a${n++}: `}${p.name}${p.args}${p.children.length ? ` { ${render(p.children)} }` : ''}`),
+      Array.from(
+        { length: p.aliases },
+        () => `${p.name === '__typename' ? '' : `a${n++}: `}${p.name}${p.args}${p.children.length ? ` { ${render(p.children)} }` : ''}`,
+      ),
     )
     .join(' ');
 }
@@ -108,7 +118,8 @@ function render(picks: Pick[]): string {
 /** Fields an answer resolved: every key of its objects, and every scalar item of its lists. */
 function resolved(v: Json): number {
   if (Array.isArray(v)) return v.reduce((sum: number, x: Json) => sum + (x !== null && typeof x === 'object' ? resolved(x) : 1), 0);
-  if (v !== null && typeof v === 'object') return Object.values(v).reduce((sum: number, x) => sum + 1 + (x !== null && typeof x === 'object' ? resolved(x) : 0), 0);
+  if (v !== null && typeof v === 'object')
+    return Object.values(v).reduce((sum: number, x) => sum + 1 + (x !== null && typeof x === 'object' ? resolved(x) : 0), 0);
   return 0;
 }
 

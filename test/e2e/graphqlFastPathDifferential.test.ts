@@ -242,7 +242,12 @@ function handShapes(): Shape[] {
         JSON_TYPE,
         requestError(strict, 'QUERY_TOO_COMPLEX'),
       ),
-      get(`GET refused before it runs (over the cost ceiling), Accept ${a}`, { query: overCeiling, variables: '{"n":100}' }, accept, requestError(strict, 'QUERY_TOO_COMPLEX')),
+      get(
+        `GET refused before it runs (over the cost ceiling), Accept ${a}`,
+        { query: overCeiling, variables: '{"n":100}' },
+        accept,
+        requestError(strict, 'QUERY_TOO_COMPLEX'),
+      ),
       // operationCost's refusals carry no extensions.status: 400, the default of a request error.
       post(
         `POST refused before it runs (a field the caller may not read), Accept ${a}`,

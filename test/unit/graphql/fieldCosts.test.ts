@@ -27,7 +27,9 @@ describe('field costs', () => {
   });
 
   test('behavior: every root field weighs what its use case reads (none is priced as a plain field by omission)', () => {
-    const unpriced = [...fields().keys()].filter((key) => ROOTS.includes(key.split('.')[0]!) && FIELD_COSTS[key]?.weight === undefined && !FIELD_COSTS[key]?.listSize);
+    const unpriced = [...fields().keys()].filter(
+      (key) => ROOTS.includes(key.split('.')[0]!) && FIELD_COSTS[key]?.weight === undefined && !FIELD_COSTS[key]?.listSize,
+    );
     expect(unpriced).toEqual([]);
   });
 
@@ -41,7 +43,14 @@ describe('field costs', () => {
     const printed = new Map<string, string>();
     for (const def of sdl.definitions) {
       if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.INTERFACE_TYPE_DEFINITION) continue;
-      for (const f of def.fields ?? []) printed.set(`${def.name.value}.${f.name.value}`, (f.directives ?? []).filter((d) => d.name.value !== 'deprecated').map((d) => print(d)).join(' '));
+      for (const f of def.fields ?? [])
+        printed.set(
+          `${def.name.value}.${f.name.value}`,
+          (f.directives ?? [])
+            .filter((d) => d.name.value !== 'deprecated')
+            .map((d) => print(d))
+            .join(' '),
+        );
     }
     for (const key of fields().keys()) expect([key, printed.get(key)]).toEqual([key, costDirectivesOf(FIELD_COSTS[key] ?? {})]);
   });

@@ -14,7 +14,8 @@ function cost(query: string, variables?: Record<string, unknown>, operationName?
 
 // decisions(first: 4) { edges { node { id } } }: 10 (its read) + 4 × (edges 1 + node 1 + id 1)
 const DECISIONS_4 = 10 + 4 * 3;
-const nested = (outer: string, inner: string) => `{ standingIntents(${outer}) { edges { node { decisions${inner ? `(${inner})` : ''} { edges { node { id } } } } } } }`;
+const nested = (outer: string, inner: string) =>
+  `{ standingIntents(${outer}) { edges { node { decisions${inner ? `(${inner})` : ''} { edges { node { id } } } } } } }`;
 
 describe('static cost', () => {
   test('behavior: nested connections multiply: each page by its first, times the cost of its selection', () => {
@@ -28,7 +29,8 @@ describe('static cost', () => {
   });
 
   test('behavior: first comes from the variables, else the variable default, else the default page; beyond 100 it counts 100 (the use case refuses it unread)', () => {
-    const q = 'query Q($n: Int, $m: Int = 7) { standingIntents(first: $n) { edges { node { id } } } i: intents(walletId: "w", first: $m) { edges { node { id } } } }';
+    const q =
+      'query Q($n: Int, $m: Int = 7) { standingIntents(first: $n) { edges { node { id } } } i: intents(walletId: "w", first: $m) { edges { node { id } } } }';
     const page = (n: number) => 10 + n * 3;
     expect(cost(q, { n: 50 })).toBe(page(50) + page(7));
     expect(cost(q, { n: 50, m: 2 })).toBe(page(50) + page(2));
@@ -56,7 +58,8 @@ describe('static cost', () => {
   });
 
   test('behavior: 300 aliases of earnings (each a read on chain) are over the ceiling; one is 1,000 units', () => {
-    const earnings = (n: number) => `query($id: ID!) { standingIntent(id: $id) { ${Array.from({ length: n }, (_, i) => `e${i}: earnings { moves }`).join(' ')} } }`;
+    const earnings = (n: number) =>
+      `query($id: ID!) { standingIntent(id: $id) { ${Array.from({ length: n }, (_, i) => `e${i}: earnings { moves }`).join(' ')} } }`;
     expect(cost(earnings(1), { id: 's' })).toBe(10 + 1 + 1_000);
     expect(cost(earnings(300), { id: 's' })).toBeGreaterThan(MAX_OPERATION_COST);
   });
