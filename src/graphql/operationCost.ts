@@ -175,9 +175,9 @@ export function operationCost(document: DocumentNode, operationName?: string | n
 }
 
 /**
- * The most work one operation may ask for, in units of fieldCosts.ts, whoever
- * calls and on every transport: about 50 ms of resolving on one core. Over it
- * the operation is refused before anything runs.
+ * The most work one operation may ask for, in units of fieldCosts.ts (one
+ * unit: one field resolved from memory), whoever calls and on every
+ * transport. Over it the operation is refused before anything runs.
  */
 export const MAX_OPERATION_COST = 50_000;
 
