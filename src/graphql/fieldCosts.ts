@@ -1,7 +1,6 @@
 import { CHAIN_NAMES, LENDING_PROTOCOLS } from '../domain/chains';
 import { MAX_REBALANCE_SOURCES } from '../domain/intent';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks';
-import { MAX_KEYS_PER_ACCOUNT } from '../app/dashboard/accountViews';
 import { MAX_HISTORY_BUCKETS, TARGET_HISTORY_BUCKETS } from '../app/yields/getYieldHistory';
 import { DEFAULT_PAGE, MAX_PAGE } from './types/connection';
 
@@ -53,6 +52,8 @@ const STORE_READ = 10;
 const CHAIN_READ = 100;
 
 const MARKETS = CHAIN_NAMES.length * LENDING_PROTOCOLS.length;
+/** Keys an account holds at most (MAX_KEYS_PER_ACCOUNT of the accounts use cases; the number, not the import, so that the constant may move). */
+const KEYS_PER_ACCOUNT = 50;
 /** Steps of a plan as they are in practice (a consolidation from every test chain); the schema's lists of steps are priced at this length. */
 const PLAN_STEPS = 8;
 
@@ -125,7 +126,7 @@ export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
   'StandingIntent.earnings': { weight: 10 * CHAIN_READ },
   'Wallet.policy': { weight: STORE_READ },
   'ViewerAccount.usage': { weight: STORE_READ },
-  'ViewerAccount.keys': bounded(MAX_KEYS_PER_ACCOUNT, STORE_READ),
+  'ViewerAccount.keys': bounded(KEYS_PER_ACCOUNT, STORE_READ),
   'ViewerAccount.wallets': bounded(MAX_PAGE, STORE_READ),
   'ViewerAccount.intents': { weight: STORE_READ, listSize: { slicingArguments: ['first'], assumedSize: DEFAULT_PAGE, max: MAX_PAGE } },
 
