@@ -3,7 +3,7 @@ import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type Gr
 import type { GraphQLContext } from './context';
 import { maskError, type OnMasked } from './errors';
 import { readBoundedBody } from './readBody';
-import { chargeInto } from './operationCost';
+import { chargeInto, costCeilingRefusal } from './operationCost';
 import { documentCache } from './documentCache';
 import { answerType, type AnswerType } from './acceptHeader';
 import { answerOf, operationOf, paramsFromJson, paramsFromSearch, subscriptionRefusal, type GraphQLParams } from './httpRules';
@@ -56,7 +56,7 @@ export function createGraphQLFastPath(o: FastPathOptions) {
     variables: GraphQLParams['variables'],
     operationName: string | undefined,
   ): Promise<ExecutionResult> {
-    const refused = await chargeInto(context, document, operationName);
+    const refused = await chargeInto(context, document, operationName, variables);
     if (refused) return { errors: [maskError(refused, () => context.requestId, mask)] };
     let result: ExecutionResult;
     try {
@@ -104,6 +104,8 @@ export function createGraphQLFastPath(o: FastPathOptions) {
         );
       const operation = operationOf(p.document, params.operationName, method);
       if (operation instanceof GraphQLError) return refuse(res, operation, type);
+      const tooComplex = costCeilingRefusal(p.document, params.operationName, params.variables);
+      if (tooComplex) return refuse(res, tooComplex, type);
       const invalid = documents.validate(p.document);
       if (invalid.length > 0) return send(res, { errors: invalid }, type);
       if (operation.operation === 'subscription') {

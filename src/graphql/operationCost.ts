@@ -2,13 +2,15 @@ import { GraphQLError, Kind, getOperationAST, type DocumentNode, type FragmentDe
 import type { AppDeps } from '../app/deps';
 import type { Principal } from '../app/accounts/principal';
 import { prepayCredits, type PrepaidCredits } from '../app/accounts/credits';
-import { billedOperations, creditsOf, rateUnitsOwed } from '../app/accounts/billedOperations';
+import { billedOperations, creditsOf, rateUnitsOwed, workSurcharge } from '../app/accounts/billedOperations';
 import { CREDIT_COST, PLANS, type Operation } from '../domain/plans';
 import { toServiceError } from '../domain/errors/base';
 import { toGraphQLError } from './errors';
 import { countRequestUnits, retryAfterSeconds } from '../app/accounts/rateLimit';
 import { rateLimitExceeded } from '../domain/errors/auth';
 import type { GraphQLContext } from './context';
+import { buildSchema } from './schema';
+import { staticCost } from './staticCost';
 
 /**
  * The service operation behind each root field: what it costs in credits
@@ -173,14 +175,47 @@ export function operationCost(document: DocumentNode, operationName?: string | n
 }
 
 /**
+ * The most work one operation may ask for, in units of fieldCosts.ts (one
+ * unit: one field resolved from memory), whoever calls and on every
+ * transport. Over it the operation is refused before anything runs.
+ */
+export const MAX_OPERATION_COST = 50_000;
+
+/** Variables as a transport hands them. */
+type Variables = Readonly<Record<string, unknown>> | null | undefined;
+
+/** QUERY_TOO_COMPLEX when `work` units are over MAX_OPERATION_COST, with both in details. */
+function overCeiling(work: number): GraphQLError | null {
+  if (work <= MAX_OPERATION_COST) return null;
+  return tooComplex(`it reads ${work} work units (at most ${MAX_OPERATION_COST}); ask for smaller pages or fewer fields`, {
+    details: { cost: work, maxCost: MAX_OPERATION_COST },
+  });
+}
+
+/**
+ * The ceiling checked as soon as a document is parsed, before validation:
+ * an operation over it costs its transport one parse and one walk of the
+ * document, never the validation of thousands of fields. The same check runs
+ * again in chargeOperation (for the documents no transport checked early).
+ */
+export function costCeilingRefusal(document: DocumentNode, operationName?: string | null, variables?: Variables): GraphQLError | null {
+  return overCeiling(staticCost(buildSchema(), document, operationName, variables));
+}
+
+/**
  * Every transport's step between validation and execution: the operation's
  * cost checked and its credits reserved into `context.charge`; the error to
  * answer instead when it is refused (then nothing runs). Without a principal
  * there is nothing to charge: the resolvers refuse the call.
  */
-export async function chargeInto(context: GraphQLContext, document: DocumentNode, operationName?: string | null): Promise<GraphQLError | null> {
+export async function chargeInto(
+  context: GraphQLContext,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Variables,
+): Promise<GraphQLError | null> {
   if (!context.principal) return null;
-  const r = await chargeOperation(context.deps, context.principal, document, operationName);
+  const r = await chargeOperation(context.deps, context.principal, document, operationName, variables);
   if (r.error) return r.error;
   const report = context.deps.onCreditsCharged;
   context.charge = r.charge && report ? reportingConsumed(r.charge, report) : r.charge;
@@ -207,46 +242,58 @@ function reportingConsumed(charge: PrepaidCredits, report: (operation: Operation
 /**
  * Checks an operation's cost before any resolver runs and prepays its
  * credits (prepayCredits: all or nothing, never a partial burn). Over
- * MAX_ROOT_FIELDS or the plan's maxOperationCost: QUERY_TOO_COMPLEX with the
- * computed cost; not enough credits left: CREDITS_EXHAUSTED for the whole
- * operation. Either way nothing ran and nothing was spent. A subscription has
- * one root field and pays where it starts (shared streams charge each
- * joiner), so it is checked but not prepaid. Who pays for which fields is
- * billedOperations' rule (a session only for a few), the same one REST's
- * operation() follows.
+ * MAX_ROOT_FIELDS, over MAX_OPERATION_COST work units (staticCost: what it
+ * reads, from the document and its variables), or over the plan's
+ * maxOperationCost credits: QUERY_TOO_COMPLEX with the computed cost and the
+ * ceiling in `details`; not enough credits left: CREDITS_EXHAUSTED for the
+ * whole operation. Either way nothing ran and nothing was spent. Credits are
+ * the root fields' plus workSurcharge for the work beyond their allowance. A
+ * subscription has one root field and pays where it starts (shared streams
+ * charge each joiner), so it is checked but not prepaid. Who pays for which
+ * fields is billedOperations' rule (a session only for a few), the same one
+ * REST's operation() follows.
  */
 export async function chargeOperation(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   principal: Principal,
   document: DocumentNode,
   operationName?: string | null,
+  variables?: Variables,
 ): Promise<{ charge?: PrepaidCredits; error?: GraphQLError }> {
   const refused = refusedField(principal, rootFields(document, operationName));
   if (refused) return { error: refused };
-  // The dashboard's own operations cost the account nothing (the session has its own rate window), except those billedOperations names.
-  if (principal.via === 'session') {
-    const n = rootFields(document, operationName).length;
-    if (n > MAX_ROOT_FIELDS) {
-      return {
-        error: new GraphQLError(`Operation too complex: ${n} root fields (at most ${MAX_ROOT_FIELDS}).`, {
-          extensions: { code: 'QUERY_TOO_COMPLEX', rootFields: n, maxRootFields: MAX_ROOT_FIELDS },
-        }),
-      };
-    }
-  }
   const { fields, operations: selected } = operationCost(document, operationName);
+  if (fields > MAX_ROOT_FIELDS || rootFields(document, operationName).length > MAX_ROOT_FIELDS) {
+    const n = Math.max(fields, rootFields(document, operationName).length);
+    const cost = creditsOf(selected);
+    return {
+      error: tooComplex(`${n} root fields (at most ${MAX_ROOT_FIELDS})`, {
+        // cost and maxCost at the top are the credits, as before details came.
+        ...(principal.via === 'session' ? {} : { cost, maxCost: PLANS[principal.account.plan].maxOperationCost }),
+        rootFields: n,
+        maxRootFields: MAX_ROOT_FIELDS,
+        details: { rootFields: n, maxRootFields: MAX_ROOT_FIELDS },
+      }),
+    };
+  }
+  const work = staticCost(buildSchema(), document, operationName, variables);
+  const over = overCeiling(work);
+  if (over) return { error: over };
+  // The dashboard's own operations cost the account nothing (the session has its own rate window), except those billedOperations names.
   const operations = billedOperations(principal, selected);
   if (principal.via === 'session' && operations.length === 0) return {};
-  const cost = creditsOf(operations);
+  const rootCredits = creditsOf(operations);
+  const surcharge = workSurcharge(principal, rootCredits, work);
+  const cost = rootCredits + surcharge;
   const max = PLANS[principal.account.plan].maxOperationCost;
-  if (fields > MAX_ROOT_FIELDS || cost > max) {
-    const why =
-      fields > MAX_ROOT_FIELDS
-        ? `${fields} root fields (at most ${MAX_ROOT_FIELDS})`
-        : `a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`;
+  if (cost > max) {
     return {
-      error: new GraphQLError(`Operation too complex: ${why}. Split it into several operations.`, {
-        extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: max, rootFields: fields, maxRootFields: MAX_ROOT_FIELDS },
+      error: tooComplex(`a cost of ${cost} credits (at most ${max} on the ${principal.account.plan} plan)`, {
+        cost,
+        maxCost: max,
+        rootFields: fields,
+        maxRootFields: MAX_ROOT_FIELDS,
+        details: { credits: cost, maxCredits: max, cost: work, maxCost: MAX_OPERATION_COST },
       }),
     };
   }
@@ -258,8 +305,15 @@ export async function chargeOperation(
     if (rate.exceeded) return { error: toGraphQLError(rateLimitExceeded(rate.limit, rate.reset, retryAfterSeconds(rate, deps.clock.now()))) };
   }
   try {
-    return { charge: await prepayCredits(deps, principal.account, operations) };
+    return { charge: await prepayCredits(deps, principal.account, operations, surcharge) };
   } catch (e) {
     return { error: toGraphQLError(toServiceError(e)) };
   }
+}
+
+/** QUERY_TOO_COMPLEX (400), saying why; nothing ran. */
+function tooComplex(why: string, extensions: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(`Operation too complex: ${why}. Split it into several operations.`, {
+    extensions: { code: 'QUERY_TOO_COMPLEX', ...extensions },
+  });
 }

@@ -155,18 +155,25 @@ export function withCode(e: GraphQLError, code: string): GraphQLError {
 export type CheckedDocument = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
 
 /**
- * Bounded parse, then the shared validation rules, as the fast path and the
+ * Bounded parse, then `beforeValidation` (the cost ceiling), then the shared validation rules, as the fast path and the
  * WebSocket server run them (yoga runs the same pieces through its hooks).
  * Anything thrown that is not a GraphQLError (a RangeError, say) is an engine
  * internal and is never shown.
  */
-export function parseAndValidate(schema: GraphQLSchema, source: string, rules: readonly ValidationRule[]): CheckedDocument {
+export function parseAndValidate(
+  schema: GraphQLSchema,
+  source: string,
+  rules: readonly ValidationRule[],
+  beforeValidation?: (document: DocumentNode) => GraphQLError | null,
+): CheckedDocument {
   let document: DocumentNode;
   try {
     document = boundedParse(source);
   } catch (e) {
     return { errors: [withCode(e instanceof GraphQLError ? e : new GraphQLError('The document could not be parsed'), 'GRAPHQL_PARSE_FAILED')] };
   }
+  const refused = beforeValidation?.(document);
+  if (refused) return { errors: [refused] };
   let errors: readonly GraphQLError[];
   try {
     errors = validate(schema, document, rules);

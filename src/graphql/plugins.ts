@@ -8,7 +8,7 @@ import { maskError, type MaskOptions } from './errors';
 import { subscriptionRefusal } from './httpRules';
 import { documentCache, type DocumentCache } from './documentCache';
 import { buildSchema } from './schema';
-import { chargeInto } from './operationCost';
+import { chargeInto, costCeilingRefusal } from './operationCost';
 import { startedStream, type StreamObserver } from './streamMetrics';
 import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas';
 
@@ -23,13 +23,20 @@ import { holdingSlot, openSubscription, type StreamQuotas } from './streamQuotas
  */
 export function operationLimits(production: boolean, quotas: StreamQuotas, documents: DocumentCache = documentCache(buildSchema(), production)): Plugin {
   return {
-    onParse({ setParseFn }) {
-      setParseFn((source) => documents.yogaParse(typeof source === 'string' ? source : source.body));
+    // Over the cost ceiling: refused once parsed, before validation (costCeilingRefusal).
+    onParse({ context, setParseFn }) {
+      const params = (context as { params?: { operationName?: string | null; variables?: Record<string, unknown> | null } }).params;
+      setParseFn((source) => {
+        const document = documents.yogaParse(typeof source === 'string' ? source : source.body);
+        const tooComplex = costCeilingRefusal(document, params?.operationName, params?.variables);
+        if (tooComplex) throw tooComplex;
+        return document;
+      });
     },
     // Who may call each field checked, cost checked and credits reserved before any resolver runs.
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as GraphQLContext;
-      const refused = await chargeInto(context, args.document, args.operationName);
+      const refused = await chargeInto(context, args.document, args.operationName, args.variableValues);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       return { onExecuteDone: () => context.charge?.release() };
     },
@@ -40,7 +47,7 @@ export function operationLimits(production: boolean, quotas: StreamQuotas, docum
       const needsStream = subscriptionRefusal((args.contextValue as { request?: Request }).request?.headers.get('accept'));
       if (needsStream) return setResultAndStopExecution({ errors: [needsStream] });
       const context = args.contextValue as unknown as GraphQLContext;
-      const refused = await chargeInto(context, args.document, args.operationName);
+      const refused = await chargeInto(context, args.document, args.operationName, args.variableValues);
       if (refused) return setResultAndStopExecution({ errors: [refused] });
       const principal = context.principal;
       if (!principal) return;

@@ -14,7 +14,7 @@ import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
 import { checkRequestObjects, operationRules, parseAndValidate } from './operationLimits';
-import { chargeInto } from './operationCost';
+import { chargeInto, costCeilingRefusal } from './operationCost';
 import { openSubscription, quotaOf, type StreamQuotas, type SubscriptionSlot } from './streamQuotas';
 import { startedStream, type StreamObserver } from './streamMetrics';
 
@@ -184,11 +184,11 @@ export function attachGraphQLWebSocket(o: {
         }
         const tooDeep = checkRequestObjects({ variables: payload.variables, extensions: payload.extensions });
         if (tooDeep) return masked([tooDeep]);
-        const checked = parseAndValidate(o.schema, String(payload.query), rules);
+        const checked = parseAndValidate(o.schema, String(payload.query), rules, (d) => costCeilingRefusal(d, payload.operationName, payload.variables));
         if (checked.errors) return masked(checked.errors);
         const { document } = checked;
         const contextValue: GraphQLContext = { deps: o.deps, principal: ctx.extra.principal ?? null, requestId: newId('request') };
-        const refused = await chargeInto(contextValue, document, payload.operationName);
+        const refused = await chargeInto(contextValue, document, payload.operationName, payload.variables);
         if (refused) return masked([refused], contextValue.requestId);
         const principal = ctx.extra.principal;
         if (principal && getOperationAST(document, payload.operationName ?? undefined)?.operation === 'subscription') {

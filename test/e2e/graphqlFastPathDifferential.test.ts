@@ -161,6 +161,8 @@ function handShapes(): Shape[] {
   const wallet = 'query W($u: String!) { wallet(userId: $u) { userId chains } }';
   const shapes: Shape[] = [];
   const tooComplex = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: wallet(userId: "diff-u0") { id }`).join(' ')} }`;
+  // Over the work ceiling (pages of pages, the size from a variable): 10 + 100 × (2 + 3 × (10 + 100 × 3)) units.
+  const overCeiling = `query($n: Int) { standingIntents(first: $n) { edges { node { ${['a', 'b', 'c'].map((x) => `${x}: decisions(first: $n) { edges { node { id } } }`).join(' ')} } } } }`;
   for (const accept of [undefined, JSON_TYPE, STRICT, '*/*', `${STRICT}, ${JSON_TYPE};q=0.9`, `${JSON_TYPE}; charset=utf-8`, 'text/plain']) {
     const a = accept ?? 'none';
     // Yoga's rule (and so the fast path's): the last JSON type named wins, read from the end.
@@ -233,6 +235,19 @@ function handShapes(): Shape[] {
       // Only an Accept naming text/event-stream gets a subscription (SSE, yoga's); none of these does.
       post(`POST subscription, Accept ${a}`, { query: 'subscription { intentUpdated(id: "intent_0") { id } }' }, accept, JSON_TYPE, malformed()),
       post(`POST refused before it runs (too complex), Accept ${a}`, { query: tooComplex }, accept, JSON_TYPE, requestError(strict, 'QUERY_TOO_COMPLEX')),
+      post(
+        `POST refused before it runs (over the cost ceiling), Accept ${a}`,
+        { query: overCeiling, variables: { n: 100 } },
+        accept,
+        JSON_TYPE,
+        requestError(strict, 'QUERY_TOO_COMPLEX'),
+      ),
+      get(
+        `GET refused before it runs (over the cost ceiling), Accept ${a}`,
+        { query: overCeiling, variables: '{"n":100}' },
+        accept,
+        requestError(strict, 'QUERY_TOO_COMPLEX'),
+      ),
       // operationCost's refusals carry no extensions.status: 400, the default of a request error.
       post(
         `POST refused before it runs (a field the caller may not read), Accept ${a}`,

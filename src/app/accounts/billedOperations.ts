@@ -33,3 +33,19 @@ export const creditsOf = (operations: readonly Operation[]): number => operation
 export function rateUnitsOwed(principal: Pick<Principal, 'via'>, cost: number): number {
   return Math.max(0, principal.via === 'apiKey' ? cost - 1 : cost);
 }
+
+/**
+ * Work units (src/graphql/fieldCosts.ts) one credit buys. An operation's
+ * root-field credits include this many units each (one credit's worth at
+ * least, so a free field such as `usage` reads small things for nothing);
+ * each further WORK_UNITS_PER_CREDIT units, or part of them, cost one credit
+ * more (docs/api-guide.md, "What an operation costs").
+ */
+export const WORK_UNITS_PER_CREDIT = 5_000;
+
+/** Credits an API key pays beyond its root fields' for an operation of `work` units whose root fields cost `credits`. */
+export function workSurcharge(principal: Pick<Principal, 'via'>, credits: number, work: number): number {
+  if (principal.via !== 'apiKey') return 0;
+  const allowance = Math.max(1, credits) * WORK_UNITS_PER_CREDIT;
+  return Math.ceil(Math.max(0, work - allowance) / WORK_UNITS_PER_CREDIT);
+}

@@ -115,23 +115,33 @@ export interface PrepaidCredits {
  * Reserves the credits of `operations` in one conditional update, all or
  * nothing (CREDITS_EXHAUSTED, nothing spent, when they do not fit), so a
  * batch never burns part of the month and then stops. Credits are spent on
- * successes only: `release()` returns the rest.
+ * successes only: `release()` returns the rest. `surcharge` (credits for the
+ * work the operation reads beyond its allowance, billedOperations.ts
+ * workSurcharge) is spent with the first success, given back when none.
  */
-export async function prepayCredits(deps: Pick<AppDeps, 'store' | 'clock'>, account: Account, operations: readonly Operation[]): Promise<PrepaidCredits> {
-  const cost = operations.reduce((sum, op) => sum + CREDIT_COST[op], 0);
+export async function prepayCredits(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  account: Account,
+  operations: readonly Operation[],
+  surcharge = 0,
+): Promise<PrepaidCredits> {
+  const cost = operations.reduce((sum, op) => sum + CREDIT_COST[op], 0) + surcharge;
   const reserved = await reserveCreditUnits(deps, account, cost);
   // How many of each operation were paid for: a success consumes one of its own, never another's.
   const unspent = new Map<Operation, number>();
   for (const op of operations) unspent.set(op, (unspent.get(op) ?? 0) + 1);
   let consumed = 0;
+  let surchargeLeft = surcharge;
   let released = false;
   return {
     consume(op) {
       const left = unspent.get(op) ?? 0;
       if (left === 0) return 0;
       unspent.set(op, left - 1);
-      consumed += CREDIT_COST[op];
-      return CREDIT_COST[op];
+      const spent = CREDIT_COST[op] + surchargeLeft;
+      surchargeLeft = 0;
+      consumed += spent;
+      return spent;
     },
     async release() {
       if (released) return;

@@ -113,10 +113,20 @@ function checkSize(value: number, field: 'last'): number {
 }
 
 /**
+ * Waits for the event loop's next turn, so that I/O waiting behind an
+ * operation (other requests, /healthz) is served first. Reads that answer at
+ * once (the memory store, caches) would otherwise run a whole operation's
+ * pages in one turn: its cost bounds the work, this bounds each slice of it.
+ */
+export const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * One Relay page of a newest-first list read forward by `read` (a use-case:
- * it validates `first` and `after` and checks what the caller may list).
+ * it validates `first` and `after` and checks what the caller may list),
+ * after the event loop's next turn (yieldToIO).
  */
 export async function paginate<T>(args: PageArgs, read: ReadForward<T>): Promise<Connection<T>> {
+  await yieldToIO();
   const forwardArgs = present(args.first) || present(args.after);
   const backwardArgs = present(args.last) || present(args.before);
   if (forwardArgs && backwardArgs) {
