@@ -56,6 +56,9 @@ export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[
     async signer(walletId) {
       const rec = await deps.keys.get(walletId);
       if (!rec) throw new ServiceError('INTERNAL_ERROR', 'No key for wallet', { details: { walletId } });
+      if (rec.ciphertext === undefined) {
+        throw new ServiceError('INTERNAL_ERROR', 'Wallet key is held by another key provider', { details: { walletId, provider: rec.provider } });
+      }
       // Records written before key versions existed were encrypted under the current key.
       const masterKey = byVersion.get(rec.keyVersion ?? currentVersion);
       if (!masterKey) {
