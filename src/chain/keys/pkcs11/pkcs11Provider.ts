@@ -100,7 +100,6 @@ export function createPkcs11Provider(o: Pkcs11ProviderOptions): KeyProvider & { 
       { type: ck.CKA_LABEL!, value: keyId },
       { type: ck.CKA_ID!, value: id },
     ];
-    const started = performance.now();
     const ref = await token.withSession(async (s) => {
       const pair = await api.C_GenerateKeyPairAsync(
         s,
@@ -117,7 +116,6 @@ export function createPkcs11Provider(o: Pkcs11ProviderOptions): KeyProvider & { 
       );
       return { address: addressOf(s, pair.publicKey), handle: { value: pair.privateKey, generation: token.generation() } };
     });
-    o.observer?.onSign?.('pkcs11', (performance.now() - started) / 1000, true);
     refs.set(keyId, ref);
     return ref.address;
   }
