@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPkcs11js } from '../../src/chain/keys/pkcs11/binding';
@@ -19,38 +19,45 @@ export function softhsmMissing(): string | undefined {
 }
 
 export interface SoftToken {
-  dir: string;
-  /** What the service reads (KEY_PROVIDER=pkcs11 and the PKCS11_* variables), with SOFTHSM2_CONF. */
-  env: Record<string, string>;
   label: string;
   pin: string;
+  /** What the service reads (KEY_PROVIDER=pkcs11 and the PKCS11_* variables), with SOFTHSM2_CONF for a child process. */
+  env: Record<string, string>;
+  /** Deletes the token (its keys with it). */
   remove(): void;
 }
 
 /**
- * A fresh SoftHSM2 token in a temporary directory. SOFTHSM2_CONF is set in
- * this process too (the library reads it when loaded): every token of one
- * process shares the first configuration it loaded, so a test file makes
- * one token directory and several tokens inside it.
+ * The SoftHSM2 configuration of this run: SOFTHSM2_CONF as the jest lane set
+ * it (test/setup/softhsmLane.ts), else (a script outside jest) a temporary
+ * one, set before the library is loaded in this process.
  */
-export function createSoftToken(label = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, dir?: string): SoftToken {
-  const root = dir ?? process.env.SOFTHSM2_CONF?.replace(/\/softhsm2\.conf$/, '') ?? mkdtempSync(join(tmpdir(), 'softhsm-'));
-  const conf = join(root, 'softhsm2.conf');
-  if (!existsSync(conf)) {
-    execFileSync('mkdir', ['-p', join(root, 'tokens')]);
-    writeFileSync(conf, `directories.tokendir = ${join(root, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`);
-  }
+function softhsmConf(): string {
+  if (process.env.SOFTHSM2_CONF) return process.env.SOFTHSM2_CONF;
+  const dir = mkdtempSync(join(tmpdir(), 'softhsm-'));
+  mkdirSync(join(dir, 'tokens'));
+  const conf = join(dir, 'softhsm2.conf');
+  writeFileSync(conf, `directories.tokendir = ${join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`);
   process.env.SOFTHSM2_CONF = conf;
+  return conf;
+}
+
+/** A fresh SoftHSM2 token of its own label in this run's token directory. */
+export function createSoftToken(label = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`): SoftToken {
+  const conf = softhsmConf();
   const pin = '123456';
-  execFileSync('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', '654321'], {
-    env: { ...process.env, SOFTHSM2_CONF: conf },
-    stdio: 'ignore',
-  });
+  const env = { ...process.env, SOFTHSM2_CONF: conf };
+  execFileSync('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', '654321'], { env, stdio: 'ignore' });
   return {
-    dir: root,
     label,
     pin,
     env: { SOFTHSM2_CONF: conf, KEY_PROVIDER: 'pkcs11', PKCS11_MODULE: SOFTHSM_MODULE, PKCS11_TOKEN_LABEL: label, PKCS11_PIN: pin },
-    remove: () => rmSync(root, { recursive: true, force: true }),
+    remove: () => {
+      try {
+        execFileSync('softhsm2-util', ['--delete-token', '--token', label], { env, stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+    },
   };
 }

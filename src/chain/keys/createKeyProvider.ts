@@ -50,7 +50,13 @@ export function createKeyProvider(
     faucet: cfg.serviceKeys?.faucet ?? (sandbox ? SANDBOX_KEYS.faucet : undefined),
     settler: cfg.payments?.settlerKey,
   };
-  return createLocalProvider({ masterKey: deps.masterKey, previousKeys: cfg.keyVaultPreviousKeys, walletKeys: deps.walletKeys, serviceKeys, observer: deps.observer });
+  return createLocalProvider({
+    masterKey: deps.masterKey,
+    previousKeys: cfg.keyVaultPreviousKeys,
+    walletKeys: deps.walletKeys,
+    serviceKeys,
+    observer: deps.observer,
+  });
 }
 
 /**
@@ -62,7 +68,8 @@ export async function serviceSignerAtStart(provider: KeyProvider, label: Service
   try {
     return await provider.serviceSigner(label, { create: sandbox && provider.kind === 'pkcs11' });
   } catch (e) {
-    if (provider.kind === 'local') throw new KeyProviderStartError(SERVICE_KEY_VARIABLES[label], 'is required (a service key of the local key provider)', { cause: e });
+    if (provider.kind === 'local')
+      throw new KeyProviderStartError(SERVICE_KEY_VARIABLES[label], 'is required (a service key of the local key provider)', { cause: e });
     throw new KeyProviderStartError(
       'PKCS11_TOKEN_LABEL',
       `the token has no service key "service:${label}" (create it: npm run keys:create-service -- ${label}; then fund its address)`,

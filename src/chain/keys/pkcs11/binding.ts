@@ -12,11 +12,12 @@ export type Template = Attribute[];
 
 export interface Pkcs11Api {
   load(path: string): void;
-  C_Initialize(): void;
+  C_Initialize(options?: { flags?: number }): void;
   C_Finalize(): void;
   C_GetSlotList(tokenPresent?: boolean): Handle[];
   C_GetTokenInfo(slot: Handle): { label: string };
   C_OpenSession(slot: Handle, flags: number): Handle;
+  C_CloseSession(session: Handle): void;
   C_CloseAllSessions(slot: Handle): void;
   C_Login(session: Handle, userType: number, pin?: string): void;
   C_FindObjectsInit(session: Handle, template: Template): void;
@@ -25,7 +26,12 @@ export interface Pkcs11Api {
   C_GetAttributeValue(session: Handle, object: Handle, template: Template): Template;
   C_SignInit(session: Handle, mechanism: { mechanism: number }, key: Handle): void;
   C_SignAsync(session: Handle, inData: Buffer, outData: Buffer): Promise<Buffer>;
-  C_GenerateKeyPairAsync(session: Handle, mechanism: { mechanism: number }, publicTmpl: Template, privateTmpl: Template): Promise<{ privateKey: Handle; publicKey: Handle }>;
+  C_GenerateKeyPairAsync(
+    session: Handle,
+    mechanism: { mechanism: number },
+    publicTmpl: Template,
+    privateTmpl: Template,
+  ): Promise<{ privateKey: Handle; publicKey: Handle }>;
   C_DestroyObject(session: Handle, object: Handle): void;
 }
 

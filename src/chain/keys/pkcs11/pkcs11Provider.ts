@@ -104,7 +104,13 @@ export function createPkcs11Provider(o: Pkcs11ProviderOptions): KeyProvider & { 
       const pair = await api.C_GenerateKeyPairAsync(
         s,
         { mechanism: ck.CKM_EC_KEY_PAIR_GEN! },
-        [...common, { type: ck.CKA_CLASS!, value: ck.CKO_PUBLIC_KEY! }, { type: ck.CKA_EC_PARAMS!, value: SECP256K1_OID_DER }, { type: ck.CKA_VERIFY!, value: true }, { type: ck.CKA_PRIVATE!, value: false }],
+        [
+          ...common,
+          { type: ck.CKA_CLASS!, value: ck.CKO_PUBLIC_KEY! },
+          { type: ck.CKA_EC_PARAMS!, value: SECP256K1_OID_DER },
+          { type: ck.CKA_VERIFY!, value: true },
+          { type: ck.CKA_PRIVATE!, value: false },
+        ],
         [
           ...common,
           { type: ck.CKA_CLASS!, value: ck.CKO_PRIVATE_KEY! },

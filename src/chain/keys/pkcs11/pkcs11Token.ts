@@ -36,6 +36,43 @@ export interface Pkcs11Token {
 
 const PIN_ERRORS = ['CKR_PIN_INCORRECT', 'CKR_PIN_INVALID', 'CKR_PIN_LEN_RANGE', 'CKR_PIN_EXPIRED', 'CKR_PIN_LOCKED'];
 
+/**
+ * One loaded library per path and process: a PKCS#11 library keeps one state
+ * per process (C_Finalize by one user ends every other's sessions), so the
+ * tokens opened on it share it and the last one closed finalises it.
+ */
+const libraries = new Map<string, { api: Pkcs11Api; users: number }>();
+
+function library(ck: Pkcs11Module, path: string): Pkcs11Api {
+  const known = libraries.get(path);
+  if (known) {
+    known.users++;
+    return known.api;
+  }
+  const api = new ck.PKCS11();
+  try {
+    api.load(path);
+  } catch (e) {
+    throw new KeyProviderStartError('PKCS11_MODULE', `the PKCS#11 library ${path} could not be loaded (${(e as Error).message})`, { cause: e });
+  }
+  try {
+    // Signatures run on the binding's worker threads at once: the library must lock (without the flag SoftHSM2 does not).
+    api.C_Initialize({ flags: ck.CKF_OS_LOCKING_OK! });
+  } catch (e) {
+    if (ckrOf(e) !== ck.CKR_CRYPTOKI_ALREADY_INITIALIZED)
+      throw new KeyProviderStartError('PKCS11_MODULE', `the PKCS#11 library did not initialise (${(e as Error).message})`, { cause: e });
+  }
+  libraries.set(path, { api, users: 1 });
+  return api;
+}
+
+function unload(path: string): void {
+  const known = libraries.get(path);
+  if (!known || --known.users > 0) return;
+  libraries.delete(path);
+  known.api.C_Finalize();
+}
+
 /** Opens the token, or throws a KeyProviderStartError naming the variable at fault. */
 export function openPkcs11Token(o: TokenOptions): Pkcs11Token {
   const loaded = loadPkcs11js();
@@ -45,24 +82,15 @@ export function openPkcs11Token(o: TokenOptions): Pkcs11Token {
       'pkcs11 needs the optional package pkcs11js, which is not installed or not built here (npm ci on a machine with a C++ compiler and make builds it; its install script is allowed in package.json)',
     );
   const ck: Pkcs11Module = loaded;
-  const api = new ck.PKCS11();
-  try {
-    api.load(o.module);
-  } catch (e) {
-    throw new KeyProviderStartError('PKCS11_MODULE', `the PKCS#11 library ${o.module} could not be loaded (${(e as Error).message})`, { cause: e });
-  }
-  try {
-    api.C_Initialize();
-  } catch (e) {
-    if (ckrOf(e) !== ck.CKR_CRYPTOKI_ALREADY_INITIALIZED)
-      throw new KeyProviderStartError('PKCS11_MODULE', `the PKCS#11 library did not initialise (${(e as Error).message})`, { cause: e });
-  }
+  const api = library(ck, o.module);
   const nameOf = (code: number | undefined) => Object.keys(ck).find((k) => k.startsWith('CKR_') && ck[k] === code);
   const findSlot = (): Handle | undefined => api.C_GetSlotList(true).find((s) => api.C_GetTokenInfo(s).label.trim() === o.tokenLabel);
   const size = Math.max(1, o.sessions ?? 4);
   const flags = ck.CKF_SERIAL_SESSION! | ck.CKF_RW_SESSION!;
 
   let slot: Handle | undefined;
+  /** Every session this token opened (another token of the process on the same slot keeps its own). */
+  let own: Handle[] = [];
   let free: Handle[] = [];
   let waiting: ((s: Handle) => void)[] = [];
   let broken = false;
@@ -74,29 +102,43 @@ export function openPkcs11Token(o: TokenOptions): Pkcs11Token {
     if (held) throw new Error('token held away (test hook)');
     slot = findSlot();
     if (!slot) throw Object.assign(new Error(`no token labelled ${o.tokenLabel}`), { tokenMissing: true });
-    try {
-      api.C_CloseAllSessions(slot);
-    } catch {
-      // nothing open
-    }
+    closeOwn();
     const first = api.C_OpenSession(slot, flags);
+    own.push(first);
     try {
       api.C_Login(first, ck.CKU_USER!, o.pin);
     } catch (e) {
       if (ckrOf(e) !== ck.CKR_USER_ALREADY_LOGGED_IN) throw e;
     }
     const sessions = [first];
-    while (sessions.length < size) sessions.push(api.C_OpenSession(slot, flags));
+    while (sessions.length < size) {
+      const next = api.C_OpenSession(slot, flags);
+      own.push(next);
+      sessions.push(next);
+    }
     free = sessions;
     broken = false;
     gen++;
   }
 
+  function closeOwn(): void {
+    for (const s of own) {
+      try {
+        api.C_CloseSession(s);
+      } catch {
+        // already closed (the token restarted)
+      }
+    }
+    own = [];
+  }
+
   try {
     connect();
   } catch (e) {
-    api.C_Finalize();
-    if ((e as { tokenMissing?: boolean }).tokenMissing) throw new KeyProviderStartError('PKCS11_TOKEN_LABEL', `no token labelled "${o.tokenLabel}" in ${o.module}`);
+    closeOwn();
+    unload(o.module);
+    if ((e as { tokenMissing?: boolean }).tokenMissing)
+      throw new KeyProviderStartError('PKCS11_TOKEN_LABEL', `no token labelled "${o.tokenLabel}" in ${o.module}`);
     if (PIN_ERRORS.includes(nameOf(ckrOf(e)) ?? '')) throw new KeyProviderStartError('PKCS11_PIN', `the token refused the PIN (${nameOf(ckrOf(e))})`);
     throw new KeyProviderStartError('PKCS11_TOKEN_LABEL', `the token could not be opened (${(e as Error).message})`, { cause: e });
   }
@@ -124,7 +166,16 @@ export function openPkcs11Token(o: TokenOptions): Pkcs11Token {
 
   /** Session-level failures: the pool is opened again before the next call. */
   const lost = new Set(
-    ['CKR_SESSION_HANDLE_INVALID', 'CKR_SESSION_CLOSED', 'CKR_DEVICE_REMOVED', 'CKR_DEVICE_ERROR', 'CKR_TOKEN_NOT_PRESENT', 'CKR_USER_NOT_LOGGED_IN', 'CKR_GENERAL_ERROR', 'CKR_CRYPTOKI_NOT_INITIALIZED'].map((n) => ck[n]),
+    [
+      'CKR_SESSION_HANDLE_INVALID',
+      'CKR_SESSION_CLOSED',
+      'CKR_DEVICE_REMOVED',
+      'CKR_DEVICE_ERROR',
+      'CKR_TOKEN_NOT_PRESENT',
+      'CKR_USER_NOT_LOGGED_IN',
+      'CKR_GENERAL_ERROR',
+      'CKR_CRYPTOKI_NOT_INITIALIZED',
+    ].map((n) => ck[n]),
   );
 
   function markBroken(): void {
@@ -169,11 +220,9 @@ export function openPkcs11Token(o: TokenOptions): Pkcs11Token {
       held = false;
     },
     close() {
-      try {
-        if (slot) api.C_CloseAllSessions(slot);
-      } finally {
-        api.C_Finalize();
-      }
+      markBroken();
+      closeOwn();
+      unload(o.module);
     },
   };
 }
