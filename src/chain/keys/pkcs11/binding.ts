@@ -33,6 +33,7 @@ export interface Pkcs11Api {
     privateTmpl: Template,
   ): Promise<{ privateKey: Handle; publicKey: Handle }>;
   C_DestroyObject(session: Handle, object: Handle): void;
+  C_CreateObject(session: Handle, template: Template): Handle;
 }
 
 /** The module object of `pkcs11js`: the class and the PKCS#11 constants (CKA_*, CKR_*, ...). */
