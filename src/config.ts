@@ -155,7 +155,10 @@ const envSchema = z
     }
     if (env.CHAIN_MODE === 'rpc') {
       // With pkcs11 the service keys are in the token (npm run keys:create-service), not in the environment.
-      const needed = env.KEY_PROVIDER === 'local' ? (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const) : (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST'] as const);
+      const needed =
+        env.KEY_PROVIDER === 'local'
+          ? (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const)
+          : (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST'] as const);
       for (const name of needed) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
       }
@@ -174,7 +177,8 @@ const envSchema = z
             ctx.addIssue({
               code: 'custom',
               path: [name],
-              message: 'is refused in production with KEY_PROVIDER=pkcs11: a raw private key in the environment (the service keys live in the token; npm run keys:create-service)',
+              message:
+                'is refused in production with KEY_PROVIDER=pkcs11: a raw private key in the environment (the service keys live in the token; npm run keys:create-service)',
             });
           }
         }
