@@ -30,6 +30,11 @@ const envSchema = z
       .string()
       .optional()
       .refine((v) => !v || v.split(',').every((k) => hex32.test(k.trim())), 'must be comma-separated 32-byte hex keys'),
+    KEY_PROVIDER: z.enum(['local', 'pkcs11'], { error: 'must be local (the encrypted key vault) or pkcs11 (a PKCS#11 token)' }).default('local'),
+    PKCS11_MODULE: z.string().min(1, 'must be the path of the PKCS#11 library').optional(),
+    PKCS11_TOKEN_LABEL: z.string().min(1, 'must be the label of the token').max(32, 'must be at most 32 characters (a PKCS#11 token label)').optional(),
+    PKCS11_PIN: z.string().min(1).optional(),
+    PKCS11_PIN_FILE: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
@@ -149,8 +154,34 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
     }
     if (env.CHAIN_MODE === 'rpc') {
-      for (const name of ['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const) {
+      // With pkcs11 the service keys are in the token (npm run keys:create-service), not in the environment.
+      const needed =
+        env.KEY_PROVIDER === 'local'
+          ? (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST', 'GAS_TANK_KEY', 'FAUCET_KEY'] as const)
+          : (['KEY_VAULT_MASTER_KEY', 'CHAIN_MANIFEST'] as const);
+      for (const name of needed) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with CHAIN_MODE=rpc' });
+      }
+    }
+    if (env.KEY_PROVIDER === 'pkcs11') {
+      for (const name of ['PKCS11_MODULE', 'PKCS11_TOKEN_LABEL'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with KEY_PROVIDER=pkcs11' });
+      }
+      if (!env.PKCS11_PIN === !env.PKCS11_PIN_FILE) {
+        ctx.addIssue({ code: 'custom', path: ['PKCS11_PIN'], message: 'exactly one of PKCS11_PIN and PKCS11_PIN_FILE is required with KEY_PROVIDER=pkcs11' });
+      }
+      // A production that keeps its keys in a token takes none from the environment.
+      if (env.NODE_ENV === 'production' || env.SERVICE_ENV === 'production') {
+        for (const name of ['GAS_TANK_KEY', 'FAUCET_KEY', 'SETTLER_KEY'] as const) {
+          if (env[name]) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message:
+                'is refused in production with KEY_PROVIDER=pkcs11: a raw private key in the environment (the service keys live in the token; npm run keys:create-service)',
+            });
+          }
+        }
       }
     }
   });
@@ -167,8 +198,12 @@ export function parseAllowedHost(entry: string): { host: string; port?: string }
   return { host: m[1]!.toLowerCase(), ...(m[2] !== undefined ? { port: m[2] } : {}) };
 }
 
+/** Which key provider holds the keys (docs/operations.md, "Keys"). */
+export type KeyProviderConfig = { kind: 'local' } | { kind: 'pkcs11'; module: string; tokenLabel: string; pin?: string; pinFile?: string };
+
 export interface Config {
   port: number;
+  keyProvider: KeyProviderConfig;
   /**
    * Host header values the HTML pages (GraphiQL, /docs, the dashboard) are
    * served to, so a page of another site re-pointed at this server's address
@@ -217,7 +252,7 @@ export interface Config {
   /** Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed; empty: the connecting peer is the client. */
   trustedProxies: string[];
   /** x402 paid reads: who sends settlements and who is paid; absent in rpc mode unless both are configured. */
-  payments?: { settlerKey: Hex; payTo: `0x${string}` };
+  payments?: { settlerKey?: Hex; payTo: `0x${string}` };
   /** A sent transaction not mined this long after its broadcast is rebroadcast; two periods after signing, replaced with a higher fee. */
   txStuckAfterMs: number;
   /** How long an intent waits for another instance after its owner stops abruptly (docs/operations.md, "Several instances"). */
@@ -251,8 +286,15 @@ function rpcUrlsFrom(env: NodeJS.ProcessEnv): Partial<Record<ChainName, string>>
 /** Paid reads: configured keys, else (sandbox) the sandbox settler and treasury, else (rpc) off. */
 function paymentsConfig(e: Env): Config['payments'] {
   if (e.SETTLER_KEY && e.PAYMENT_PAY_TO) return { settlerKey: hexKey(e.SETTLER_KEY), payTo: e.PAYMENT_PAY_TO as `0x${string}` };
-  if (e.CHAIN_MODE === 'sandbox') return { settlerKey: SANDBOX_KEYS.settler, payTo: SANDBOX_ADDRESSES.treasury };
+  // pkcs11: the settler's key is in the token (label service:settler); only who is paid is configured.
+  if (e.KEY_PROVIDER === 'pkcs11' && e.PAYMENT_PAY_TO) return { payTo: e.PAYMENT_PAY_TO as `0x${string}` };
+  if (e.CHAIN_MODE === 'sandbox') return { settlerKey: e.KEY_PROVIDER === 'local' ? SANDBOX_KEYS.settler : undefined, payTo: SANDBOX_ADDRESSES.treasury };
   return undefined;
+}
+
+function keyProviderConfig(e: Env): KeyProviderConfig {
+  if (e.KEY_PROVIDER === 'local') return { kind: 'local' };
+  return { kind: 'pkcs11', module: e.PKCS11_MODULE!, tokenLabel: e.PKCS11_TOKEN_LABEL!, pin: e.PKCS11_PIN, pinFile: e.PKCS11_PIN_FILE };
 }
 
 /** Development proper: SERVICE_ENV=development (the default) and not NODE_ENV=production. What only a developer's machine gets is decided by this. */
@@ -307,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = r.data;
   return {
     port: e.PORT,
+    keyProvider: keyProviderConfig(e),
     allowedHosts: allowedHosts(e),
     devAccount: devAccount(e),
     environment: e.SERVICE_ENV,

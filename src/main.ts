@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger, flushLogger } from './logger';
 import { startService } from './service';
+import { KeyProviderStartError } from './chain/keys/startError';
 import { MissingCapabilityError } from './store/mongo/capabilities';
 import { EnvironmentMismatchError } from './store/mongo/mongoSignIn';
 
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     service = await startService(config, logger);
   } catch (e) {
     // A database server without what the service needs, or a combination of variables refused at start: one line naming it, like a bad variable.
-    if (e instanceof ConfigError || e instanceof MissingCapabilityError || e instanceof EnvironmentMismatchError) {
+    if (e instanceof ConfigError || e instanceof KeyProviderStartError || e instanceof MissingCapabilityError || e instanceof EnvironmentMismatchError) {
       console.error(e.message);
       process.exit(2);
     }

@@ -41,6 +41,10 @@ export interface Metrics {
   creditsCharged: Counter<'operation'>;
   nonceRetries: Counter<'chain'>;
   subscriptionsOpen: Gauge<'transport'>;
+  keySignatures: Counter<'provider' | 'outcome'>;
+  keySignDuration: Histogram<'provider'>;
+  /** Key provider hook: each signature made (or refused, or failed at the token). */
+  keySign(provider: string, seconds: number, ok: boolean): void;
   /** Engine hook: each status an intent enters (and, once final, how long it took). */
   intentTransition(intent: Intent): void;
   /** Chain adapter hook: each JSON-RPC request. */
@@ -151,6 +155,19 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     labelNames: ['transport'] as const,
     registers,
   });
+  const keySignatures = new Counter({
+    name: 'key_signatures_total',
+    help: 'Signatures asked of the key provider, by provider (local, pkcs11) and outcome (signed, error: the token failed or the signature was refused)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers,
+  });
+  const keySignDuration = new Histogram({
+    name: 'key_sign_duration_seconds',
+    help: 'Time one signature took in the key provider (a PKCS#11 token: the call, low-s and the recovery check), by provider',
+    labelNames: ['provider'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
   // The label sets known in advance start at 0, so a scrape shows them before the first event.
   for (const transport of ['websocket', 'sse'] as const) subscriptionsOpen.set({ transport }, 0);
 
@@ -166,6 +183,12 @@ export function createMetrics(sources: MetricSources = {}): Metrics {
     creditsCharged,
     nonceRetries,
     subscriptionsOpen,
+    keySignatures,
+    keySignDuration,
+    keySign: guarded((provider: string, seconds: number, ok: boolean) => {
+      keySignatures.inc({ provider, outcome: ok ? 'signed' : 'error' });
+      keySignDuration.observe({ provider }, seconds);
+    }),
     intentTransition: guarded((intent: Intent) => {
       intentTransitions.inc({ action: intent.action, status: intent.status });
       if (!isFinal(intent.status)) return;

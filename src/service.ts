@@ -8,7 +8,8 @@ import type { Logger } from './logger';
 import type { AppDeps } from './app/deps';
 import { createStore } from './store/createStore';
 import { withStoreFaults } from './store/storeFaults';
-import { createKeyVault } from './chain/keyVault';
+import { createKeyProvider, serviceAccountsAtStart, serviceSignerAtStart } from './chain/keys/createKeyProvider';
+import type { KeyProvider } from './ports/keyProvider';
 import { createMetrics } from './metrics';
 import { createFrontDoors } from './frontDoors';
 import type { RouteInfo } from './http/router';
@@ -84,6 +85,8 @@ export interface RunningService {
   /** The dashboard's URL, when it is on. */
   dashboardUrl?: string;
   chains: RunningChains;
+  /** Every key the service signs with (wallets, gas tank, faucet, x402 settler). */
+  keyProvider: KeyProvider;
   /** The REST routes served (read from the routers; GraphQL is `/graphql`). */
   routes: RouteInfo[];
   /** Samples every market's APY into the yield history (started with the service, stopped by stop()). */
@@ -115,6 +118,27 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // The chains' clock offsets are read at scrape time; the chains start after the registry.
   const started: { chains?: RunningChains } = {};
   const metrics = createMetrics({ chainClocks: () => started.chains?.clocks() ?? Promise.resolve([]) });
+  // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
+  const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
+  // Every key the service signs with is the provider's. It opens first (a wrong PIN, a missing token or library stops
+  // the start, naming the variable); wallet records reach the store once it is there.
+  const walletKeysOf: { store?: Store } = {};
+  const keyProvider: KeyProvider = createKeyProvider(config, {
+    masterKey,
+    walletKeys: () => walletKeysOf.store!.walletKeys,
+    observer: { onSign: metrics.keySign },
+  });
+  const sandbox = config.chainMode === 'sandbox';
+  let serviceKeys: Awaited<ReturnType<typeof serviceAccountsAtStart>>;
+  let settler: Awaited<ReturnType<typeof serviceSignerAtStart>> | undefined;
+  try {
+    // On the sandbox chains a token gets the service keys it lacks; the sandbox funds them.
+    serviceKeys = await serviceAccountsAtStart(keyProvider, sandbox);
+    settler = config.payments ? await serviceSignerAtStart(keyProvider, 'settler', sandbox) : undefined;
+  } catch (e) {
+    await keyProvider.close();
+    throw e;
+  }
   // The chains start beside the store: on a shared database, every signer takes its nonces from the store once it is there.
   let sharedNonces: NonceRepo | undefined;
   const [storeResult, chainsResult] = await Promise.allSettled([
@@ -122,12 +146,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       if (shareable(s)) sharedNonces = s.nonces;
       return s;
     }),
-    startChains(config, { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain) }),
+    startChains(
+      { ...config, serviceAccounts: serviceKeys, fundAddresses: settler ? [settler.address] : [] },
+      { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain) },
+    ),
   ]);
   if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
     // Whatever did start is stopped again: no devnet or connection outlives a failed start.
     if (storeResult.status === 'fulfilled') await storeResult.value.close();
     if (chainsResult.status === 'fulfilled') await chainsResult.value.stop();
+    await keyProvider.close();
     throw storeResult.status === 'rejected' ? storeResult.reason : (chainsResult as PromiseRejectedResult).reason;
   }
   const chains = chainsResult.value;
@@ -136,7 +164,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   try {
     await storeResult.value.claimEnvironment?.(config.environment);
   } catch (e) {
-    await Promise.all([storeResult.value.close(), chains.stop()]);
+    await Promise.all([storeResult.value.close(), chains.stop(), keyProvider.close()]);
     throw e;
   }
   const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
@@ -144,9 +172,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   if (store.capabilities) logger.info({ capabilities: store.capabilities }, 'store capabilities');
   // Rate windows, credits and budgets are shared by every instance on one database: cut them on its clock when it has one.
   const clock = store.clock ?? localClock;
-  // Without a configured key only the memory store can run (config refuses MONGODB_URI without one): keys die with the process anyway.
-  const masterKey = config.keyVaultMasterKey ?? randomBytes(32);
-  const keyVault = createKeyVault({ masterKey, previousKeys: config.keyVaultPreviousKeys, keys: store.walletKeys });
+  walletKeysOf.store = store;
   const caches = createReadCaches();
   // This instance among those sharing the database: it owns intent leases under this id.
   const instanceId = `instance_${randomBytes(6).toString('hex')}`;
@@ -169,7 +195,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     bus,
     store,
     chains: chains.port,
-    keyVault,
+    keyVault: keyProvider,
     clock: engineClock,
     logger,
     txStuckAfterMs: config.txStuckAfterMs,
@@ -200,7 +226,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const payments = config.payments
     ? await createX402Payments({
         clients: chains.client,
-        ...config.payments,
+        settler: settler!,
+        payTo: config.payments.payTo,
         onUnavailable: (chain, err) => logger.warn({ chain, err }, 'x402: payment network not answering at start; not offered'),
       }).catch((err: unknown) => {
         logger.warn({ err }, 'x402: paid reads unavailable');
@@ -217,7 +244,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     logger,
     clock,
-    keyVault,
+    keyVault: keyProvider,
     keyCache: createKeyCache(),
     revocations: createKeyRevocations({ store }),
     chains: chains.port,
@@ -281,13 +308,21 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     health: {
       environment: config.environment,
       async ready() {
-        const [, , clocks, attestations] = await Promise.all([store.ping(), chains.port.rates(), chains.clocks(), chains.attestationServiceAnswers()]);
+        // A key provider that cannot sign (a token out) is not ready, as a store that does not answer.
+        const [, , clocks, attestations] = await Promise.all([
+          store.ping(),
+          chains.port.rates(),
+          chains.clocks(),
+          chains.attestationServiceAnswers(),
+          keyProvider.check(),
+        ]);
         // Each chain's clock against the wall clock: a chain ahead refuses the x402 clients' payments and accrues interest early.
         const chainClocks = Object.fromEntries(clocks.map((c) => [c.chain, { offsetSeconds: c.offsetSeconds, blockTimestamp: c.blockTimestamp }]));
         // The attestation service is reported, not required: while it is out, bridges wait for their mints and nothing else does.
         return {
           store: 'ok',
           chains: 'ok',
+          keyProvider: { status: 'ok', provider: keyProvider.kind },
           attestationService: attestations ? 'ok' : 'unreachable',
           chainClocks,
           environment: config.environment,
@@ -305,7 +340,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await engine.stop();
     await webhooks.stop();
     bus?.stop();
-    await Promise.all([store.close(), chains.stop()]);
+    await Promise.all([store.close(), chains.stop(), keyProvider.close()]);
     throw e;
   }
   const { port } = server.address() as AddressInfo;
@@ -324,6 +359,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     environment: config.environment,
     dashboardUrl: dashboard ? `${publicUrl()}/dashboard/` : undefined,
     chains,
+    keyProvider,
     routes,
     rateSampler,
     standing,
@@ -343,6 +379,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         bus?.stop();
         await keyUse.stop();
         await Promise.all([store.close(), chains.stop()]);
+        await keyProvider.close();
       })();
       return stopping;
     },

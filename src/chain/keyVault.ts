@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import type { WalletKeyRepo } from '../ports/store';
+import type { WalletKeyRecord } from '../domain/types';
 import type { KeyVault } from '../ports/keyVault';
 import { ServiceError } from '../domain/errors/base';
 
@@ -35,7 +36,12 @@ export function masterKeyVersion(masterKey: Buffer): string {
  * encrypts new keys; `previousKeys` still decrypt what they encrypted, so the
  * master key can be rotated: each ciphertext names the version of its key.
  */
-export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[]; keys: WalletKeyRepo; now?: () => Date }): KeyVault {
+export function createKeyVault(deps: {
+  masterKey: Buffer;
+  previousKeys?: Buffer[];
+  keys: Pick<WalletKeyRepo, 'insert' | 'get' | 'delete'>;
+  now?: () => Date;
+}): KeyVault {
   const all = [deps.masterKey, ...(deps.previousKeys ?? [])];
   if (all.some((k) => k.length !== 32)) throw new Error('KEY_VAULT_MASTER_KEY must be 32 bytes');
   const now = deps.now ?? (() => new Date());
@@ -56,6 +62,9 @@ export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[
     async signer(walletId) {
       const rec = await deps.keys.get(walletId);
       if (!rec) throw new ServiceError('INTERNAL_ERROR', 'No key for wallet', { details: { walletId } });
+      if (rec.ciphertext === undefined) {
+        throw new ServiceError('INTERNAL_ERROR', 'Wallet key is held by another key provider', { details: { walletId, provider: rec.provider } });
+      }
       // Records written before key versions existed were encrypted under the current key.
       const masterKey = byVersion.get(rec.keyVersion ?? currentVersion);
       if (!masterKey) {
@@ -72,4 +81,23 @@ export function createKeyVault(deps: { masterKey: Buffer; previousKeys?: Buffer[
       return privateKeyToAccount(pk);
     },
   };
+}
+
+/**
+ * The private key of a local record, for one caller only: the migration to a
+ * PKCS#11 token (src/chain/keys/migrateToToken.ts), which imports it there as
+ * a sensitive, non-extractable object. Undefined when no configured master
+ * key decrypts it.
+ */
+export function decryptForMigration(masterKeys: Buffer[], record: WalletKeyRecord): Hex | undefined {
+  if (record.ciphertext === undefined) return undefined;
+  for (const k of masterKeys) {
+    if (record.keyVersion !== undefined && masterKeyVersion(k) !== record.keyVersion) continue;
+    try {
+      return `0x${decrypt(k, record.ciphertext, record.walletId).toString('hex')}`;
+    } catch {
+      // the next key
+    }
+  }
+  return undefined;
 }

@@ -6,7 +6,8 @@ import type { SandboxManifest } from '../ports/deploymentManifest';
 import { startSandbox } from './sandbox/sandbox';
 import { parseManifest } from './sandbox/manifestSchema';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
-import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './sandbox/accounts';
+import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './sandbox/accounts';
+import type { ServiceAccounts } from './viem/serviceAccounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
 import type { ChainClient } from './viem/chainClients';
 import { createSandboxControls } from './viem/sandboxControls';
@@ -31,6 +32,10 @@ export interface ChainsConfig {
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: ServiceKeys;
+  /** The gas tank's and faucet's accounts from the key provider (default: accounts over `serviceKeys`, or the sandbox's keys). */
+  serviceAccounts?: ServiceAccounts;
+  /** Other service addresses the sandbox funds with native gas (the x402 settler of a token). */
+  fundAddresses?: Address[];
   /** rpc mode: base URL of the CCTP attestation service; default Circle's testnet service (Iris). */
   attestationApiUrl?: string;
   /** How long a shared signer's nonce gap (taken, never sent) holds its later transactions before the allocator re-synchronises (default 5 s). */
@@ -98,7 +103,7 @@ const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({
 export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Promise<RunningChains> {
   const started = Date.now();
   if (cfg.chainMode === 'rpc') {
-    if (!cfg.chainManifestPath || !cfg.serviceKeys) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
+    if (!cfg.chainManifestPath || (!cfg.serviceKeys && !cfg.serviceAccounts)) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
     const manifest = readManifest(cfg.chainManifestPath);
     // Attestations come from Circle's service (or a compatible one): the service holds no attester key.
     manifest.attestationApi = cfg.attestationApiUrl ?? manifest.attestationApi ?? IRIS_SANDBOX_URL;
@@ -106,7 +111,14 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       const d = manifest.chains[name as ChainName];
       if (d && url) d.rpcUrl = url;
     }
-    const port = createViemChainPort({ manifest, keys: cfg.serviceKeys, pollingIntervalMs: 2_000, ...portOptions(cfg, hooks), ...GAS });
+    const port = createViemChainPort({
+      manifest,
+      accounts: cfg.serviceAccounts,
+      keys: cfg.serviceKeys,
+      pollingIntervalMs: 2_000,
+      ...portOptions(cfg, hooks),
+      ...GAS,
+    });
     await refuseMislabelledMarkets(port);
     return {
       port,
@@ -122,7 +134,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
-  const port = createViemChainPort({ manifest, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
+  const port = createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
   const controls = createSandboxControls({
     client: port.client,
     deployerKey: SANDBOX_KEYS.deployer,
@@ -130,9 +142,13 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     faults: port.faults,
     blockTimeMs: cfg.sandboxBlockTimeMs,
   });
+  // Service keys other than the sandbox's well-known ones (a PKCS#11 token's) get the sandbox accounts' native balance.
+  const faucet = cfg.serviceAccounts?.faucet.address ?? SANDBOX_ADDRESSES.faucet;
+  const own = [cfg.serviceAccounts?.gasTank.address, cfg.serviceAccounts?.faucet.address, ...(cfg.fundAddresses ?? [])].filter((a) => a !== undefined);
+  await fundServiceAddresses(port, own);
   const demo = port.client('arbitrum-sepolia');
-  const stock = (await readHoldings(demo, SANDBOX_ADDRESSES.faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
-  if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: SANDBOX_ADDRESSES.faucet, amount: FAUCET_STOCK });
+  const stock = (await readHoldings(demo, faucet)).tokens.find((t) => t.asset === 'USDC')?.balance ?? 0n;
+  if (stock < FAUCET_STOCK / 2n) await controls.mint({ chain: 'arbitrum-sepolia', asset: 'USDC', address: faucet, amount: FAUCET_STOCK });
   return {
     port,
     client: clientOrNone(port),
@@ -145,6 +161,21 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       await sandbox?.stop();
     },
   };
+}
+
+/** Sets each address's native balance on every devnet to the sandbox accounts' (once: one already funded is left as it is). */
+async function fundServiceAddresses(port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient }, addresses: Address[]): Promise<void> {
+  const known = new Set<string>(Object.values(SANDBOX_ADDRESSES).map((a) => a.toLowerCase()));
+  const own = addresses.filter((a) => !known.has(a.toLowerCase()));
+  await Promise.all(
+    port.chains.flatMap((chain) =>
+      own.map(async (address) => {
+        const c = port.client(chain).client;
+        if ((await c.getBalance({ address })) >= SANDBOX_NATIVE_BALANCE_WEI / 2n) return;
+        await c.request({ method: 'hardhat_setBalance' as never, params: [address, `0x${SANDBOX_NATIVE_BALANCE_WEI.toString(16)}`] as never });
+      }),
+    ),
+  );
 }
 
 /**

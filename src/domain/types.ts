@@ -69,12 +69,19 @@ export interface Wallet {
   createdAt: string;
 }
 
-/** A wallet's private key, encrypted by the key vault; never leaves the vault decrypted. */
+/**
+ * Where a wallet's private key is. `local` (the default when absent): the
+ * key encrypted by the key vault, never leaving it decrypted. `pkcs11`: the
+ * key lives in the token under `keyId`; no ciphertext is stored.
+ */
 export interface WalletKeyRecord {
   walletId: string;
   address: string;
-  /** base64 of iv(12) | tag(16) | ciphertext */
-  ciphertext: string;
+  provider?: 'local' | 'pkcs11';
+  /** pkcs11: the key's CKA_LABEL / CKA_ID in the token. */
+  keyId?: string;
+  /** local: base64 of iv(12) | tag(16) | ciphertext */
+  ciphertext?: string;
   /** Version id of the master key that encrypted it (absent on records older than versions: the current key). */
   keyVersion?: string;
   createdAt: string;

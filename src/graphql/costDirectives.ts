@@ -11,12 +11,27 @@ import { FIELD_COSTS, type FieldCost } from './fieldCosts';
 export const COST_DIRECTIVES = `"""
 Work units of resolving the field itself (docs/api-guide.md, "What an operation costs"); a field without it weighs 1. IBM's GraphQL cost directive.
 """
-directive @cost(weight: String!) on FIELD_DEFINITION
+directive @cost(
+  """The field's own work units (a number, as a string per the cost spec)."""
+  weight: String!
+) on FIELD_DEFINITION
 
 """
 How long a list is: the largest of its slicing arguments given, else assumedSize; the lists named in sizedFields (a connection's edges) have that length. Without requireOneSlicingArgument, no slicing argument means assumedSize (the default page). IBM's GraphQL cost directive.
 """
-directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION
+directive @listSize(
+  """The length assumed when no slicing argument is given (a connection's default page, or a list's known bound)."""
+  assumedSize: Int
+
+  """The arguments whose largest given value is the length (first, last)."""
+  slicingArguments: [String!]
+
+  """The child lists (a connection's edges and nodes) that have that length."""
+  sizedFields: [String!]
+
+  """Whether a slicing argument must be given; false here: without one the list is assumedSize long."""
+  requireOneSlicingArgument: Boolean = true
+) on FIELD_DEFINITION
 `;
 
 const quoted = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;

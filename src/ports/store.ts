@@ -86,6 +86,10 @@ export interface WalletKeyRepo {
   get(walletId: string): Promise<WalletKeyRecord | null>;
   /** Removes the key of a wallet that was never created (its insert lost a race or failed). Idempotent. */
   delete(walletId: string): Promise<void>;
+  /** Up to `limit` records after `afterWalletId`, by wallet id (the key migration walks them all). */
+  list(afterWalletId: string | undefined, limit: number): Promise<WalletKeyRecord[]>;
+  /** Replaces the record of `record.walletId` whole (a key moved to another provider). */
+  replace(record: WalletKeyRecord): Promise<void>;
 }
 
 export interface UsageRepo {

@@ -346,6 +346,24 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await store.walletKeys.delete(r.walletId);
         expect(await store.walletKeys.get(r.walletId)).toBeNull();
       });
+
+      test('behavior: list pages by wallet id after a given one; replace swaps the record whole (a key moved into a token)', async () => {
+        const prefix = `svc_wallet_${hex(8)}_`;
+        const rs = ['c', 'a', 'b'].map((x) => walletKey(`${prefix}${x}`));
+        for (const r of rs) await store.walletKeys.insert(r);
+        const page = await store.walletKeys.list(prefix, 2);
+        expect(page.map((r) => r.walletId)).toEqual([`${prefix}a`, `${prefix}b`]);
+        expect((await store.walletKeys.list(`${prefix}b`, 1))[0]).toEqual(rs[0]);
+        const moved: WalletKeyRecord = {
+          walletId: `${prefix}a`,
+          address: rs[1]!.address,
+          provider: 'pkcs11',
+          keyId: `${prefix}a`,
+          createdAt: rs[1]!.createdAt,
+        };
+        await store.walletKeys.replace(moved);
+        expect(await store.walletKeys.get(`${prefix}a`)).toEqual(moved);
+      });
     });
 
     describe('usage', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../../src/chain/sandbox/sandbox';
 import { SANDBOX_TEST_FEE_BPS, type SandboxGlobalState } from './sandbox';
 import { mongoBinary, startTestMongo } from './mongoServer';
+import { startSoftHsmLane } from './softhsmLane';
 
 /**
  * Jest globalSetup: start the sandbox (devnets + contracts) once per run and publish the manifest
@@ -11,6 +12,7 @@ import { mongoBinary, startTestMongo } from './mongoServer';
  * that sandbox is used and nothing is started.
  */
 export default async function globalSetup(): Promise<void> {
+  startSoftHsmLane();
   await startMongoLane();
   if (process.env.SANDBOX_MANIFEST) return;
   const sandbox = await startSandbox({ fastFeeBps: SANDBOX_TEST_FEE_BPS });

@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import type { SandboxGlobalState } from './sandbox';
+import { stopSoftHsmLane } from './softhsmLane';
 
 /** Jest globalTeardown: stop the sandbox globalSetup started and remove its manifest file. */
 export default async function globalTeardown(): Promise<void> {
+  stopSoftHsmLane();
   const mongoHolder = globalThis as { __MONGO__?: { stop(): Promise<void> } };
   if (mongoHolder.__MONGO__) {
     await mongoHolder.__MONGO__.stop();

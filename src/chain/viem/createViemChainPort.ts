@@ -57,7 +57,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const pollMs = o.pollingIntervalMs ?? 100;
   const faults = o.faults ?? new FaultRegistry();
   const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc), faults);
-  const accounts = serviceAccounts(o.keys);
+  const accounts = o.accounts ?? serviceAccounts(o.keys!);
   const attestations = o.attestations ?? defaultAttestations(o.manifest, pollMs);
   const prices = createEthUsdPrices(access);
   const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? ROUTE_FEES_TTL_MS, createSystemClock());

@@ -1,16 +1,17 @@
 import type { LocalAccount } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { TxSigner } from '../../ports/chain';
+import { localServiceAccount } from '../keys/localProvider';
 import type { ServiceKeys } from './viemPortOptions';
 
-/** The service's own signing accounts; the gas tank also relays CCTP mints. */
+/** The service's own signing accounts, made by the key provider; the gas tank also relays CCTP mints. */
 export interface ServiceAccounts {
   gasTank: LocalAccount;
   faucet: LocalAccount;
 }
 
+/** Accounts over raw keys (tests, benches, the local provider's environment keys): the local provider builds them. */
 export function serviceAccounts(keys: ServiceKeys): ServiceAccounts {
-  return { gasTank: privateKeyToAccount(keys.gasTank), faucet: privateKeyToAccount(keys.faucet) };
+  return { gasTank: localServiceAccount(keys.gasTank), faucet: localServiceAccount(keys.faucet) };
 }
 
 /** The account that signs for `signer`: a wallet's own, or the service account it names. */

@@ -7,6 +7,7 @@ import type { NonceRepo } from '../../ports/store';
 import type { AttestationClient } from '../cctp/attestationClient';
 import type { ChainClient } from './chainClients';
 import type { RpcObserver } from './observedTransport';
+import type { ServiceAccounts } from './serviceAccounts';
 
 export interface ServiceKeys {
   /** Pays native gas top-ups and relays CCTP mints. */
@@ -17,7 +18,9 @@ export interface ServiceKeys {
 
 export interface ViemChainPortOptions {
   manifest: SandboxManifest;
-  keys: ServiceKeys;
+  /** The service's accounts from the key provider; or `keys`, raw keys the local provider's accounts are built over (tests, benches). */
+  accounts?: ServiceAccounts;
+  keys?: ServiceKeys;
   faults?: FaultRegistry;
   /** Receipt polling interval; small for devnets. */
   pollingIntervalMs?: number;

@@ -1,5 +1,5 @@
 import { createWalletClient, http, isAddress, isHex, publicActions, recoverTypedDataAddress, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
@@ -41,8 +41,8 @@ interface Market {
 export interface X402Options {
   /** Chain clients of the networks to offer (those configured among PAYMENT_CHAINS). */
   clients: (chain: ChainName) => ChainClient | undefined;
-  /** Sends settlements (its own nonces: never the gas tank's, which the engine uses). */
-  settlerKey: Hex;
+  /** Sends settlements (its own nonces: never the gas tank's, which the engine uses); an account of the key provider. */
+  settler: LocalAccount;
   /** Receives the payments. */
   payTo: Address;
   /** Told about a payment network left out because its node did not answer at start. */
@@ -58,7 +58,7 @@ export interface X402Options {
  * exactly those).
  */
 export async function createX402Payments(o: X402Options): Promise<PaymentVerifier> {
-  const settler = privateKeyToAccount(o.settlerKey);
+  const settler = o.settler;
   const facilitator = new x402Facilitator();
   const markets: Market[] = [];
   for (const chain of PAYMENT_CHAINS) {

@@ -136,6 +136,16 @@ export function createMemoryStore(clock: { now(): Date } = { now: () => new Date
         const r = walletKeys.get(walletId);
         return r ? copy(r) : null;
       },
+      async list(after, limit) {
+        return [...walletKeys.values()]
+          .filter((r) => after === undefined || r.walletId > after)
+          .sort((a, b) => (a.walletId < b.walletId ? -1 : 1))
+          .slice(0, limit)
+          .map(copy);
+      },
+      async replace(r) {
+        walletKeys.set(r.walletId, copy(r));
+      },
       async delete(walletId) {
         walletKeys.delete(walletId);
       },

@@ -177,6 +177,17 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async delete(walletId) {
         await walletKeys.deleteOne({ walletId });
       },
+      async list(after, limit) {
+        const docs = await walletKeys
+          .find(after === undefined ? {} : { walletId: { $gt: after } }, noId)
+          .sort({ walletId: 1 })
+          .limit(limit)
+          .toArray();
+        return docs.map((d) => clean(d) as WalletKeyRecord);
+      },
+      async replace(r) {
+        await walletKeys.replaceOne({ walletId: r.walletId }, { ...r });
+      },
     },
     usage: {
       async increment(key, by, expiresAt) {

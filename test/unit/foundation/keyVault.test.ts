@@ -64,7 +64,7 @@ describe('key vault', () => {
     const vault = createKeyVault({ masterKey, keys: store.walletKeys });
     const address = await vault.createKey('svc_wallet_secret');
     const record = await store.walletKeys.get('svc_wallet_secret');
-    const pk = decryptForTest(masterKey, record!.ciphertext, 'svc_wallet_secret');
+    const pk = decryptForTest(masterKey, record!.ciphertext!, 'svc_wallet_secret');
     expect(pk).toMatch(/^0x[0-9a-f]{64}$/);
     const stored = JSON.stringify(record);
     const signerJson = JSON.stringify(await vault.signer('svc_wallet_secret'));
@@ -75,7 +75,7 @@ describe('key vault', () => {
     expect(signerJson).toContain(address);
 
     // A tampered record: the error says what failed, never with key material.
-    const raw = Buffer.from(record!.ciphertext, 'base64');
+    const raw = Buffer.from(record!.ciphertext!, 'base64');
     raw[raw.length - 1]! ^= 0x01;
     await store.walletKeys.insert({ ...record!, walletId: 'svc_wallet_tampered', ciphertext: raw.toString('base64') });
     const err = await vault.signer('svc_wallet_tampered').catch((e: unknown) => e);
@@ -93,7 +93,7 @@ describe('key vault', () => {
     const vault = createKeyVault({ masterKey, keys: store.walletKeys });
     await vault.createKey('svc_wallet_t');
     const rec = (await store.walletKeys.get('svc_wallet_t'))!;
-    const raw = Buffer.from(rec.ciphertext, 'base64');
+    const raw = Buffer.from(rec.ciphertext!, 'base64');
     raw[30]! ^= 0x80;
     const tamperedStore = createMemoryStore();
     await tamperedStore.walletKeys.insert({ ...rec, ciphertext: raw.toString('base64') });
