@@ -6,8 +6,17 @@ import { loadPkcs11js } from '../../src/chain/keys/pkcs11/binding';
 
 export const SOFTHSM_MODULE = process.env.PKCS11_MODULE ?? '/usr/lib/softhsm/libsofthsm2.so';
 
-/** Why the pkcs11 lane cannot run here (printed by the suites that skip), or undefined when it can. */
+/**
+ * Why the pkcs11 lane cannot run here (printed by the suites that skip), or undefined when it can.
+ * With PKCS11_LANE_REQUIRED=1 (CI) a missing piece throws instead: the lane must not skip quietly there.
+ */
 export function softhsmMissing(): string | undefined {
+  const why = missingPiece();
+  if (why && process.env.PKCS11_LANE_REQUIRED === '1') throw new Error(`PKCS11_LANE_REQUIRED=1 but the pkcs11 lane cannot run: ${why}`);
+  return why;
+}
+
+function missingPiece(): string | undefined {
   if (!existsSync(SOFTHSM_MODULE)) return `no PKCS#11 module at ${SOFTHSM_MODULE} (apt-get install softhsm2)`;
   if (!loadPkcs11js()) return 'the optional package pkcs11js is not installed or not built (npm ci with a C++ compiler)';
   try {

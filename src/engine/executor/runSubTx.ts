@@ -9,7 +9,7 @@ import { withIdleFunds } from './rebalanceIdle';
 import { backoffMs, isTransient } from './retry';
 import { stepFailed } from './stepFailure';
 import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
-import { findSubTx, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from './txRecords';
+import { findSubTx, isSubTxRecord, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from './txRecords';
 
 /** The step as the intent now has it (its status and txHash move while it runs). */
 export function stepOf(intent: Intent, index: number): Step {
@@ -171,6 +171,18 @@ export async function failStep(intent: Intent, step: Step, error: ServiceError, 
   });
 }
 
+/**
+ * A key provider that does not answer (a token's session lost, a network HSM
+ * down) once the intent has signed anything: waited out for as long as it
+ * takes, as a transaction in flight is, so the intent never fails half-way
+ * because its keys were out of reach (DESIGN: "a token outage is transient for
+ * the executor"). Before the first signature the retries stay bounded: the
+ * intent fails with nothing moved.
+ */
+function tokenOutageAfterSigning(intent: Intent, e: ServiceError): boolean {
+  return e.details.service === 'keyProvider' && (intent.results?.transactions ?? []).some(isSubTxRecord);
+}
+
 /** The error a sub-transaction waits out and notes on its step, or null when it goes up: transient node and service trouble. */
 function waitable(e: unknown): ServiceError | null {
   return isTransient(e) && e instanceof ServiceError ? e : null;
@@ -226,7 +238,7 @@ export async function runSubTx(intent: Intent, step: Step, spec: SubTxSpec, ctx:
       }
       const e = spec.kind === 'mint' ? mintWaitable(caught) : waitable(caught);
       if (e === null) throw caught;
-      const inFlight = run.record !== undefined || spec.kind === 'mint';
+      const inFlight = run.record !== undefined || spec.kind === 'mint' || tokenOutageAfterSigning(run.intent, e);
       if (!inFlight && attempt >= ctx.retry.attempts) {
         const reason = `${spec.kind} on ${spec.chain} still failing after ${attempt} attempts (${e.message})`;
         const error = new ServiceError(e.code, `Step ${step.index + 1} (${step.type}) failed: ${reason}`, {

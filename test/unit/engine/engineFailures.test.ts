@@ -2,6 +2,7 @@ import { createHarness, usdc, type Harness } from './engineHarness';
 import { ServiceError } from '../../../src/domain/errors/base';
 import { WouldRevertError } from '../../../src/ports/chain';
 import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
+import { keyProviderUnavailable } from '../../../src/domain/errors/keys';
 
 describe('engine: failures and retries', () => {
   let h: Harness;
@@ -103,6 +104,27 @@ describe('engine: failures and retries', () => {
     expect(done.error).toMatchObject({ code: 'NETWORK_ERROR', details: { step: 1, kind: 'supply', attempts: 5, txHash: null } });
     expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
     expect(h.clock.delays.filter((d) => d > 0)).toEqual([100, 200, 400, 800]);
+  });
+
+  test('behavior: a key provider out of reach after the first signature is waited out beyond the last attempt: the intent completes, each transaction signed once', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    // the approve is signed; then the token answers nothing for 8 tries of the supply (the bound before signing is 5)
+    for (let i = 0; i < 8; i++) h.chain.throwNext('send', keyProviderUnavailable('pkcs11'), { kind: 'supply' });
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.status).toBe('completed');
+    const supply = (done.results?.transactions ?? []).filter(isSubTxRecord).filter((t) => t.kind === 'supply');
+    expect(supply).toHaveLength(1);
+  });
+
+  test('error: a key provider out of reach before anything is signed fails the intent within the bounded retries, nothing moved', async () => {
+    const w = await h.wallet();
+    h.chain.fund('base-sepolia', w.address, 'USDC', usdc('10'));
+    for (let i = 0; i < 5; i++) h.chain.throwNext('send', keyProviderUnavailable('pkcs11'), { kind: 'approve' });
+    const done = await h.settled((await h.submit(w.id, { amount: '10' })).id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'NETWORK_ERROR', details: { service: 'keyProvider', attempts: 5, txHash: null } });
+    expect(done.results?.completedSteps).toBe(0);
   });
 
   test('error: chain reads failing beyond the retries fail the intent in planning', async () => {
