@@ -37,6 +37,7 @@ import { createWebhookDispatcher } from './app/webhooks/dispatcher';
 import { createSecretBox } from './app/webhooks/secrets';
 import { createRateSampler, type RateSampler } from './app/yields/rateSampler';
 import { positionLedgerHook } from './app/balances/positionLedger';
+import { createLedgerWrites } from './app/balances/ledgerWrites';
 import { createDecisionBus } from './app/standing/decisionBus';
 import { createBacktestSlots } from './app/standing/backtestSlots';
 import { createStandingDecider, type StandingDecider } from './app/standing/decider';
@@ -221,7 +222,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     },
   }));
   // Every committed snapshot of an intent this instance runs: its completed deposits and withdraws go into the position ledger (balances' principal and earned).
-  engine.bus.listen('all', positionLedgerHook({ store, chains: chains.port, logger, runsHere: (id) => !shareable(store) || engine.holds(id) }));
+  const ledgerWrites = createLedgerWrites();
+  engine.bus.listen(
+    'all',
+    positionLedgerHook({ store, chains: chains.port, logger, runsHere: (id) => !shareable(store) || engine.holds(id), writes: ledgerWrites }),
+  );
   // Paid reads need a payment network among the configured chains; which ones qualify is the adapter's to say.
   const payments = config.payments
     ? await createX402Payments({
@@ -244,6 +249,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     logger,
     clock,
+    ledgerWrites,
     keyVault: keyProvider,
     keyCache: createKeyCache(),
     revocations: createKeyRevocations({ store }),

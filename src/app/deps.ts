@@ -16,6 +16,7 @@ import type { Operation } from '../domain/plans';
 import type { WebhookServices } from './webhooks/dispatcher';
 import type { DecisionBus } from './standing/decisionBus';
 import type { BacktestSlots } from './standing/backtestSlots';
+import type { LedgerWrites } from './balances/ledgerWrites';
 
 /** What every use-case may receive; the composition root builds it once. */
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   revocations: KeyRevocations;
   chains: ChainPort;
   caches: ReadCaches;
+  /** The position ledger's writes in flight on this instance: balance reads wait for their wallet's (ledgerWrites.ts). */
+  ledgerWrites?: LedgerWrites;
   /** Per-account budgets on what the service pays for (docs/decisions.md, "shared gas"). */
   limits: { gasBudgetPerAccountWei: bigint };
   /** Checks and collects x402 payments for paid reads; absent when no payment network is configured. */

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { seedRateHistory } from '../helpers/rateHistorySeed';
 
@@ -13,24 +16,46 @@ beforeAll(async () => {
   srv = await startTestServer();
   // up to the last whole minute but one: all 90 days are inside the history kept
   window = await seedRateHistory(srv.service.deps.store.rateHistory, Math.floor(Date.now() / 60_000) * 60_000 - 60_000, 90);
+  // The seeding's garbage (half a million samples built in this process, a test artifact: in production the history
+  // lives in MongoDB) is collected now, not in the middle of the measured window.
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }, 120_000);
 afterAll(() => srv?.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * GET /healthz, timed twice: on the wall clock, and in this process's CPU
- * time (the service and this client share it). The machine's cores are
- * shared with other jobs, so a wall-clock wait also counts time the process
- * waited for a core; the CPU time spent while /healthz waited is what the
- * service held the event loop for (a replay in one go: its seconds).
+ * The CPU time of this process's main thread (the event loop's), in ms: on
+ * Linux from /proc (utime + stime of the thread whose id is the pid, in
+ * clock ticks of 10 ms), elsewhere the whole process's. process.cpuUsage()
+ * also counts V8's GC helper threads, which run beside the loop and hold
+ * nothing (over 100 ms of them were seen during a 60 ms wait).
+ */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+}
+
+/**
+ * GET /healthz, timed twice: on the wall clock, and in the main thread's CPU
+ * time (the service and this client share the process). The machine's cores
+ * are shared with the rest of the suite, so a wall-clock wait also counts time
+ * the process waited for a core; the main thread's CPU time while /healthz
+ * waited is what the service held the event loop for (a replay in one go: its
+ * seconds).
  */
 async function timedHealthz(srv: TestServer): Promise<{ wallMs: number; cpuMs: number; status: number }> {
-  const cpu = process.cpuUsage();
+  const cpu = mainThreadCpuMs();
   const t = performance.now();
   const answer = await srv.rest('GET', '/healthz');
-  const used = process.cpuUsage(cpu);
-  return { wallMs: performance.now() - t, cpuMs: (used.user + used.system) / 1000, status: answer.status };
+  return { wallMs: performance.now() - t, cpuMs: mainThreadCpuMs() - cpu, status: answer.status };
 }
 
 test("behavior: while 3 accounts run 90-day backtests at once, GET /healthz answers within 100 ms each time; a second backtest of one of them and a fourth account's are 429 BACKTEST_LIMIT_EXCEEDED with Retry-After", async () => {
@@ -55,7 +80,11 @@ test("behavior: while 3 accounts run 90-day backtests at once, GET /healthz answ
 
   expect(waits.length).toBeGreaterThan(20);
   expect(waits.every((w) => w.status === 200)).toBe(true);
-  expect(Math.max(...waits.map((w) => w.cpuMs))).toBeLessThan(100);
+  const longest = (k: 'wallMs' | 'cpuMs') => Math.max(...waits.map((w) => w[k]));
+  console.log(
+    `/healthz while 3 backtests ran: ${waits.length} answers, longest ${longest('wallMs').toFixed(1)} ms (main thread's CPU in it: ${longest('cpuMs')} ms)`,
+  );
+  expect(longest('cpuMs')).toBeLessThan(100);
 
   expect(again.status).toBe(429);
   expect(again.body).toMatchObject({ error: 'BACKTEST_LIMIT_EXCEEDED', details: { scope: 'account', limit: 1 } });

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { TokenAsset } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
-import { walletHoldings } from './getBalances';
+import { ledgerOf, walletHoldings } from './getBalances';
 import { booksOf, figuresOf, lifetimeInterest, type PositionBook } from './principal';
 
 /** A wallet's earnings on one asset (decimal strings in token units, exact). */
@@ -25,10 +25,14 @@ export interface AssetEarnings {
  * is none (or no such wallet). The caller has checked that the wallet is its
  * principal's.
  */
-export async function earnedOf(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, walletId: string, asset: TokenAsset): Promise<AssetEarnings | null> {
+export async function earnedOf(
+  deps: Pick<AppDeps, 'store' | 'chains' | 'caches' | 'ledgerWrites'>,
+  walletId: string,
+  asset: TokenAsset,
+): Promise<AssetEarnings | null> {
   const wallet = await deps.store.wallets.getById(walletId);
   if (!wallet) return null;
-  const [holdings, entries] = await Promise.all([walletHoldings(deps, wallet), deps.store.positionLedger.listByWallet(walletId)]);
+  const [holdings, entries] = await Promise.all([walletHoldings(deps, wallet), ledgerOf(deps, walletId)]);
   const books = new Map<string, { book: PositionBook; amount: bigint; index?: bigint }>();
   for (const [key, book] of booksOf(entries.filter((e) => e.asset === asset))) books.set(key, { book, amount: 0n });
   for (const h of holdings) {

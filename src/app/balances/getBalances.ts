@@ -2,6 +2,7 @@ import { ServiceError } from '../../domain/errors/base';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
 import type { ChainHoldings } from '../../ports/chain';
+import type { PositionLedgerEntry } from '../../ports/store';
 import type { Wallet } from '../../domain/types';
 import { ASSET_DECIMALS, type Asset, type ChainName } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
@@ -57,6 +58,12 @@ export interface BalanceReport {
 /** USD in integer micro-dollars so the total is exactly the sum of the entries. */
 const MICRO = 1_000_000;
 
+/** A wallet's position ledger once this instance's writes in flight for it have landed (ledgerWrites.ts). */
+export async function ledgerOf(deps: Pick<AppDeps, 'store' | 'ledgerWrites'>, walletId: string): Promise<PositionLedgerEntry[]> {
+  await deps.ledgerWrites?.settled(walletId);
+  return deps.store.positionLedger.listByWallet(walletId);
+}
+
 /** Wallet holdings through the per-wallet cache. */
 export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, wallet: Wallet): Promise<ChainHoldings[]> {
   const kept = await fetchFresh(deps.caches.holdings, wallet.id, { chains: deps.chains, wallet });
@@ -70,9 +77,13 @@ export async function walletHoldings(deps: Pick<AppDeps, 'chains' | 'caches'>, w
  * USD values, and the wallet's lending positions per chain with what each
  * earned since the service supplied it (the position ledger's principal).
  */
-export async function getBalances(deps: Pick<AppDeps, 'store' | 'chains' | 'caches'>, principal: Principal, walletId: string): Promise<BalanceReport> {
+export async function getBalances(
+  deps: Pick<AppDeps, 'store' | 'chains' | 'caches' | 'ledgerWrites'>,
+  principal: Principal,
+  walletId: string,
+): Promise<BalanceReport> {
   const wallet = await getWalletById(deps, principal, walletId);
-  const [holdings, ledger] = await Promise.all([walletHoldings(deps, wallet), deps.store.positionLedger.listByWallet(wallet.id)]);
+  const [holdings, ledger] = await Promise.all([walletHoldings(deps, wallet), ledgerOf(deps, wallet.id)]);
   const books = booksOf(ledger);
   const byChain = new Map(holdings.map((h) => [h.chain, h]));
   // Each holding is valued with the price feed of the chain that holds it (ETH/WETH differ per chain's feed).

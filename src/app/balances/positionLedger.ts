@@ -4,6 +4,7 @@ import { isFinal, type DepositStep, type Intent, type WithdrawStep } from '../..
 import { toUnits } from '../../domain/money';
 import type { ChainPort } from '../../ports/chain';
 import type { PositionLedgerEntry, Store } from '../../ports/store';
+import type { LedgerWrites } from './ledgerWrites';
 
 /** What the ledger hook needs. */
 export interface PositionLedgerDeps {
@@ -16,6 +17,8 @@ export interface PositionLedgerDeps {
    * records). Absent: every snapshot is this instance's.
    */
   runsHere?: (intentId: string) => boolean;
+  /** Where the writes in flight are told, so that a balance read waits for them (ledgerWrites.ts). */
+  writes?: LedgerWrites;
 }
 
 type LendingStep = (DepositStep | WithdrawStep) & { protocol: LendingProtocol };
@@ -133,7 +136,7 @@ export function positionLedgerHook(deps: PositionLedgerDeps): (intent: Intent) =
     if (!mine) handled.set(intent.id, (mine = new Set()));
     const owed = steps.filter((s) => !mine.has(s.index));
     for (const s of owed) mine.add(s.index);
-    void Promise.all(
+    const writing = Promise.all(
       owed.map((s) =>
         recordStep(intent, s, final).then(
           (done) => {
@@ -148,5 +151,6 @@ export function positionLedgerHook(deps: PositionLedgerDeps): (intent: Intent) =
     ).then(() => {
       if (final) handled.delete(intent.id);
     });
+    deps.writes?.track(intent.walletId, writing);
   };
 }

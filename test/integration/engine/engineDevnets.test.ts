@@ -240,8 +240,10 @@ describe('engine on the sandbox devnets', () => {
       expect(done.status).toBe('completed');
       const planned = cctpFee(usdc('10'), SANDBOX_TEST_FEE_BPS);
       expect(done.executionPlan?.steps[0]).toMatchObject({ type: 'bridge', maxFee: fromUnits(planned, 'USDC'), minFinalityThreshold: 1000, fee: '0' });
-      expect(toUnits(done.amount, 'USDC')).toBe(usdc('10') - planned);
-      // what arrived (all of it: standard is free here) is supplied, not the planned amount
+      // what arrived (all of it: standard is free here) is supplied, not the planned amount, and the intent's amount and
+      // its deposit step say so (they are what moved)
+      expect(toUnits(done.amount, 'USDC')).toBe(usdc('10'));
+      expect(done.executionPlan?.steps[1]).toMatchObject({ type: 'deposit', amount: '10' });
       expect(done.results).toMatchObject({ finalAmount: '10', bridgeFees: '0' });
       const after = await usdcHoldings(w.address, 'base-sepolia');
       expect(after.balance).toBe(0n);
