@@ -4,7 +4,7 @@ import type { RateSample } from '../../domain/rateHistory';
 import type { SimulateParams, SimulateResult } from '../../domain/standingIntent';
 import type { RateHistoryRepo, RecordedCosts } from '../../ports/store';
 import { createReplay, type ReplayMinute } from './backtestReplay';
-import { createSlices, REPLAY_TURN_MS } from './replaySlices';
+import { createSlices, REPLAY_TURN_MS, type Slices } from './replaySlices';
 
 export interface SimulateStandingDeps {
   rateHistory: RateHistoryRepo;
@@ -50,7 +50,7 @@ export async function simulateStanding(deps: SimulateStandingDeps, params: Simul
   const slices = createSlices(deps.sliceMs ?? REPLAY_TURN_MS);
   const usable = scope.chains;
 
-  let inForce = (await deps.rateHistory.listCosts(iso(fromMs - COSTS_LOOKBACK_MS), iso(fromMs))).at(-1)?.costs;
+  let inForce = await costsInForceAt(deps.rateHistory, fromMs, slices);
   for (let from = fromMs; from < toMs; from += READ_MS) {
     if (slices.spent()) await slices.pause();
     const to = Math.min(from + READ_MS, toMs);
@@ -65,6 +65,22 @@ export async function simulateStanding(deps: SimulateStandingDeps, params: Simul
     inForce = costs.at(-1)?.costs ?? inForce;
   }
   return replay.result();
+}
+
+/**
+ * The costs in force at `atMs`: the last recorded before it, looked for
+ * backwards a read (READ_MS) at a time up to COSTS_LOOKBACK_MS, so that the
+ * usual case (costs recorded every minute) reads minutes, not a whole day of
+ * cloned records in one turn.
+ */
+export async function costsInForceAt(rateHistory: RateHistoryRepo, atMs: number, slices: Slices): Promise<RecordedCosts['costs'] | undefined> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  for (let to = atMs; to > atMs - COSTS_LOOKBACK_MS; to -= READ_MS) {
+    if (slices.spent()) await slices.pause();
+    const found = (await rateHistory.listCosts(iso(Math.max(to - READ_MS, atMs - COSTS_LOOKBACK_MS)), iso(to))).at(-1);
+    if (found) return found.costs;
+  }
+  return undefined;
 }
 
 /** The samples (ordered by market, then time) as sample minutes in time order, each with the costs in force then. */
