@@ -423,7 +423,7 @@ builder.queryField('intents', (t) =>
         ctx.deps,
         principal,
         'listIntents',
-        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page })),
+        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page }), ctx),
         ctx.charge,
       );
     },

@@ -217,7 +217,7 @@ export const StandingIntentRef = builder.objectRef<StandingIntentView>('Standing
       },
       resolve: (s, args, ctx) => {
         const principal = requirePrincipal(ctx);
-        return paginate(args, (page) => listStandingDecisions(ctx.deps, principal, s.id, page));
+        return paginate(args, (page) => listStandingDecisions(ctx.deps, principal, s.id, page), ctx);
       },
     }),
   }),
@@ -254,7 +254,7 @@ builder.queryField('standingIntents', (t) =>
         ctx.deps,
         principal,
         'listStandingIntents',
-        () => paginate(args, (page) => listStandingIntents(ctx.deps, principal, page)),
+        () => paginate(args, (page) => listStandingIntents(ctx.deps, principal, page), ctx),
         ctx.charge,
       );
     },
