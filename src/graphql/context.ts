@@ -14,4 +14,6 @@ export interface GraphQLContext {
   charge?: PrepaidCredits;
   /** Reads already made by this operation, by field and arguments: aliases of one read share it (once()). */
   reads?: Map<string, Promise<unknown>>;
+  /** The turn the operation's last page waits for (connection.ts nextTurn): its pages run one a turn. */
+  turns?: Promise<void>;
 }

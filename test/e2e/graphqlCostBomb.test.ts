@@ -126,6 +126,22 @@ describe('GraphQL priced by what it reads (issue 41)', () => {
     expect(await used()).toBe(before);
   });
 
+  test('behavior: four operations just under the ceiling (aliased pages of decisions under 100 standing intents) sent at once all answer, and /healthz answers within 100 ms', async () => {
+    const page = (n: number) =>
+      `{ standingIntents(first: 100) { edges { node { id ${aliases(4, (i) => `d${i}: decisions(first: ${n}) { edges { node { id sampleAt outcome reason } } }`)} } } } }`;
+    let n = 1;
+    while (costOf(page(n + 1)) <= MAX_OPERATION_COST) n++;
+    const query = page(n);
+    expect(costOf(query)).toBeGreaterThan(MAX_OPERATION_COST * 0.9);
+    // Hundreds of pages each read at once from the memory store: before, all of them and their completion ran in one turn.
+    const { answers, slowestHealthzMs } = await fourAtOnceTimingHealthz(async () => (await srv.gql(query, undefined, acct.key)).body);
+    for (const a of answers) {
+      expect(a.errors).toBeUndefined();
+      expect(a.data.standingIntents.edges).toHaveLength(100);
+    }
+    expect(slowestHealthzMs).toBeLessThan(100);
+  });
+
   test('error: the same ceiling on every transport: the bomb over GET, WebSocket (graphql-ws) and SSE is refused with the same cost', async () => {
     const cost = costOf(BOMB);
     const expected = { code: 'QUERY_TOO_COMPLEX', details: { cost, maxCost: MAX_OPERATION_COST } };

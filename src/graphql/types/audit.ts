@@ -119,8 +119,11 @@ builder.queryField('auditEvents', (t) =>
         principal,
         'listAuditEvents',
         () =>
-          paginate(args, (page) =>
-            listAuditEvents(ctx.deps, principal, withoutNulls({ ...filters, limit: page.first, cursor: page.after }), { cursor: 'after', limit: 'first' }),
+          paginate(
+            args,
+            (page) =>
+              listAuditEvents(ctx.deps, principal, withoutNulls({ ...filters, limit: page.first, cursor: page.after }), { cursor: 'after', limit: 'first' }),
+            ctx,
           ),
         ctx.charge,
       );

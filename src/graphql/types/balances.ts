@@ -37,7 +37,14 @@ const PositionRef = builder.objectRef<PositionView>('LendingPosition').implement
     }),
     earned: t.exposeString('earned', {
       nullable: true,
-      description: 'Interest the position accrued: balance − principal, never below 0, in token units (decimal string, exact); null with principal.',
+      description:
+        "Interest the service's supplies to the position accrued (the protocol's index growth), interest a rebalance carried here included, in token units (decimal string, exact); null with principal.",
+    }),
+    external: t.string({
+      nullable: true,
+      description:
+        "What others supplied to the position on the wallet's behalf (Aave supply onBehalfOf, Comet supplyTo): not interest, in token units (decimal string, exact); null when the position's ledger has no index (earned is then balance − principal, never below 0).",
+      resolve: (p) => p.external ?? null,
     }),
   }),
 });

@@ -120,13 +120,30 @@ function checkSize(value: number, field: 'last'): number {
  */
 export const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** What an operation's pages queue on: the turn the last of them waits for. */
+export interface TurnQueue {
+  turns?: Promise<void>;
+}
+
+/**
+ * The operation's next turn of its own: each page of one operation waits one
+ * turn after the page before it. Pages that each waited yieldToIO alone were
+ * all released in the same turn (every setImmediate queued in one turn runs in
+ * the next one), so 100 pages and their completion ran as one block again.
+ */
+export function nextTurn(queue: TurnQueue): Promise<void> {
+  const turn = (queue.turns ?? Promise.resolve()).then(yieldToIO);
+  queue.turns = turn;
+  return turn;
+}
+
 /**
  * One Relay page of a newest-first list read forward by `read` (a use-case:
  * it validates `first` and `after` and checks what the caller may list),
- * after the event loop's next turn (yieldToIO).
+ * in the operation's next turn of its own (nextTurn on its context).
  */
-export async function paginate<T>(args: PageArgs, read: ReadForward<T>): Promise<Connection<T>> {
-  await yieldToIO();
+export async function paginate<T>(args: PageArgs, read: ReadForward<T>, queue: TurnQueue = {}): Promise<Connection<T>> {
+  await nextTurn(queue);
   const forwardArgs = present(args.first) || present(args.after);
   const backwardArgs = present(args.last) || present(args.before);
   if (forwardArgs && backwardArgs) {

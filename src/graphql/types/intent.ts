@@ -92,6 +92,15 @@ export const StrategyEnum = builder.enumType('Strategy', {
   }),
 });
 
+const BridgeFeeSourceEnum = builder.enumType('BridgeFeeSource', {
+  description: "Where a bridge step's planned fee came from when the attestation service did not answer at planning.",
+  // Spelled by hand: describedValues would upper-case the camelCase REST values into LASTKNOWN.
+  values: {
+    LAST_KNOWN: { value: 'lastKnown', description: "The service's last answer for the route (REST `lastKnown`)." },
+    STANDARD_FREE: { value: 'standardFree', description: 'No answer yet and a standard transfer: free under CCTP v2 (REST `standardFree`).' },
+  } satisfies Record<string, { value: NonNullable<BridgeStep['feeSource']>; description: string }>,
+});
+
 const StepErrorRef = builder.objectRef<{ code: string; message: string }>('StepError').implement({
   description: 'A transient problem a step is retrying through (the intent is not failed).',
   fields: (t) => ({
@@ -168,6 +177,12 @@ builder.objectRef<BridgeStep>('BridgeStep').implement({
       nullable: true,
       description: "The burn's CCTP v2 minFinalityThreshold: 1000 fast, 2000 standard.",
     }),
+    feeSource: t.field({
+      type: BridgeFeeSourceEnum,
+      nullable: true,
+      description: 'Where the planned `fee` came from when the attestation service did not answer at planning; null when it did (the fee is its answer).',
+      resolve: (s) => s.feeSource ?? null,
+    }),
   }),
 });
 
@@ -235,14 +250,17 @@ const ResultsRef = builder.objectRef<IntentResults>('IntentResults').implement({
 });
 
 const IntentErrorRef = builder.objectRef<IntentError>('IntentError').implement({
-  description: 'Why a failed intent failed.',
+  description: 'Why a failed intent failed, or where a cancelled rebalance left funds idle.',
   fields: (t) => ({
     code: t.exposeString('code', {
       description:
-        'The error code, as REST `error` and GraphQL `extensions.code` spell it (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION, …).',
+        'The error code, as REST `error` and GraphQL `extensions.code` spell it (INSUFFICIENT_FUNDS, BRIDGE_FAILED, DEPOSIT_FAILED, WITHDRAW_FAILED, POLICY_VIOLATION, …; INTENT_CANCELLED on a cancelled rebalance that left funds idle).',
     }),
     message: t.exposeString('message', { description: 'What went wrong, in words.' }),
-    details: t.expose('details', { type: 'JSON', description: 'Facts of the failure, by code (e.g. required and available amounts).' }),
+    details: t.expose('details', {
+      type: 'JSON',
+      description: 'Facts of the failure, by code (e.g. required and available amounts; INTENT_CANCELLED: `idle`, decimal strings per chain).',
+    }),
   }),
 });
 
@@ -318,7 +336,13 @@ export const IntentRef = builder.objectRef<Intent>('Intent').implement({
       resolve: (i) => i.executionPlan,
     }),
     results: t.field({ type: ResultsRef, nullable: true, description: 'What execution did; null until it starts.', resolve: (i) => i.results }),
-    error: t.field({ type: IntentErrorRef, nullable: true, description: 'Why it failed; null unless FAILED.', resolve: (i) => i.error }),
+    error: t.field({
+      type: IntentErrorRef,
+      nullable: true,
+      description:
+        'Why it stopped: set when FAILED; a CANCELLED rebalance that left funds idle on the way carries INTENT_CANCELLED (details.idle says where); null otherwise.',
+      resolve: (i) => i.error,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the intent was accepted.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached COMPLETED, FAILED or CANCELLED; null before.' }),
@@ -399,7 +423,7 @@ builder.queryField('intents', (t) =>
         ctx.deps,
         principal,
         'listIntents',
-        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page })),
+        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page }), ctx),
         ctx.charge,
       );
     },

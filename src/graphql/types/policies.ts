@@ -110,7 +110,7 @@ builder.queryField('policies', (t) =>
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'listPolicies', () => paginate(args, (page) => listPolicies(ctx.deps, principal, page)), ctx.charge);
+      return runOperation(ctx.deps, principal, 'listPolicies', () => paginate(args, (page) => listPolicies(ctx.deps, principal, page), ctx), ctx.charge);
     },
   }),
 );

@@ -164,7 +164,8 @@ const StandingEarningsRef = builder.objectRef<StandingEarningsView>('StandingInt
     }),
     earned: t.exposeString('earned', {
       nullable: true,
-      description: 'Interest those positions accrued since deposit (balance − principal), token units, exact.',
+      description:
+        "Interest the asset earned on the wallet in every market it was in (the protocols' index growth of what the service supplied; moves carry it over, withdraws realise it), token units, exact.",
     }),
     external: t.string({
       nullable: true,
@@ -216,7 +217,7 @@ export const StandingIntentRef = builder.objectRef<StandingIntentView>('Standing
       },
       resolve: (s, args, ctx) => {
         const principal = requirePrincipal(ctx);
-        return paginate(args, (page) => listStandingDecisions(ctx.deps, principal, s.id, page));
+        return paginate(args, (page) => listStandingDecisions(ctx.deps, principal, s.id, page), ctx);
       },
     }),
   }),
@@ -253,7 +254,7 @@ builder.queryField('standingIntents', (t) =>
         ctx.deps,
         principal,
         'listStandingIntents',
-        () => paginate(args, (page) => listStandingIntents(ctx.deps, principal, page)),
+        () => paginate(args, (page) => listStandingIntents(ctx.deps, principal, page), ctx),
         ctx.charge,
       );
     },
@@ -427,7 +428,7 @@ builder.mutationField('simulateStandingIntent', (t) =>
     type: SimulateResultRef,
     nullable: true,
     description:
-      'Backtests a rule over the recorded APY history through the same decision the service takes live (same as POST /v1/standing-intents/simulate); creates nothing. Null with its error when refused.',
+      'Backtests a rule over the recorded APY history through the same decision the service takes live (same as POST /v1/standing-intents/simulate); creates nothing. Costs max(5, ceil(days × markets / 10)) credits: days the window (a started day counting whole), markets those of the asset recorded in its first or last hour on the chains the plan may use (at least 1); 30 days of 4 markets cost 12, 90 days 36. One backtest per account and three per instance run at once: another is refused with BACKTEST_LIMIT_EXCEEDED (HTTP 429, details.scope account or instance, retryAfterSeconds) before anything is charged. Null with its error when refused.',
     args: {
       asset: t.arg({ type: TokenAssetEnum, required: true, description: 'The token whose markets are replayed.' }),
       amount: t.arg.string({ required: true, description: 'What the strategy keeps lent, in token units.' }),

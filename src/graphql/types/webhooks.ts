@@ -135,7 +135,7 @@ builder.queryField('webhookDeliveries', (t) =>
         ctx.deps,
         principal,
         'listWebhookDeliveries',
-        () => paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page)),
+        () => paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page), ctx),
         ctx.charge,
       );
     },

@@ -56,7 +56,7 @@ test('behavior: a lent position earns over 30 days of devnet time: earned = bala
 
   // GraphQL answers the same position
   const gql = await srv.gql(
-    'query($id: ID!) { balances(walletId: $id) { chains { chain positions { protocol asset balance principal earned } } } }',
+    'query($id: ID!) { balances(walletId: $id) { chains { chain positions { protocol asset balance principal earned external } } } }',
     { id: w.id },
     key,
   );
@@ -64,6 +64,11 @@ test('behavior: a lent position earns over 30 days of devnet time: earned = bala
   expect(viaGraphql.principal).toBe('100');
   expect(usdc(viaGraphql.earned)).toBe(BigInt(viaGraphql.balance) - usdc('100'));
   expect(usdc(viaGraphql.earned)).toBeGreaterThanOrEqual(grown.earned!);
+  // ... and what others supplied to it, as REST does (devnet time stands still between the two reads)
+  const viaRest = (await api.balances(w.id)).chains
+    .find((c: Json) => c.chain === 'base-sepolia')
+    .positions.find((p: Json) => p.protocol === 'aave-v3' && p.asset === 'USDC');
+  expect(viaGraphql.external).toBe(viaRest.external ?? null);
 
   // Withdraw 40: more than the interest, so it takes all the interest and 40 − interest of the principal.
   const withdraw = await api.run({ walletId: w.id, action: 'withdraw', amount: '40', asset: 'USDC', chain: 'base-sepolia' });

@@ -9,7 +9,7 @@ const INTENT_FIELDS = `
       __typename index status chain amount txHash gasUsed
       ... on DepositStep { protocol asset }
       ... on WithdrawStep { protocol asset }
-      ... on BridgeStep { from to fee }
+      ... on BridgeStep { from to fee feeSource }
     }
   }
   results { completedSteps totalGasUsed totalGasCostUsd finalAmount apy failedStep transactions { type kind status txHash chain gasUsed } }
@@ -63,6 +63,7 @@ describe('GraphQL intents (memory store, fake chain)', () => {
             to: 'BASE_SEPOLIA',
             amount: '40',
             fee: '0.02',
+            feeSource: null, // the attestation service answered at planning
           },
           { __typename: 'DepositStep', index: 1, status: 'COMPLETED', chain: 'BASE_SEPOLIA', protocol: 'AAVE_V3', asset: 'USDC', amount: '39.98' },
         ],
