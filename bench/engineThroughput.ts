@@ -14,13 +14,17 @@
  * Run: npx ts-node --transpile-only bench/engineThroughput.ts
  * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet;
  * BENCH_CASES=bare,small,full,watched picks the rows, all by default;
- * BENCH_CPU_PROF=file.cpuprofile profiles the engine's measured window.)
+ * BENCH_CPU_PROF=file.cpuprofile profiles the engine's measured window;
+ * BENCH_KEY_PROVIDER=pkcs11 signs in a SoftHSM2 token instead of the vault.)
  *
  * While the full-size engine row runs, a child process polls GET /healthz of
  * a tiny HTTP server in this process every 10 ms (HealthProbe): its answer
  * times are printed in a table of their own after the main one.
  */
 import { randomBytes } from 'node:crypto';
+import { createPkcs11Provider } from '../src/chain/keys/pkcs11/pkcs11Provider';
+import { openPkcs11Token } from '../src/chain/keys/pkcs11/pkcs11Token';
+import { createSoftToken, softhsmMissing, SOFTHSM_MODULE } from '../test/helpers/softhsm';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Address } from 'viem';
@@ -106,6 +110,25 @@ const SEQUENCE: Req[] = [
   { action: 'lend', amount: '5', expect: 'no-bridge' },
 ];
 
+/**
+ * BENCH_KEY_PROVIDER=pkcs11: the wallets' keys are generated in a SoftHSM2
+ * token of this run and every signature of the engine is made there (the
+ * service's KEY_PROVIDER=pkcs11); `local` (default): the encrypted vault.
+ */
+const KEY_PROVIDER = process.env.BENCH_KEY_PROVIDER ?? 'local';
+const softTokens: { remove(): void }[] = [];
+function pkcs11Vault(store: Store): KeyVault {
+  const missing = softhsmMissing();
+  if (missing) throw new Error(`BENCH_KEY_PROVIDER=pkcs11: ${missing}`);
+  const soft = createSoftToken();
+  softTokens.push(soft);
+  return createPkcs11Provider({
+    token: openPkcs11Token({ module: SOFTHSM_MODULE, tokenLabel: soft.label, pin: soft.pin, sessions: 4 }),
+    walletKeys: () => store.walletKeys,
+  });
+}
+process.on('exit', () => softTokens.forEach((t) => t.remove()));
+
 interface Env {
   store: Store;
   keyVault: KeyVault;
@@ -118,7 +141,7 @@ interface Env {
 async function setup(walletCount: number, io: 'immediate' | 'microtask'): Promise<Env> {
   const clock = createSystemClock();
   const store = createMemoryStore(clock);
-  const keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
+  const keyVault = KEY_PROVIDER === 'pkcs11' ? pkcs11Vault(store) : createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
   const chain = new InstantChain(MARKETS, FEE_BPS, { chains: CHAINS, io });
   const wallets: Env['wallets'] = [];
   let funded = 0n;
@@ -472,7 +495,9 @@ async function main(): Promise<void> {
   const full = byKey.get('full');
   const watched = byKey.get('watched');
 
-  console.log(`intents per wallet: ${SEQUENCE.length} (5 no-bridge lends, 2 single-bridge lends, 2 withdraws, 1 bridge); route fee ${FEE_BPS} bps`);
+  console.log(
+    `intents per wallet: ${SEQUENCE.length} (5 no-bridge lends, 2 single-bridge lends, 2 withdraws, 1 bridge); route fee ${FEE_BPS} bps; key provider ${KEY_PROVIDER}`,
+  );
   console.log(
     `median of ${ROUNDS} rounds per row; load average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
