@@ -15,7 +15,8 @@
  * (BENCH_WALLETS=n changes the wallet count; 10 intents per wallet;
  * BENCH_CASES=bare,small,full,watched picks the rows, all by default;
  * BENCH_CPU_PROF=file.cpuprofile profiles the engine's measured window;
- * BENCH_KEY_PROVIDER=pkcs11 signs in a SoftHSM2 token instead of the vault.)
+ * BENCH_SIGN=1 has every send signed for real by the wallet's key;
+ * BENCH_KEY_PROVIDER=pkcs11 makes those keys a SoftHSM2 token's instead of the vault's.)
  *
  * While the full-size engine row runs, a child process polls GET /healthz of
  * a tiny HTTP server in this process every 10 ms (HealthProbe): its answer
@@ -116,18 +117,24 @@ const SEQUENCE: Req[] = [
  * service's KEY_PROVIDER=pkcs11); `local` (default): the encrypted vault.
  */
 const KEY_PROVIDER = process.env.BENCH_KEY_PROVIDER ?? 'local';
-const softTokens: { remove(): void }[] = [];
+/** One token and one provider for the process (the library is initialised once; a token made after that is not seen); each setup's wallets write their key records to its own store. */
+let tokenVault: { provider: KeyVault; store: Store; remove(): void } | undefined;
 function pkcs11Vault(store: Store): KeyVault {
-  const missing = softhsmMissing();
-  if (missing) throw new Error(`BENCH_KEY_PROVIDER=pkcs11: ${missing}`);
-  const soft = createSoftToken();
-  softTokens.push(soft);
-  return createPkcs11Provider({
-    token: openPkcs11Token({ module: SOFTHSM_MODULE, tokenLabel: soft.label, pin: soft.pin, sessions: 4 }),
-    walletKeys: () => store.walletKeys,
-  });
+  if (!tokenVault) {
+    const missing = softhsmMissing();
+    if (missing) throw new Error(`BENCH_KEY_PROVIDER=pkcs11: ${missing}`);
+    const soft = createSoftToken();
+    const holder = { store, remove: () => soft.remove() } as { provider: KeyVault; store: Store; remove(): void };
+    holder.provider = createPkcs11Provider({
+      token: openPkcs11Token({ module: SOFTHSM_MODULE, tokenLabel: soft.label, pin: soft.pin, sessions: 4 }),
+      walletKeys: () => holder.store.walletKeys,
+    });
+    tokenVault = holder;
+  }
+  tokenVault.store = store;
+  return tokenVault.provider;
 }
-process.on('exit', () => softTokens.forEach((t) => t.remove()));
+process.on('exit', () => tokenVault?.remove());
 
 interface Env {
   store: Store;
@@ -142,7 +149,7 @@ async function setup(walletCount: number, io: 'immediate' | 'microtask'): Promis
   const clock = createSystemClock();
   const store = createMemoryStore(clock);
   const keyVault = KEY_PROVIDER === 'pkcs11' ? pkcs11Vault(store) : createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
-  const chain = new InstantChain(MARKETS, FEE_BPS, { chains: CHAINS, io });
+  const chain = new InstantChain(MARKETS, FEE_BPS, { chains: CHAINS, io, sign: process.env.BENCH_SIGN === '1' });
   const wallets: Env['wallets'] = [];
   let funded = 0n;
   for (let n = 0; n < walletCount; n++) {

@@ -4,7 +4,8 @@
  * positions and CCTP burns/mints, with instant receipts. Unlike the test double
  * it indexes the ledger by address (holdings() costs O(that wallet), not O(every
  * wallet)) and keeps no signed/executed logs, so what the benchmark measures is
- * the engine, not the double. No real signing: only the signer's address is used.
+ * the engine, not the double. No real signing unless `sign` is set (then each
+ * send is signed by the wallet's key): otherwise only the signer's address is used.
  *
  * `io: 'immediate'` makes every port call resolve in a later event-loop turn
  * (setImmediate), as real network I/O would; `io: 'microtask'` answers at once.
@@ -80,11 +81,15 @@ export class InstantChain implements ChainPort {
   /** What the last mint executed delivered (its receipt carries it). */
   private lastMinted: bigint | undefined;
 
+  /** Whether sends are signed for real by the signer's account (BENCH_SIGN); else only its address is used. */
+  private readonly sign: boolean;
+
   constructor(
     private readonly marketRates: MarketRate[],
     private readonly feeBps: number,
-    o: { chains?: ChainName[]; io?: 'immediate' | 'microtask' } = {},
+    o: { chains?: ChainName[]; io?: 'immediate' | 'microtask'; sign?: boolean } = {},
   ) {
+    this.sign = o.sign ?? false;
     this.chains = o.chains ?? ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
     for (const from of this.chains) for (const to of this.chains) if (from !== to) (this.feeTable[from] ??= {})[to] = { fast: feeBps, standard: 0 };
     this.pause = (o.io ?? 'immediate') === 'immediate' ? immediate : () => Promise.resolve();
@@ -176,7 +181,21 @@ export class InstantChain implements ChainPort {
     const nonceKey = `${tx.chain}|${from}`;
     const nonce = this.nonces.get(nonceKey) ?? 0;
     // about the size of a signed EIP-1559 transaction in hex; a native hash stands in for keccak (only uniqueness matters here)
-    const raw = toHex(JSON.stringify({ from, nonce, tx }, bigintJson));
+    const payload = toHex(JSON.stringify({ from, nonce, tx }, bigintJson));
+    // with `sign`, the wallet's key signs a stand-in EIP-1559 transaction carrying it (what a key provider costs per send)
+    const raw =
+      this.sign && typeof signer !== 'string'
+        ? await signer.signTransaction({
+            type: 'eip1559',
+            chainId: 1,
+            nonce,
+            to: from,
+            gas: 21_000n,
+            maxFeePerGas: 1n,
+            maxPriorityFeePerGas: 1n,
+            data: payload,
+          })
+        : payload;
     const signed: SignedTx = { chain: tx.chain, kind: tx.kind, txHash: nativeHash(raw), from, nonce, raw };
     await onSigned(signed);
     this.nonces.set(nonceKey, nonce + 1);
