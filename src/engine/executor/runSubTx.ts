@@ -175,9 +175,9 @@ export async function failStep(intent: Intent, step: Step, error: ServiceError, 
  * A key provider that does not answer (a token's session lost, a network HSM
  * down) once the intent has signed anything: waited out for as long as it
  * takes, as a transaction in flight is, so the intent never fails half-way
- * because its keys were out of reach (DESIGN: "a token outage is transient for
- * the executor"). Before the first signature the retries stay bounded: the
- * intent fails with nothing moved.
+ * because its keys were out of reach (docs/decisions.md, "key provider").
+ * Before the first signature the retries stay bounded: the intent fails with
+ * nothing moved.
  */
 function tokenOutageAfterSigning(intent: Intent, e: ServiceError): boolean {
   return e.details.service === 'keyProvider' && (intent.results?.transactions ?? []).some(isSubTxRecord);
