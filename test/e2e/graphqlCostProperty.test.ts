@@ -102,6 +102,16 @@ const roots = (): fc.Arbitrary<Pick>[] => {
   ];
 };
 
+/** A field with no arguments and no selection. */
+const leaf = (name: string): Pick => ({ name, aliases: 1, args: '', children: [] });
+/** A connection field of `aliases` pages of 100, selecting `node` through its edges. */
+const page = (name: string, aliases: number, node: Pick[]): Pick => ({
+  name,
+  aliases,
+  args: '(first: 100)',
+  children: [{ ...leaf('edges'), children: [{ ...leaf('node'), children: node }] }],
+});
+
 /** The selection as GraphQL, each alias named once in its selection set. */
 function render(picks: Pick[]): string {
   let n = 0;
@@ -150,7 +160,12 @@ test('behavior: every generated operation (aliases, nesting, page sizes) is refu
       expect(resolved(r.body.data)).toBeLessThanOrEqual(cost);
       expect(ms).toBeLessThan(TIME_BASE_MS + cost * MS_PER_UNIT);
     }),
-    { numRuns: RUNS },
+    // Both sides drawn in every run, whatever the seed: one operation far over the ceiling (two pages of 100 standing
+    // intents, each with three pages of 100 decisions) and one small read.
+    {
+      numRuns: RUNS,
+      examples: [[[page('standingIntents', 2, [page('decisions', 3, [leaf('id')])])]], [[{ ...leaf('usage'), children: [leaf('__typename')] }]]],
+    },
   );
   // Both sides of the property were drawn.
   expect(refused).toBeGreaterThan(0);
