@@ -145,7 +145,11 @@ export async function runCharged(
   }
 }
 
-/** Wraps a handler as one billable operation (runCharged): the handler succeeded when its answer is 2xx. */
+/**
+ * Wraps a handler as one billable operation (runCharged): the handler succeeded when its answer is 2xx. A handler
+ * that read the month's credit counter later than the reservation (a backtest charging beyond its base price, the
+ * usage read) sets `creditsUsed` itself, and its reading stands.
+ */
 export function operation(deps: AppDeps, op: Operation, handler: (ctx: RestContext) => Promise<void>) {
   return async (ctx: RestContext): Promise<void> => {
     const principal = ctx.state.principal;
@@ -159,7 +163,7 @@ export function operation(deps: AppDeps, op: Operation, handler: (ctx: RestConte
         return ctx.status >= 200 && ctx.status < 300;
       },
       (used) => {
-        ctx.state.creditsUsed = used;
+        ctx.state.creditsUsed ??= used;
       },
     );
   };

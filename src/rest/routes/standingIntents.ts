@@ -3,7 +3,7 @@ import { createRouter } from '../../http/router';
 import type { AppDeps } from '../../app/deps';
 import type { RestState } from '../context';
 import { param, queryValue } from '../params';
-import { operation, runCharged } from '../middleware/admission';
+import { operation } from '../middleware/admission';
 import {
   createStandingIntent,
   deleteStandingIntent,
@@ -44,27 +44,12 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
   router.post(
     'simulateStandingIntent',
     '/standing-intents/simulate',
-    // operation() with one difference: the backtest charges beyond its base price (simulateRequest), so the
-    // credits left are its counter's, which comes after the base reservation's.
-    async (ctx) => {
-      const principal = ctx.state.principal;
-      if (!principal) throw new Error('simulateStandingIntent used without admission()');
-      let after: number | null = null;
-      await runCharged(
-        deps,
-        principal,
-        'simulateStandingIntent',
-        async () => {
-          const answer = await simulateRequest(deps, principal, ctx.state.body);
-          ctx.body = answer.result;
-          after = answer.creditsUsed;
-          return true;
-        },
-        (used) => {
-          ctx.state.creditsUsed = after ?? used;
-        },
-      );
-    },
+    operation(deps, 'simulateStandingIntent', async (ctx) => {
+      const answer = await simulateRequest(deps, ctx.state.principal!, ctx.state.body);
+      // the backtest charges beyond its base price: the counter after that is the one X-Credits-Remaining reports
+      if (answer.creditsUsed !== null) ctx.state.creditsUsed = answer.creditsUsed;
+      ctx.body = answer.result;
+    }),
   );
 
   router.get(
