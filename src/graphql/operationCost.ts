@@ -199,7 +199,19 @@ function overCeiling(work: number): GraphQLError | null {
  * again in chargeOperation (for the documents no transport checked early).
  */
 export function costCeilingRefusal(document: DocumentNode, operationName?: string | null, variables?: Variables): GraphQLError | null {
-  return overCeiling(staticCost(buildSchema(), document, operationName, variables));
+  return overCeiling(workOf(document, operationName, variables));
+}
+
+/** The last static cost computed per document, with what it was computed for: the early check's walk serves chargeOperation's. */
+const lastWork = new WeakMap<DocumentNode, { operationName: string | null | undefined; variables: Variables; work: number }>();
+
+/** staticCost of this operation, walked once per request (the same document, operation name and variables object). */
+function workOf(document: DocumentNode, operationName?: string | null, variables?: Variables): number {
+  const seen = lastWork.get(document);
+  if (seen && seen.operationName === operationName && seen.variables === variables) return seen.work;
+  const work = staticCost(buildSchema(), document, operationName, variables);
+  lastWork.set(document, { operationName, variables, work });
+  return work;
 }
 
 /**
@@ -260,11 +272,12 @@ export async function chargeOperation(
   operationName?: string | null,
   variables?: Variables,
 ): Promise<{ charge?: PrepaidCredits; error?: GraphQLError }> {
-  const refused = refusedField(principal, rootFields(document, operationName));
+  const roots = rootFields(document, operationName);
+  const refused = refusedField(principal, roots);
   if (refused) return { error: refused };
   const { fields, operations: selected } = operationCost(document, operationName);
-  if (fields > MAX_ROOT_FIELDS || rootFields(document, operationName).length > MAX_ROOT_FIELDS) {
-    const n = Math.max(fields, rootFields(document, operationName).length);
+  if (fields > MAX_ROOT_FIELDS || roots.length > MAX_ROOT_FIELDS) {
+    const n = Math.max(fields, roots.length);
     const cost = creditsOf(selected);
     return {
       error: tooComplex(`${n} root fields (at most ${MAX_ROOT_FIELDS})`, {
@@ -276,7 +289,7 @@ export async function chargeOperation(
       }),
     };
   }
-  const work = staticCost(buildSchema(), document, operationName, variables);
+  const work = workOf(document, operationName, variables);
   const over = overCeiling(work);
   if (over) return { error: over };
   // The dashboard's own operations cost the account nothing (the session has its own rate window), except those billedOperations names.
