@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import type { TokenAsset } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
 import { ledgerOf, walletHoldings } from './getBalances';
-import { booksOf, figuresOf, lifetimeInterest, type PositionBook } from './principal';
+import { booksOf, figuresOf, lifetimeInterest, positionKey, type PositionBook } from './principal';
 
 /** A wallet's earnings on one asset (decimal strings in token units, exact). */
 export interface AssetEarnings {
@@ -37,7 +37,7 @@ export async function earnedOf(
   for (const [key, book] of booksOf(entries.filter((e) => e.asset === asset))) books.set(key, { book, amount: 0n });
   for (const h of holdings) {
     for (const p of h.positions) {
-      const kept = books.get(`${h.chain}/${p.protocol}/${p.asset}`);
+      const kept = books.get(positionKey({ chain: h.chain, protocol: p.protocol, asset: p.asset }));
       if (kept) Object.assign(kept, { amount: p.amount, ...(p.index !== undefined && { index: p.index }) });
     }
   }
