@@ -6,7 +6,7 @@ import { nextAction } from './nextAction';
 import { failStep, runSubTx } from './runSubTx';
 import { stepFailed } from './stepFailure';
 import { depositAmount, subTransactions } from './subTransactions';
-import { gasTotals, mintedOf, stepRecords } from './txRecords';
+import { gasTotals, mintedOf, stepRecords } from '../../domain/txRecords';
 import { refuseStep, type StepFacts } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
 import { cancelPoint } from '../cancelRequest';

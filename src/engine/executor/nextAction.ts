@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { Intent, Step } from '../../domain/intent';
 import { subTransactions, type SubTxSpec } from './subTransactions';
-import { findSubTx, type SubTxRecord } from './txRecords';
+import { findSubTx, type SubTxRecord } from '../../domain/txRecords';
 
 /** The next unit of work of an executing intent. */
 export type NextAction =

@@ -6,10 +6,10 @@ import { sleep, throwIfAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { followTx } from './followTx';
 import { withIdleFunds } from './rebalanceIdle';
-import { backoffMs, isTransient } from './retry';
+import { backoffMs, isTransient } from '../retry';
 import { stepFailed } from './stepFailure';
 import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
-import { findSubTx, isSubTxRecord, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from './txRecords';
+import { findSubTx, isSubTxRecord, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from '../../domain/txRecords';
 
 /** The step as the intent now has it (its status and txHash move while it runs). */
 export function stepOf(intent: Intent, index: number): Step {
