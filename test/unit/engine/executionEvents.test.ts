@@ -22,7 +22,18 @@ const receipt = (n: number, status: 'success' | 'reverted' = 'success') => ({ tx
 
 describe('intent state machine: the execution events', () => {
   test('behavior: each execution event is a row of its own, executing → executing, and progress is no longer the executor’s only move', () => {
-    const named = ['stepStarted', 'txSigned', 'txReplaced', 'txObserved', 'txConfirmed', 'txReverted', 'retryNoted', 'revokeSigned', 'revokeMined', 'stepCompleted'];
+    const named = [
+      'stepStarted',
+      'txSigned',
+      'txReplaced',
+      'txObserved',
+      'txConfirmed',
+      'txReverted',
+      'retryNoted',
+      'revokeSigned',
+      'revokeMined',
+      'stepCompleted',
+    ];
     for (const type of named) expect(INTENT_MACHINE[type as keyof typeof INTENT_MACHINE]).toEqual({ from: ['executing'], to: 'executing' });
   });
 
@@ -87,7 +98,9 @@ describe('intent state machine: the execution events', () => {
   test('error: an execution event on a step in the wrong state, or a receipt under the wrong name, is a programming error', () => {
     const i = executing();
     const signed: IntentEvent = { type: 'txSigned', step: 0, tx: { kind: 'approve', chain: 'arbitrum-sepolia', txHash: hash(1), raw: '0x01' }, main: false };
-    expect(() => transition(i, signed, t1)).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR', details: expect.objectContaining({ event: 'txSigned' }) }));
+    expect(() => transition(i, signed, t1)).toThrow(
+      expect.objectContaining({ code: 'INTERNAL_ERROR', details: expect.objectContaining({ event: 'txSigned' }) }),
+    );
     const started = transition(i, { type: 'stepStarted', step: 0 }, t1);
     expect(() => transition(started, { type: 'stepStarted', step: 0 }, t1)).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR' }));
     const mislabelled: IntentEvent = { type: 'txConfirmed', step: 0, receipt: receipt(1, 'reverted'), main: false };
@@ -103,8 +116,9 @@ describe('executor: the events it commits', () => {
     const clock = new SimulatedClock(t0);
     const chain = new FakeChain({ rates: MARKETS, feeBps: 5 });
     const walletId = 'svc_wallet_events';
-    const wallet = walletRecord(walletId, testAddress(walletId), 'acct_0001');
-    chain.fund('arbitrum-sepolia', wallet.address, 'USDC', usdc('100'));
+    const address = testAddress(walletId);
+    const wallet = walletRecord(walletId, address, 'acct_0001');
+    chain.fund('arbitrum-sepolia', address, 'USDC', usdc('100'));
     let current = pendingIntent({ walletId, amount: '50', requestedAmount: '50' });
     const events: string[] = [];
     const ctx: UnitContext = {
