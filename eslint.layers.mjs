@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -57,7 +57,7 @@ export function layerRules() {
   const unplaced = entries.filter((e) => !(e in LAYERS));
   if (unplaced.length) throw new Error(`eslint.layers.mjs: in no layer yet: ${unplaced.join(', ')}. Add each to LAYERS and to docs/architecture.md's table`);
   const maxDepth = deepest(SRC);
-  return Object.entries(LAYERS)
+  const layers = Object.entries(LAYERS)
     .filter(([, allowed]) => allowed !== '*')
     .flatMap(([entry, allowed]) =>
       entry.endsWith('.ts')
@@ -67,6 +67,7 @@ export function layerRules() {
             rules: { '@typescript-eslint/no-restricted-imports': restrictedBeyond(entry, allowed, i + 1) },
           })),
     );
+  return [...layers, engineLayers];
 }
 
 /** Imports the rule above cannot read (it sees import and export declarations only) stay off relative paths in src/. */
@@ -89,4 +90,151 @@ export const noHiddenImports = {
       },
     ],
   },
+};
+
+/**
+ * The engine's inner layers (docs/architecture.md, "Inside the engine"), lowest first: a file of src/engine may
+ * import files of its own tier and of the tiers below, never one above, and no import cycle is allowed at all
+ * (type-only imports count, as for the layers). Each entry is a file or, ending in '/', a folder below src/engine.
+ * A new file of src/engine fails the lint until it is placed here.
+ */
+export const ENGINE_TIERS = [
+  {
+    tier: 'support',
+    holds: [
+      'abort.ts',
+      'actors/',
+      'actorChains.ts',
+      'changeFeedBus.ts',
+      'commitTransition.ts',
+      'engineLogger.ts',
+      'eventBus.ts',
+      'intentAudit.ts',
+      'leaseKeeper.ts',
+      'retry.ts',
+      'sharedBus.ts',
+      'stepAmounts.ts',
+      'walletSigner.ts',
+    ],
+  },
+  { tier: 'planner', holds: ['planner/'] },
+  { tier: 'planning', holds: ['holdingsAndReservations.ts', 'planIntent.ts', 'planning.ts', 'unitContext.ts'] },
+  { tier: 'executor', holds: ['executor/', 'cancelRequest.ts'] },
+  { tier: 'actors', holds: ['advance.ts', 'engine.ts', 'intentActor.ts', 'recovery.ts', 'walletActor.ts'] },
+];
+
+const ENGINE = 'src/engine';
+const IMPORT_RE = /^\s*(?:import|export)\b[^'"]*?(?:\bfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function engineFiles(dir = ENGINE, prefix = '') {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? engineFiles(join(dir, e.name), `${prefix}${e.name}/`) : e.name.endsWith('.ts') ? [`${prefix}${e.name}`] : [],
+  );
+}
+
+/** The tier index of a file below src/engine (`executor/runSubTx.ts`), or -1 when it is in none. */
+export function engineTierOf(rel) {
+  return ENGINE_TIERS.findIndex((t) => t.holds.some((h) => (h.endsWith('/') ? rel.startsWith(h) : rel === h)));
+}
+
+/** The files below src/engine that `rel`'s text imports (relative imports staying inside src/engine). */
+function engineImports(rel, text) {
+  const out = [];
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const parts = `${rel.split('/').slice(0, -1).join('/')}/${m[1]}`.split('/').filter((p) => p !== '' && p !== '.');
+    const path = [];
+    let outside = false;
+    for (const p of parts) {
+      if (p !== '..') path.push(p);
+      else if (path.length > 0) path.pop();
+      else outside = true;
+    }
+    if (!outside) out.push({ spec: m[1], target: `${path.join('/')}.ts` });
+  }
+  return out;
+}
+
+/**
+ * Every breach of ENGINE_TIERS in src/engine as on disk, with `texts` (file below src/engine → its text) taking the
+ * place of what is on disk: `{ file, message }` for a file in no tier, an import of a higher tier, and each file on
+ * an import cycle (the cycle named). Empty when the engine has no arrow back up.
+ */
+export function engineImportProblems(texts = {}) {
+  const files = [...new Set([...engineFiles(), ...Object.keys(texts)])].sort();
+  const read = (rel) => texts[rel] ?? readFileSync(join(ENGINE, rel), 'utf8');
+  const edges = new Map(files.map((f) => [f, engineImports(f, read(f)).filter((i) => files.includes(i.target))]));
+  const problems = [];
+  for (const f of files) {
+    const tier = engineTierOf(f);
+    if (tier < 0) {
+      problems.push({
+        file: f,
+        message: `src/engine/${f} is in no tier of the engine: place it in ENGINE_TIERS (eslint.layers.mjs) and docs/architecture.md.`,
+      });
+      continue;
+    }
+    for (const { spec, target } of edges.get(f)) {
+      const to = engineTierOf(target);
+      if (to > tier) {
+        problems.push({
+          file: f,
+          message: `src/engine/${f} (${ENGINE_TIERS[tier].tier}) imports '${spec}' of the higher tier ${ENGINE_TIERS[to].tier}: an arrow back up inside the engine (ENGINE_TIERS, eslint.layers.mjs).`,
+        });
+      }
+    }
+  }
+  // Tarjan's strongly connected components: a component of more than one file, or a file importing itself, is a cycle.
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const visit = (v) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const { target: w } of edges.get(v)) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    for (let w; w !== v;) {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    }
+    if (component.length > 1 || edges.get(v).some((e) => e.target === v)) {
+      const names = component.sort().join(', ');
+      for (const f of component) problems.push({ file: f, message: `src/engine/${f} is on an import cycle: ${names}.` });
+    }
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return problems;
+}
+
+/** The engine's inner layers as a lint rule: the file linted, as its text stands, checked against the rest of src/engine on disk. */
+const engineInnerLayers = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = context.filename.replaceAll('\\', '/');
+    const at = file.lastIndexOf(`/${ENGINE}/`);
+    if (at < 0) return {};
+    const rel = file.slice(at + ENGINE.length + 2);
+    return {
+      'Program:exit'(node) {
+        for (const p of engineImportProblems({ [rel]: context.sourceCode.text })) if (p.file === rel) context.report({ node, message: p.message });
+      },
+    };
+  },
+};
+
+/** The config block of the engine's inner layers (part of layerRules()). */
+export const engineLayers = {
+  files: [`${ENGINE}/**/*.ts`],
+  plugins: { engine: { rules: { 'inner-layers': engineInnerLayers } } },
+  rules: { 'engine/inner-layers': 'error' },
 };

@@ -15,7 +15,7 @@ import { createFrontDoors } from './frontDoors';
 import type { RouteInfo } from './http/router';
 import { bootstrapDevAccount } from './app/bootstrap';
 import { createReadCaches, invalidateWalletHoldings, planningCacheOf } from './app/caches';
-import { createSystemClock, type Clock } from './domain/clock';
+import { createSystemClock, withTimeOf, type Clock } from './domain/clock';
 import { createClientAddress } from './http/clientAddress';
 import { recordGasSpent } from './app/budgets/gasBudget';
 import { createEngine, type Engine } from './engine/engine';
@@ -114,7 +114,8 @@ export function assertKeysOutliveRestart(config: Pick<Config, 'mongodbUri' | 'sa
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   assertKeysOutliveRestart(config);
-  const localClock = { now: () => new Date() };
+  // The one clock of this process: the store, the chains, the engine, webhooks and the yield sampler all take it.
+  const systemClock = createSystemClock();
   // One registry per instance; the layers report into it through hooks (they never import it).
   // The chains' clock offsets are read at scrape time; the chains start after the registry.
   const started: { chains?: RunningChains } = {};
@@ -143,13 +144,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // The chains start beside the store: on a shared database, every signer takes its nonces from the store once it is there.
   let sharedNonces: NonceRepo | undefined;
   const [storeResult, chainsResult] = await Promise.allSettled([
-    createStore(config).then((s) => {
+    createStore(config, systemClock).then((s) => {
       if (shareable(s)) sharedNonces = s.nonces;
       return s;
     }),
     startChains(
       { ...config, serviceAccounts: serviceKeys, fundAddresses: settler ? [settler.address] : [] },
-      { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain) },
+      { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain), clock: systemClock },
     ),
   ]);
   if (storeResult.status === 'rejected' || chainsResult.status === 'rejected') {
@@ -171,17 +172,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = chains.controls ? withStoreFaults(storeResult.value, chains.controls.faults) : storeResult.value;
   logger.info({ chains: chains.port.chains, mode: config.chainMode, startupMs: chains.startupMs }, 'chains ready');
   if (store.capabilities) logger.info({ capabilities: store.capabilities }, 'store capabilities');
-  // Rate windows, credits and budgets are shared by every instance on one database: cut them on its clock when it has one.
-  const clock = store.clock ?? localClock;
+  // Rate windows, credits, budgets and intent leases are shared by every instance on one database: the same clock, telling
+  // the database server's time when the store follows it (its offset measured on this clock).
+  const clock = store.clock ? withTimeOf(systemClock, store.clock.now) : systemClock;
   walletKeysOf.store = store;
   const caches = createReadCaches();
   // This instance among those sharing the database: it owns intent leases under this id.
   const instanceId = `instance_${randomBytes(6).toString('hex')}`;
-  // The engine's timers and turns, and the cross-instance bus's polls: this process's own clock.
-  const engineClock = createSystemClock();
   // The bus is made before the engine; the engine's leases say which snapshots it publishes itself.
   let engineRef: Engine | undefined;
-  const bus = shareable(store) ? await crossInstanceBus(store, instanceId, engineClock, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
+  const bus = shareable(store) ? await crossInstanceBus(store, instanceId, clock, logger, (id) => engineRef?.holds(id) ?? false) : undefined;
   // Webhooks: every intent transition becomes persisted deliveries, sent (signed, retried) by a worker.
   const webhooks = createWebhookDispatcher({
     store,
@@ -197,7 +197,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     chains: chains.port,
     keyVault: keyProvider,
-    clock: engineClock,
+    clock,
     logger,
     txStuckAfterMs: config.txStuckAfterMs,
     // Instances on one database lease the intents they run; the memory store has one engine, which needs none.
@@ -275,7 +275,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     readRates: chains.port.rates.bind(chains.port),
     readCosts: () => readSampleCosts(chains.port),
     rateHistory: store.rateHistory,
-    clock: createSystemClock(),
+    clock,
     intervalMs: config.yieldSampleIntervalMs,
     onError: (err) => logger.warn({ err }, 'yield sample not taken; the next one is tried on time'),
     onSample: (sample) => standing.onSample(sample),

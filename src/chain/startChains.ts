@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseEther, parseUnits, type Address, type Hex } from 'viem';
 import type { ChainName } from '../domain/chains';
+import { createSystemClock, type Clock } from '../domain/clock';
 import type { ChainPort } from '../ports/chain';
 import type { SandboxManifest } from '../ports/deploymentManifest';
 import { startSandbox } from './sandbox/sandbox';
@@ -89,9 +90,12 @@ export interface ChainHooks {
   nonces?: () => NonceRepo | undefined;
   /** A transaction re-signed because another sender used its nonce first. */
   onNonceRetry?: (chain: ChainName, address: Address) => void;
+  /** The service's clock (default: the system clock): receipt polls, nonce waits, fee caches and the chains' clock offsets tell time by it. */
+  clock?: Clock;
 }
 
-const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({
+const portOptions = (cfg: ChainsConfig, hooks: ChainHooks, clock: Clock) => ({
+  clock,
   rpcTimeoutMs: cfg.rpcTimeoutMs,
   nonceGapMs: cfg.nonceGapMs,
   onRpc: hooks.onRpc,
@@ -101,7 +105,8 @@ const portOptions = (cfg: ChainsConfig, hooks: ChainHooks) => ({
 
 /** Starts (or attaches to) the sandbox devnets, or connects to configured RPC endpoints, and builds the chain port. */
 export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Promise<RunningChains> {
-  const started = Date.now();
+  const clock = hooks.clock ?? createSystemClock();
+  const started = clock.monotonicMs();
   if (cfg.chainMode === 'rpc') {
     if (!cfg.chainManifestPath || (!cfg.serviceKeys && !cfg.serviceAccounts)) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
     const manifest = readManifest(cfg.chainManifestPath);
@@ -116,7 +121,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       accounts: cfg.serviceAccounts,
       keys: cfg.serviceKeys,
       pollingIntervalMs: 2_000,
-      ...portOptions(cfg, hooks),
+      ...portOptions(cfg, hooks, clock),
       ...GAS,
     });
     await refuseMislabelledMarkets(port);
@@ -125,8 +130,8 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       client: clientOrNone(port),
       controls: null,
       manifest,
-      startupMs: Date.now() - started,
-      ...readiness(port, manifest),
+      startupMs: Math.round(clock.monotonicMs() - started),
+      ...readiness(port, manifest, clock),
       stop: () => port.close(),
     };
   }
@@ -134,7 +139,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
-  const port = createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
+  const port = createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks, clock), ...GAS });
   const controls = createSandboxControls({
     client: port.client,
     deployerKey: SANDBOX_KEYS.deployer,
@@ -154,8 +159,8 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     client: clientOrNone(port),
     controls,
     manifest,
-    startupMs: Date.now() - started,
-    ...readiness(port, manifest),
+    startupMs: Math.round(clock.monotonicMs() - started),
+    ...readiness(port, manifest, clock),
     async stop() {
       await port.close();
       await sandbox?.stop();
@@ -203,9 +208,14 @@ async function refuseMislabelledMarkets(port: { chains: readonly ChainName[]; cl
 function readiness(
   port: { chains: readonly ChainName[]; client(chain: ChainName): ChainClient },
   manifest: SandboxManifest,
+  clock: Pick<Clock, 'now'>,
 ): Pick<RunningChains, 'clocks' | 'attestationServiceAnswers'> {
   return {
-    clocks: () => readChainClocks(port.chains.map((c) => port.client(c))),
+    clocks: () =>
+      readChainClocks(
+        port.chains.map((c) => port.client(c)),
+        () => clock.now().getTime(),
+      ),
     attestationServiceAnswers: () => answersFeeRoute(manifest.attestationApi),
   };
 }

@@ -167,3 +167,18 @@ export class SimulatedClock implements Clock {
     timer.fn();
   }
 }
+
+/**
+ * `base` telling the time of `now` instead (a database server's time: `base`'s
+ * corrected by the server's offset), its timers, turns and monotonic reading
+ * unchanged: still one clock, read against the time every instance shares.
+ */
+export function withTimeOf(base: Clock, now: () => Date): Clock {
+  return {
+    now,
+    setTimeout: (fn, ms, options) => base.setTimeout(fn, ms, options),
+    clearTimeout: (id) => base.clearTimeout(id),
+    defer: (fn) => base.defer(fn),
+    monotonicMs: () => base.monotonicMs(),
+  };
+}

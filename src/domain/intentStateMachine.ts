@@ -1,12 +1,48 @@
 import { ServiceError } from './errors/base';
 import type { ExecutionPlan, Intent, IntentError, IntentPolicy, IntentResults, IntentStatus, Step } from './intent';
 import { emptyResults } from './intent';
+import { withObserved, withReceipt, withReplacement, withSigned, type ReceiptFacts, type SignedFacts, type TxKind } from './txRecords';
+import type { ChainName } from './chains';
+import type { Hex } from 'viem';
+
+/**
+ * The execution's events: each names one thing that happened to a step of an
+ * executing intent, and its patch writes exactly that into the persisted
+ * record (the step and `results.transactions`), which is all the executor's
+ * nextAction reads back. `step` is the step's index; `main` says the
+ * transaction is the one that moves the funds, whose hash becomes the step's.
+ */
+export type ExecutionEvent =
+  /** The step begins: pending → executing, `startedAt` now. */
+  | { type: 'stepStarted'; step: number }
+  /** A sub-transaction's bytes were signed: recorded `signed` (hash, raw bytes, sentAt) before they are broadcast. */
+  | { type: 'txSigned'; step: number; tx: SignedFacts; main: boolean }
+  /** A signed transaction was signed again at its nonce with higher fees: the new bytes lead, the old hash is kept in `replaced`. */
+  | { type: 'txReplaced'; step: number; tx: SignedFacts; main: boolean }
+  /** Someone else sent the sub-transaction (a mint relayed for our burn): recorded like a signed one, with no bytes of ours. */
+  | { type: 'txObserved'; step: number; kind: TxKind; chain: ChainName; txHash: Hex }
+  /** A receipt with status success: the record `confirmed`; a retry note on the step is cleared. */
+  | { type: 'txConfirmed'; step: number; receipt: ReceiptFacts; main: boolean }
+  /** A receipt with status reverted: the record `reverted` (the step's failure follows as `fail`). */
+  | { type: 'txReverted'; step: number; receipt: ReceiptFacts; main: boolean }
+  /** A try met transient trouble: the step shows its tries, the trouble and when it tries again. */
+  | { type: 'retryNoted'; step: number; attempts: number; error: { code: string; message: string }; nextAttemptAt: string }
+  /** The revoke a failing step owes (its approve confirmed, the spend not) was signed. */
+  | { type: 'revokeSigned'; step: number; tx: SignedFacts }
+  /** The revoke's receipt, whatever its status: the step fails all the same. */
+  | { type: 'revokeMined'; step: number; receipt: ReceiptFacts }
+  /** Every sub-transaction of the step confirmed: the step as completed (gas, main hash, fee and amount settled) and the results' counts. */
+  | { type: 'stepCompleted'; step: Step; results: IntentResults };
+
+export type ExecutionEventType = ExecutionEvent['type'];
 
 /** What moves an intent (docs/architecture.md, "The intent engine"); each event has exactly one target state. */
 export type IntentEvent =
   | { type: 'plan' }
   | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number; policy?: IntentPolicy }
+  /** A step and results written whole (an imported or repaired record); the executor names what happens instead (ExecutionEvent). */
   | { type: 'progress'; step?: Step; results?: IntentResults }
+  | ExecutionEvent
   /** `amount`: what the intent finally supplied, when that differs from the plan (a mint kept back less fee than planned). */
   | { type: 'complete'; results: IntentResults; step?: Step; amount?: string }
   | { type: 'fail'; error: IntentError; failedStep?: number; results?: IntentResults; step?: Step }
@@ -23,6 +59,16 @@ export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly I
   plan: { from: ['pending'], to: 'planning' },
   execute: { from: ['planning'], to: 'executing' },
   progress: { from: ['executing'], to: 'executing' },
+  stepStarted: { from: ['executing'], to: 'executing' },
+  txSigned: { from: ['executing'], to: 'executing' },
+  txReplaced: { from: ['executing'], to: 'executing' },
+  txObserved: { from: ['executing'], to: 'executing' },
+  txConfirmed: { from: ['executing'], to: 'executing' },
+  txReverted: { from: ['executing'], to: 'executing' },
+  retryNoted: { from: ['executing'], to: 'executing' },
+  revokeSigned: { from: ['executing'], to: 'executing' },
+  revokeMined: { from: ['executing'], to: 'executing' },
+  stepCompleted: { from: ['executing'], to: 'executing' },
   complete: { from: ['executing'], to: 'completed' },
   fail: { from: ['planning', 'executing'], to: 'failed' },
   cancel: { from: ['pending', 'planning', 'executing'], to: 'cancelled' },
@@ -53,9 +99,91 @@ function withStep(intent: Intent, step: Step | undefined, event: IntentEventType
   return { ...plan, steps: plan.steps.map((s) => (s.index === step.index ? step : s)) };
 }
 
+/** The step at `index`, which an execution event requires to be in `status`; anything else is a programming error. */
+function stepIn(intent: Intent, index: number, status: Step['status'], event: IntentEventType): Step {
+  const step = intent.executionPlan?.steps[index];
+  if (step?.status !== status) {
+    throw new ServiceError('INTERNAL_ERROR', `Intent ${intent.id}: ${event} needs step ${index} ${status}, found ${step?.status ?? 'none'}`, {
+      details: { intentId: intent.id, stepIndex: index, event, stepStatus: step?.status ?? null },
+    });
+  }
+  return step;
+}
+
+/** The step without the fields of a retry in progress (attempts, lastError, nextAttemptAt). */
+function settled(step: Step): Step {
+  const { attempts: _a, lastError: _l, nextAttemptAt: _n, ...rest } = step;
+  return rest as Step;
+}
+
+/** The patch of an execution event: the step (changed or not) and the results. */
+function executionPatch(intent: Intent, event: ExecutionEvent, now: string): Partial<Intent> {
+  const results = intent.results ?? emptyResults();
+  const patched = (step: Step, nextResults: IntentResults = results): Partial<Intent> => ({
+    executionPlan: withStep(intent, step, event.type),
+    results: nextResults,
+  });
+  switch (event.type) {
+    case 'stepStarted': {
+      const step = stepIn(intent, event.step, 'pending', event.type);
+      return patched({ ...step, status: 'executing', startedAt: now }, intent.results);
+    }
+    case 'txSigned':
+    case 'revokeSigned': {
+      const step = stepIn(intent, event.step, 'executing', event.type);
+      const main = event.type === 'txSigned' && event.main;
+      return patched(main ? { ...step, txHash: event.tx.txHash } : step, withSigned(results, step.type, step.index, event.tx, now));
+    }
+    case 'txReplaced': {
+      const step = stepIn(intent, event.step, 'executing', event.type);
+      return patched(event.main ? { ...step, txHash: event.tx.txHash } : step, withReplacement(results, step.index, event.tx.kind, event.tx, now));
+    }
+    case 'txObserved': {
+      const step = stepIn(intent, event.step, 'executing', event.type);
+      return patched(step, withObserved(results, step, event, event.txHash));
+    }
+    case 'txConfirmed':
+    case 'txReverted':
+    case 'revokeMined': {
+      const step = stepIn(intent, event.step, 'executing', event.type);
+      const outcome = event.receipt.status === 'success' ? 'txConfirmed' : 'txReverted';
+      if (event.type !== 'revokeMined' && event.type !== outcome) {
+        throw new ServiceError('INTERNAL_ERROR', `Intent ${intent.id}: ${event.type} carries a ${event.receipt.status} receipt`, {
+          details: { intentId: intent.id, stepIndex: event.step, event: event.type },
+        });
+      }
+      const main = event.type !== 'revokeMined' && event.main;
+      return patched({ ...settled(step), ...(main && { txHash: event.receipt.txHash }) }, withReceipt(results, event.receipt));
+    }
+    case 'retryNoted': {
+      const step = stepIn(intent, event.step, 'executing', event.type);
+      return patched({ ...step, attempts: event.attempts, lastError: event.error, nextAttemptAt: event.nextAttemptAt }, intent.results);
+    }
+    case 'stepCompleted':
+      stepIn(intent, event.step.index, 'executing', event.type);
+      if (event.step.status !== 'completed') {
+        throw new ServiceError('INTERNAL_ERROR', `Intent ${intent.id}: stepCompleted with a step ${event.step.status}`, {
+          details: { intentId: intent.id, stepIndex: event.step.index, event: event.type },
+        });
+      }
+      return patched(event.step, event.results);
+  }
+}
+
 /** The fields an event changes, besides status, version and updatedAt. */
 function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent> {
   switch (event.type) {
+    case 'stepStarted':
+    case 'txSigned':
+    case 'txReplaced':
+    case 'txObserved':
+    case 'txConfirmed':
+    case 'txReverted':
+    case 'retryNoted':
+    case 'revokeSigned':
+    case 'revokeMined':
+    case 'stepCompleted':
+      return executionPatch(intent, event, now);
     case 'plan':
       return {};
     case 'execute':

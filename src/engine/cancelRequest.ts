@@ -4,7 +4,7 @@ import { intentNotCancellable, intentNotFound, versionConflict } from '../domain
 import { isFinal, type Intent, type Step } from '../domain/intent';
 import type { IntentRepo } from '../ports/store';
 import { commitTransition, type CommitDeps } from './commitTransition';
-import { findSubTx } from './executor/txRecords';
+import { findSubTx } from '../domain/txRecords';
 import { subTransactions } from './executor/subTransactions';
 
 /**

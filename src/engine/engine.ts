@@ -11,7 +11,7 @@ import { advance } from './advance';
 import type { EngineLogger } from './engineLogger';
 import { createIntentBus } from './eventBus';
 import type { IntentBus } from '../ports/intentBus';
-import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './executor/retry';
+import { DEFAULT_RETRY, backoffMs, type RetryPolicy } from './retry';
 import { spawnIntentActor, type HaltReason, type IntentMsg } from './intentActor';
 import { cancelIntent } from './cancelRequest';
 import type { CommitDeps } from './commitTransition';

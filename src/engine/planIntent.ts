@@ -1,7 +1,7 @@
 import { isServiceError, type ServiceError } from '../domain/errors/base';
 import type { Intent } from '../domain/intent';
 import { fromUnits } from '../domain/money';
-import { withRetry } from './executor/retry';
+import { withRetry } from './retry';
 import { planOn, planningError, planningRequestOf, readPlanning, reportedApy, type PlanningEffects } from './planning';
 import type { IntentEvent } from '../domain/intentStateMachine';
 import type { UnitContext } from './unitContext';

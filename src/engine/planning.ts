@@ -21,7 +21,7 @@ import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import { TYPICAL_GAS } from '../ports/typicalGas';
-import { isTransient, withRetry, type RetryPolicy } from './executor/retry';
+import { isTransient, withRetry, type RetryPolicy } from './retry';
 import { plan } from './planner/plan';
 import { lessReserved, reservedBalances } from './planner/reserved';
 import { readHoldingsWithReservations, type PlanningRead } from './holdingsAndReservations';
@@ -46,7 +46,7 @@ import type { ChainAmounts, PlannerInput, PlanRequest, PlanResult, PositionAmoun
 export type { PlanSuccess } from './planner/types';
 export { canBridge } from './planner/routes';
 export { netReturnReasoning } from './planner/netReturn';
-export { plannedFeeOf } from './executor/subTransactions';
+export { plannedFeeOf } from './stepAmounts';
 
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;

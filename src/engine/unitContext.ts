@@ -5,7 +5,7 @@ import type { ChainPort } from '../ports/chain';
 import type { KeyVault } from '../ports/keyVault';
 import type { IntentRepo, WalletRepo } from '../ports/store';
 import type { IntentEvent } from '../domain/intentStateMachine';
-import type { RetryPolicy } from './executor/retry';
+import type { RetryPolicy } from './retry';
 import type { PlanningCache } from './planning';
 
 /** Applies `event` through the intent actor: transition, persist (optimistic version), then publish; resolves the new intent. */

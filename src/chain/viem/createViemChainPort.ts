@@ -55,13 +55,14 @@ function defaultAttestations(manifest: SandboxManifest, pollMs: number): Attesta
 export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
   const pollMs = o.pollingIntervalMs ?? 100;
+  const clock = o.clock ?? createSystemClock();
   const faults = o.faults ?? new FaultRegistry();
   const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc), faults);
   const accounts = o.accounts ?? serviceAccounts(o.keys!);
   const attestations = o.attestations ?? defaultAttestations(o.manifest, pollMs);
   const prices = createEthUsdPrices(access);
-  const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? ROUTE_FEES_TTL_MS, createSystemClock());
-  const sendWithNonce = createNonceSender({ access, nonces: o.nonces, gapMs: o.nonceGapMs ?? 5_000, pollMs, onNonceRetry: o.onNonceRetry });
+  const fees = createRouteFees(deployments, attestations, o.routeFeesTtlMs ?? ROUTE_FEES_TTL_MS, clock);
+  const sendWithNonce = createNonceSender({ access, nonces: o.nonces, gapMs: o.nonceGapMs ?? 5_000, pollMs, clock, onNonceRetry: o.onNonceRetry });
   const feeEstimates = createFeeEstimates(access, { refreshMs: o.feeRefreshMs ?? 1_000, maxAgeMs: o.feeMaxAgeMs ?? 3_000 });
   const gas = {
     access,
@@ -71,7 +72,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     minGasWei: o.minGasWei ?? parseEther('0.01'),
     topUpWei: o.topUpWei ?? parseEther('0.1'),
   };
-  const reads = { access, prices, pollMs };
+  const reads = { access, prices, pollMs, clock };
 
   return {
     chains: deployments.map((d) => d.chain),

@@ -1,5 +1,6 @@
 import type { Address, Hex, LocalAccount } from 'viem';
 import type { ChainName } from '../../domain/chains';
+import type { Clock } from '../../domain/clock';
 import { networkError } from '../../domain/errors/chain';
 import type { NonceRepo } from '../../ports/store';
 import { broadcast } from './broadcast';
@@ -20,6 +21,8 @@ export interface NonceSenderOptions {
   nonces?: () => NonceRepo | undefined;
   gapMs: number;
   pollMs: number;
+  /** The service's clock: the waits of a sender tell time by it. */
+  clock: Pick<Clock, 'now' | 'setTimeout'>;
   onNonceRetry?: (chain: ChainName, address: Address) => void;
 }
 
@@ -42,9 +45,9 @@ export type NonceSender = <P, S extends { raw: Hex }>(
  * jittered pause first, so two instances draining their queues on one shared account
  * (the gas tank) stop reading the same pending nonce in lockstep.
  */
-async function retryTakenNonce(e: unknown, attempt: number): Promise<boolean> {
+async function retryTakenNonce(clock: Pick<Clock, 'setTimeout'>, e: unknown, attempt: number): Promise<boolean> {
   if (attempt >= NONCE_ATTEMPTS || !nonceTaken(e)) return false;
-  await new Promise((r) => setTimeout(r, Math.random() * 25 * attempt));
+  await new Promise<void>((r) => clock.setTimeout(r, Math.random() * 25 * attempt));
   return true;
 }
 
@@ -73,6 +76,7 @@ export function createNonceSender(o: NonceSenderOptions): NonceSender {
       readPending: () => pendingNonce(chain, account.address),
       gapMs: o.gapMs,
       pollMs: Math.min(o.pollMs, NONCE_WAIT_POLL_MS),
+      clock: o.clock,
     });
   }
 
@@ -110,7 +114,7 @@ export function createNonceSender(o: NonceSenderOptions): NonceSender {
           }
         }
         if (nonceTaken(failure)) o.onNonceRetry?.(chain, account.address);
-        if (!(await retryTakenNonce(failure, attempt))) throw failure;
+        if (!(await retryTakenNonce(o.clock, failure, attempt))) throw failure;
       }
     });
   };

@@ -1,5 +1,6 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from 'viem';
 import type { ChainName } from '../../domain/chains';
+import type { Clock } from '../../domain/clock';
 import type { TxReceipt } from '../../ports/chain';
 import { toReceipt, type ReceiptContext } from './toReceipt';
 
@@ -22,21 +23,21 @@ export async function receipt(ctx: ReceiptContext, chain: ChainName, txHash: Hex
 
 /** ChainPort.findReceipt: the receipt of whichever of `hashes` is mined, polled every `pollMs` for up to `waitMs`; null while none is. */
 export async function findReceipt(
-  ctx: ReceiptContext & { pollMs: number },
+  ctx: ReceiptContext & { pollMs: number; clock: Pick<Clock, 'now' | 'setTimeout'> },
   chain: ChainName,
   hashes: readonly Hex[],
   waitMs: number,
 ): Promise<TxReceipt | null> {
-  const deadline = Date.now() + waitMs;
+  const deadline = ctx.clock.now().getTime() + waitMs;
   for (;;) {
     const mined = await ctx.access.call(chain, async (c) => {
       const found = await Promise.all(hashes.map((hash) => receiptOrNull(c.client.getTransactionReceipt({ hash }))));
       return found.find((r) => r !== null) ?? null;
     });
     if (mined) return toReceipt(ctx, chain, mined);
-    const left = deadline - Date.now();
+    const left = deadline - ctx.clock.now().getTime();
     if (left <= 0) return null;
-    await new Promise((r) => setTimeout(r, Math.min(ctx.pollMs, left)));
+    await new Promise<void>((r) => ctx.clock.setTimeout(r, Math.min(ctx.pollMs, left)));
   }
 }
 

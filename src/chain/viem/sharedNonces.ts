@@ -1,3 +1,4 @@
+import { createSystemClock, type Clock } from '../../domain/clock';
 import type { NonceRepo } from '../../ports/store';
 
 /** The allocator's key of an account on a chain (NonceRepo, src/ports/store.ts). */
@@ -18,9 +19,11 @@ export interface TakeNonceOptions {
   readPending(): Promise<number>;
   gapMs: number;
   pollMs: number;
+  /** The service's clock: the gap is measured and the polls wait on it (default: the system clock). */
+  clock?: Pick<Clock, 'now' | 'setTimeout'>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (clock: Pick<Clock, 'setTimeout'>, ms: number) => new Promise<void>((r) => clock.setTimeout(r, ms));
 
 /**
  * Takes the account's next nonce from the allocator, then waits until the
@@ -34,22 +37,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function takeNonce(o: TakeNonceOptions): Promise<HeldNonce | null> {
   let pending = o.pending;
-  let nonce = await o.repo.take(o.key, pending, Date.now(), o.gapMs);
+  const clock = o.clock ?? createSystemClock();
+  const now = (): number => clock.now().getTime();
+  let nonce = await o.repo.take(o.key, pending, now(), o.gapMs);
   try {
     // The gap is counted from when the chain stopped moving (as every taker saw it), not from this take.
-    let stillSince = nonce > pending ? Math.min(Date.now(), (await o.repo.chainStillSince(o.key, pending)) ?? Date.now()) : Date.now();
+    let stillSince = nonce > pending ? Math.min(now(), (await o.repo.chainStillSince(o.key, pending)) ?? now()) : now();
     while (nonce > pending) {
-      if (Date.now() - stillSince >= o.gapMs) {
+      if (now() - stillSince >= o.gapMs) {
         await o.repo.giveBack(o.key, nonce);
-        nonce = await o.repo.take(o.key, pending, Date.now(), o.gapMs);
-        stillSince = Date.now();
+        nonce = await o.repo.take(o.key, pending, now(), o.gapMs);
+        stillSince = now();
         continue;
       }
-      await sleep(o.pollMs);
-      const now = await o.readPending();
+      await sleep(clock, o.pollMs);
+      const read = await o.readPending();
       // the chain moves: the nonces below ours are arriving, no gap yet
-      if (now !== pending) stillSince = Date.now();
-      pending = now;
+      if (read !== pending) stillSince = now();
+      pending = read;
     }
   } catch (e) {
     await o.repo.giveBack(o.key, nonce).catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import type { ChainName } from '../../domain/chains';
+import type { Clock } from '../../domain/clock';
 import type { FaultRegistry } from '../../domain/sandboxFaults';
 import type { ChainPort } from '../../ports/chain';
 import type { SandboxManifest } from '../../ports/deploymentManifest';
@@ -56,6 +57,8 @@ export interface ViemChainPortOptions {
   attestations?: AttestationClient;
   /** How long the route fee tiers read from the attestation service are kept (default 5 s). */
   routeFeesTtlMs?: number;
+  /** The service's clock: receipt polls, nonce waits and fee caches tell time by it (default: the system clock). */
+  clock?: Clock;
 }
 
 /** The viem adapter: the chain port, plus its sandbox faults, its clients, and a way to forget the cached route fees (a test that changes them). */

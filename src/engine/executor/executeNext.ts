@@ -6,7 +6,7 @@ import { nextAction } from './nextAction';
 import { failStep, runSubTx } from './runSubTx';
 import { stepFailed } from './stepFailure';
 import { depositAmount, subTransactions } from './subTransactions';
-import { gasTotals, mintedOf, stepRecords } from './txRecords';
+import { gasTotals, mintedOf, stepRecords } from '../../domain/txRecords';
 import { refuseStep, type StepFacts } from '../../domain/policy';
 import { policyViolation } from '../../domain/errors/policy';
 import { cancelPoint } from '../cancelRequest';
@@ -65,7 +65,7 @@ function finishStep(intent: Intent, step: Step, ctx: UnitContext): Promise<Inten
   const completedSteps = steps.filter((s) => s.status === 'completed' || s.index === step.index).length;
   const results = withBridgeFees(intent, { ...(intent.results ?? emptyResults()), completedSteps });
   if (completedSteps === steps.length) return ctx.commit(completion(intent, { ...results, finalAmount: finalAmountOf(intent) }, done));
-  return ctx.commit({ type: 'progress', step: done, results });
+  return ctx.commit({ type: 'stepCompleted', step: done, results });
 }
 
 /** What the policy checks of a step: the intent's action, every chain the step touches, its protocol. */
@@ -92,7 +92,7 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
       // Defence in depth: a step the intent's recorded policy does not allow is never signed, whatever the plan says.
       const refused = intent.policy ? refuseStep(intent.policy.rules, stepFacts(intent, action.step)) : null;
       if (refused && intent.policy) return failStep(intent, action.step, policyViolation(intent.policy, refused), ctx);
-      return ctx.commit({ type: 'progress', step: { ...action.step, status: 'executing', startedAt: ctx.clock.now().toISOString() } });
+      return ctx.commit({ type: 'stepStarted', step: action.step.index });
     }
     case 'sub-tx':
       return runSubTx(intent, action.step, action.spec, ctx);

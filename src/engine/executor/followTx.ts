@@ -1,6 +1,6 @@
 import { NonceConsumedError, type TxReceipt } from '../../ports/chain';
 import type { UnitContext } from '../unitContext';
-import { hashesOf, type SubTxRecord } from './txRecords';
+import { hashesOf, type SubTxRecord } from '../../domain/txRecords';
 
 /**
  * Fee-bumped replacements of one transaction at most: each raises its fee

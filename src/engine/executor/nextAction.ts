@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { Intent, Step } from '../../domain/intent';
 import { subTransactions, type SubTxSpec } from './subTransactions';
-import { findSubTx, type SubTxRecord } from './txRecords';
+import { findSubTx, type SubTxRecord } from '../../domain/txRecords';
 
 /** The next unit of work of an executing intent. */
 export type NextAction =
@@ -20,6 +20,11 @@ export type NextAction =
  * Where an executing intent stands, read from its persisted record alone: the
  * first step not completed, and in it the first sub-transaction without a
  * confirmed receipt. Pure, so recovery and normal execution take the same path.
+ * What it reads is what the machine's execution events wrote: a step still
+ * `pending` awaits `stepStarted`; a kind with no record awaits `txSigned`; a
+ * `signed` record (`txSigned`, `txReplaced`, `txObserved`) awaits its receipt;
+ * `confirmed` / `reverted` are `txConfirmed` / `txReverted`; a step whose
+ * records are all confirmed awaits `stepCompleted`.
  */
 export function nextAction(intent: Intent): NextAction {
   const steps = intent.executionPlan?.steps ?? [];

@@ -2,8 +2,8 @@ import type { ChainName } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
 import type { Intent, IntentError } from '../../domain/intent';
 import { fromUnits, toUnits } from '../../domain/money';
-import { depositAmount } from './subTransactions';
-import { findSubTx, mintedOf } from './txRecords';
+import { depositAmount } from '../stepAmounts';
+import { findSubTx, mintedOf } from '../../domain/txRecords';
 
 /**
  * Where a rebalance's funds sit idle in the wallet now, per chain, in smallest

@@ -1,15 +1,16 @@
 import type { Hex } from 'viem';
 import { ServiceError } from '../../domain/errors/base';
-import { emptyResults, type Intent, type IntentResults, type Step } from '../../domain/intent';
+import type { Intent, Step } from '../../domain/intent';
 import { NonceConsumedError, WouldRevertError, type SignedTx, type TxReceipt, type TxSigner } from '../../ports/chain';
 import { sleep, throwIfAborted } from '../abort';
 import type { UnitContext } from '../unitContext';
 import { followTx } from './followTx';
 import { withIdleFunds } from './rebalanceIdle';
-import { backoffMs, isTransient } from './retry';
+import { backoffMs, isTransient } from '../retry';
 import { stepFailed } from './stepFailure';
 import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
-import { findSubTx, isSubTxRecord, withObserved, withReceipt, withReplacement, withSigned, type SubTxRecord } from './txRecords';
+import { findSubTx, isSubTxRecord, type SubTxRecord } from '../../domain/txRecords';
+import type { IntentEvent } from '../../domain/intentStateMachine';
 
 /** The step as the intent now has it (its status and txHash move while it runs). */
 export function stepOf(intent: Intent, index: number): Step {
@@ -53,12 +54,12 @@ class SubTxRun {
   private commitSigned = async (signed: SignedTx, replacing: boolean): Promise<void> => {
     throwIfAborted(this.ctx.signal);
     const { step, spec } = this;
-    const results = this.intent.results ?? emptyResults();
-    this.intent = await this.ctx.commit({
-      type: 'progress',
-      step: spec.main ? { ...stepOf(this.intent, step.index), txHash: signed.txHash } : undefined,
-      results: replacing ? withReplacement(results, step.index, spec.kind, signed, this.now()) : withSigned(results, step.type, step.index, signed, this.now()),
-    });
+    const event: IntentEvent = replacing
+      ? { type: 'txReplaced', step: step.index, tx: signed, main: spec.main }
+      : spec.kind === 'revoke'
+        ? { type: 'revokeSigned', step: step.index, tx: signed }
+        : { type: 'txSigned', step: step.index, tx: signed, main: spec.main };
+    this.intent = await this.ctx.commit(event);
   };
 
   private replace = async (record: SubTxRecord): Promise<SubTxRecord> => {
@@ -73,7 +74,7 @@ class SubTxRun {
     const receipt = await this.ctx.chains.findReceipt(this.spec.chain, [txHash], 0);
     if (receipt === null)
       throw new ServiceError('NETWORK_ERROR', `The mint ${txHash} on ${this.spec.chain} has no receipt yet`, { details: { chain: this.spec.chain } });
-    this.intent = await this.ctx.commit({ type: 'progress', results: withObserved(this.intent.results ?? emptyResults(), this.step, this.spec, txHash) });
+    this.intent = await this.ctx.commit({ type: 'txObserved', step: this.step.index, kind: this.spec.kind, chain: this.spec.chain, txHash });
     return receipt;
   }
 
@@ -111,18 +112,22 @@ class SubTxRun {
   async note(attempt: number, e: ServiceError, waitMs: number): Promise<void> {
     const nextAttemptAt = new Date(this.ctx.clock.now().getTime() + waitMs).toISOString();
     this.intent = await this.ctx.commit({
-      type: 'progress',
-      step: { ...stepOf(this.intent, this.step.index), attempts: attempt, lastError: { code: e.code, message: e.message }, nextAttemptAt },
+      type: 'retryNoted',
+      step: this.step.index,
+      attempts: attempt,
+      error: { code: e.code, message: e.message },
+      nextAttemptAt,
     });
   }
 
-  /** Records the receipt; a retry note on the step is cleared. */
-  async commitReceipt(receipt: TxReceipt): Promise<IntentResults> {
-    const results = withReceipt(this.intent.results ?? emptyResults(), receipt);
-    const now = stepOf(this.intent, this.step.index);
-    const main = this.spec.main ? { txHash: receipt.txHash } : {};
-    this.intent = await this.ctx.commit({ type: 'progress', step: { ...settled(now), ...main }, results });
-    return results;
+  /** Records the receipt (a retry note on the step is cleared): the receipt event of its kind and outcome. */
+  async commitReceipt(receipt: TxReceipt): Promise<void> {
+    const { step, spec } = this;
+    const event: IntentEvent =
+      spec.kind === 'revoke'
+        ? { type: 'revokeMined', step: step.index, receipt }
+        : { type: receipt.status === 'success' ? 'txConfirmed' : 'txReverted', step: step.index, receipt, main: spec.main };
+    this.intent = await this.ctx.commit(event);
   }
 }
 

@@ -1,9 +1,13 @@
 import type { ChainName } from '../../domain/chains';
 import { ServiceError } from '../../domain/errors/base';
-import { FINALITY_OF_SPEED, type BridgeStep, type DepositStep, type Intent, type Step } from '../../domain/intent';
+import { FINALITY_OF_SPEED, type Intent, type Step } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
 import { PROTOCOLS, type ChainPort, type Protocol, type TxKind, type TxRequest } from '../../ports/chain';
-import { findSubTx, mintedOf } from './txRecords';
+import { findSubTx } from '../../domain/txRecords';
+import { depositAmount, plannedFeeOf } from '../stepAmounts';
+
+// What a step moves is read by the planner too, so it lives below both (src/engine/stepAmounts.ts).
+export { depositAmount, plannedFeeOf } from '../stepAmounts';
 
 /** One transaction a step sends, in order. */
 export interface SubTxSpec {
@@ -62,29 +66,6 @@ function protocolOf(step: Step & { protocol: string }): Protocol {
 
 const unexpected = (step: Step, kind: TxKind): ServiceError =>
   new ServiceError('INTERNAL_ERROR', `A ${step.type} step sends no ${kind}`, { details: { step: step.index, kind } });
-
-/** The CCTP fee planned for a bridge step (its burn's maxFee), smallest units; `fee` on steps planned before maxFee was recorded. */
-export const plannedFeeOf = (step: BridgeStep): bigint => toUnits(step.maxFee ?? step.fee ?? '0', 'USDC');
-
-/**
- * What a deposit supplies: its planned amount, with each earlier bridge into
- * its chain counted at what its mint delivered instead of what was planned
- * to arrive. The fee a mint keeps back is the attestation service's, fixed
- * after planning (at most the planned one, the burn's maxFee), so the deposit
- * supplies what arrived rather than an amount the wallet may not hold.
- * Once the step is completed, its amount already is what it supplied.
- */
-export function depositAmount(intent: Intent, step: DepositStep): bigint {
-  let amount = toUnits(step.amount, step.asset);
-  // A completed deposit's amount is what it supplied (finishStep writes it back).
-  if (step.status === 'completed') return amount;
-  for (const s of intent.executionPlan?.steps ?? []) {
-    if (s.type !== 'bridge' || s.to !== step.chain || s.index >= step.index || step.asset !== 'USDC') continue;
-    const minted = mintedOf(intent.results, s.index);
-    if (minted !== undefined) amount += minted - (toUnits(s.amount, 'USDC') - plannedFeeOf(s));
-  }
-  return amount;
-}
 
 /**
  * The chain port request for `spec` of `step`. A mint first asks for the

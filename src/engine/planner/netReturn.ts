@@ -1,7 +1,9 @@
 import type { ChainName } from '../../domain/chains';
 import { fromUnits } from '../../domain/money';
 import { consolidate } from './consolidate';
-import type { PlannerInput, RateQuote } from './types';
+import type { NetReturnOptions, PlannerInput, RateQuote, StepGasUsd } from './types';
+
+export type { NetReturnOptions, StepGasUsd } from './types';
 
 /** The transactions a lend's steps send, priced by the ranking (deposit: approve + supply; bridge: approve + burn, then mint). */
 export type RankedTxKind = 'approve' | 'supply' | 'burn' | 'mint';
@@ -10,23 +12,6 @@ export type RankedTxKind = 'approve' | 'supply' | 'burn' | 'mint';
 export interface ChainGasPrice {
   gasPriceWei: bigint;
   ethUsd: number;
-}
-
-/** Gas in USD of one step on each market and route, as the net-return ranking counts it. */
-export interface StepGasUsd {
-  /** approve + supply on the chain. */
-  deposit: Partial<Record<ChainName, number>>;
-  /** approve + burn on `from`, mint on `to`. */
-  bridge: Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
-}
-
-/** The opt-in cost-aware choice of a lend's market (`optimize: netReturn`): what the planner cannot read itself. */
-export interface NetReturnOptions {
-  /** Days the deposit is held (earnings are counted over them). */
-  horizonDays: number;
-  /** USD per whole token of the asset. */
-  assetUsd: number;
-  gasUsd: StepGasUsd;
 }
 
 /** One market as the net-return ranking sees it, for the wallet's funds and the amount asked. */

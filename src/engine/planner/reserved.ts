@@ -1,8 +1,8 @@
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import type { Intent } from '../../domain/intent';
 import { toUnits } from '../../domain/money';
-import { depositAmount } from '../executor/subTransactions';
-import { findSubTx } from '../executor/txRecords';
+import { depositAmount } from '../stepAmounts';
+import { findSubTx } from '../../domain/txRecords';
 import type { ChainAmounts } from './types';
 
 /**

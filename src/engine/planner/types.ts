@@ -1,7 +1,6 @@
 import type { ChainName, LendingProtocol, TokenAsset } from '../../domain/chains';
 import type { ServiceError } from '../../domain/errors/base';
 import type { ExecutionPlan, IntentAction } from '../../domain/intent';
-import type { NetReturnOptions } from './netReturn';
 
 /** Amounts of one asset per chain, in smallest units. */
 export type ChainAmounts = Partial<Record<ChainName, bigint>>;
@@ -76,3 +75,20 @@ export interface PlanFailure {
 }
 
 export type PlanResult = PlanSuccess | PlanFailure;
+
+/** Gas in USD of one step on each market and route, as the net-return ranking counts it. */
+export interface StepGasUsd {
+  /** approve + supply on the chain. */
+  deposit: Partial<Record<ChainName, number>>;
+  /** approve + burn on `from`, mint on `to`. */
+  bridge: Partial<Record<ChainName, Partial<Record<ChainName, number>>>>;
+}
+
+/** The opt-in cost-aware choice of a lend's market (`optimize: netReturn`): what the planner cannot read itself. */
+export interface NetReturnOptions {
+  /** Days the deposit is held (earnings are counted over them). */
+  horizonDays: number;
+  /** USD per whole token of the asset. */
+  assetUsd: number;
+  gasUsd: StepGasUsd;
+}

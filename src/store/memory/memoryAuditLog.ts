@@ -1,3 +1,4 @@
+import { createSystemClock, type Clock } from '../../domain/clock';
 import { auditRetentionCutoff, type AuditEvent } from '../../domain/audit';
 import type { AuditCursor, AuditLog } from '../../ports/store';
 
@@ -15,7 +16,7 @@ const SWEEP_EVERY_MS = 60_000;
  * MongoDB: events older than AUDIT_RETENTION_DAYS are dropped on append and
  * on list, so nothing expired is ever listed and the map stays bounded.
  */
-export function createMemoryAuditLog(clock: { now(): Date } = { now: () => new Date() }): AuditLog {
+export function createMemoryAuditLog(clock: Pick<Clock, 'now'> = createSystemClock()): AuditLog {
   const byAccount = new Map<string, AuditEvent[]>();
   /** The earliest `at` (ms) of each account's events: nothing of an account can have expired before it (an append checks it, not every event). */
   const oldest = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { createSystemClock, type Clock } from '../../domain/clock';
 import { rateHistoryCutoff, type RateSample } from '../../domain/rateHistory';
 import type { SampleCosts } from '../../domain/standingIntent';
 import type { RateHistoryRepo } from '../../ports/store';
@@ -56,7 +57,7 @@ class ByMinute<T> {
  * the TTL indexes there: samples and costs older than
  * RATE_HISTORY_RETENTION_DAYS are dropped, and never listed before that.
  */
-export function createMemoryRateHistory(clock: { now(): Date } = { now: () => new Date() }): RateHistoryRepo {
+export function createMemoryRateHistory(clock: Pick<Clock, 'now'> = createSystemClock()): RateHistoryRepo {
   const markets = new Map<string, { market: MarketOf; samples: ByMinute<number> }>();
   const costsByMinute = new ByMinute<SampleCosts>();
   /** The earliest time (ms) stored: nothing can have expired before it, so most calls sweep nothing. */

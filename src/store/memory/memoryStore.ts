@@ -1,3 +1,4 @@
+import { createSystemClock, type Clock } from '../../domain/clock';
 import type { Account, ApiKeyRecord, IdempotencyRecord, Wallet, WalletKeyRecord } from '../../domain/types';
 import { DuplicateError, type Store } from '../../ports/store';
 import { createMemoryIntents } from './memoryIntents';
@@ -24,7 +25,7 @@ function sweep(m: Map<string, { expiresAt: number }>, now: number): void {
 }
 
 /** In-memory adapter: the embedded default, used with sandbox chains only (everything ephemeral together). */
-export function createMemoryStore(clock: { now(): Date } = { now: () => new Date() }): Store {
+export function createMemoryStore(clock: Pick<Clock, 'now'> = createSystemClock()): Store {
   const accounts = new Map<string, Account>();
   const keys = new Map<string, ApiKeyRecord>();
   const keyByHash = new Map<string, string>();

@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import type { Clock } from '../../domain/clock';
 import { auditRetentionCutoff, type AuditEvent } from '../../domain/audit';
 import type { AuditLog } from '../../ports/store';
 
@@ -22,7 +23,7 @@ function toEvent(doc: AuditDoc): AuditEvent {
  * monitor gets to them (or on a server without TTL indexes) reads leave them
  * out by date, as the memory adapter does.
  */
-export function createMongoAuditLog(db: Db): AuditLog {
+export function createMongoAuditLog(db: Db, clock: Pick<Clock, 'now'>): AuditLog {
   const events = db.collection<AuditDoc>('auditLog');
 
   return {
@@ -32,7 +33,7 @@ export function createMongoAuditLog(db: Db): AuditLog {
     },
     async list(accountId, { type, walletId, intentId, since, limit, after }) {
       if (limit <= 0) return [];
-      const filter: Filter<AuditDoc> = { accountId, atDate: { $gt: auditRetentionCutoff(new Date()) } };
+      const filter: Filter<AuditDoc> = { accountId, atDate: { $gt: auditRetentionCutoff(clock.now()) } };
       if (type !== undefined) filter.type = type;
       if (walletId !== undefined) filter['subject.walletId'] = walletId;
       if (intentId !== undefined) filter['subject.intentId'] = intentId;

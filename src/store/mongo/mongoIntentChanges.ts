@@ -1,4 +1,5 @@
 import { MongoServerError, type ChangeStream, type Db, type ResumeToken } from 'mongodb';
+import { createSystemClock, type Clock } from '../../domain/clock';
 import type { Intent } from '../../domain/intent';
 import type { IntentChangeFeed } from '../../ports/store';
 
@@ -30,6 +31,8 @@ export interface MongoIntentChangesOptions {
   maxRetryMs?: number;
   /** How long the server holds a getMore that has nothing to return. */
   maxAwaitTimeMS?: number;
+  /** The service's clock: the waits before a stream is reopened run on it (default: the system clock). */
+  clock?: Clock;
 }
 
 /**
@@ -45,6 +48,7 @@ export function createMongoIntentChanges(db: Db, o: MongoIntentChangesOptions = 
   const retryMs = o.retryMs ?? 200;
   const maxRetryMs = o.maxRetryMs ?? 5_000;
   const maxAwaitTimeMS = o.maxAwaitTimeMS ?? 1_000;
+  const clock = o.clock ?? createSystemClock();
 
   return {
     async watch(onChange, options = {}) {
@@ -115,10 +119,9 @@ export function createMongoIntentChanges(db: Db, o: MongoIntentChangesOptions = 
 
       const sleep = (ms: number): Promise<void> =>
         new Promise((resolve) => {
-          const timer = setTimeout(resolve, ms);
-          timer.unref();
+          const timer = clock.setTimeout(resolve, ms, { background: true });
           wake = () => {
-            clearTimeout(timer);
+            clock.clearTimeout(timer);
             resolve();
           };
         });

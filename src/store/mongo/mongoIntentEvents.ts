@@ -1,4 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
+import type { Clock } from '../../domain/clock';
 import type { Intent } from '../../domain/intent';
 import type { IntentEventLog } from '../../ports/store';
 
@@ -19,7 +20,8 @@ const SEQ_ATTEMPTS = 8;
  * document after: classic operators only). The unique index makes a number a
  * server handed out twice fail the insert, and the append takes the next one.
  */
-export function createMongoIntentEvents(db: Db): IntentEventLog {
+/** `clock`: what each event's `at` says (the store's clock). */
+export function createMongoIntentEvents(db: Db, clock: Pick<Clock, 'now'>): IntentEventLog {
   const events = db.collection<EventDoc>('intentEvents');
   const counters = db.collection<{ _id: string; seq: number }>('counters');
   return {
@@ -29,7 +31,7 @@ export function createMongoIntentEvents(db: Db): IntentEventLog {
         const seq = counter?.seq;
         if (typeof seq !== 'number') throw new Error('intentEvents counter returned no document');
         try {
-          await events.insertOne({ seq, origin, intent, at: new Date() }, { ignoreUndefined: true });
+          await events.insertOne({ seq, origin, intent, at: clock.now() }, { ignoreUndefined: true });
           return seq;
         } catch (e) {
           if (!(e instanceof MongoServerError && e.code === 11000) || attempt >= SEQ_ATTEMPTS) throw e;

@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import { createSystemClock, type Clock } from '../../domain/clock';
 import { rateHistoryCutoff, type RateSample } from '../../domain/rateHistory';
 import type { SampleCosts } from '../../domain/standingIntent';
 import type { RateHistoryRepo } from '../../ports/store';
@@ -20,8 +21,8 @@ const keyOf = (s: RateSample): Filter<RateSampleDoc> =>
 const isDuplicateKey = (e: unknown) => (e as { code?: number }).code === 11000;
 
 /** The lower bound of a read: `from`, or after the retention cutoff when `from` is at or before it. */
-function windowOf(from: string, to: string): { $gte: string; $lt: string } | { $gt: string; $lt: string } {
-  const cutoff = rateHistoryCutoff(new Date()).toISOString();
+function windowOf(from: string, to: string, now: Date): { $gte: string; $lt: string } | { $gt: string; $lt: string } {
+  const cutoff = rateHistoryCutoff(now).toISOString();
   return from <= cutoff ? { $gt: cutoff, $lt: to } : { $gte: from, $lt: to };
 }
 
@@ -33,7 +34,7 @@ function windowOf(from: string, to: string): { $gte: string; $lt: string } | { $
  * until the server's monitor gets to them (or on a server without TTL
  * indexes) reads leave them out by date.
  */
-export function createMongoRateHistory(db: Db): RateHistoryRepo {
+export function createMongoRateHistory(db: Db, clock: Pick<Clock, 'now'> = createSystemClock()): RateHistoryRepo {
   const samples = db.collection<RateSampleDoc>('rateHistory');
   const costs = db.collection<RateCostsDoc>('rateCosts');
 
@@ -57,7 +58,7 @@ export function createMongoRateHistory(db: Db): RateHistoryRepo {
         });
     },
     async list({ chain, protocol, asset, from, to }) {
-      const filter: Filter<RateSampleDoc> = { at: windowOf(from, to) };
+      const filter: Filter<RateSampleDoc> = { at: windowOf(from, to, clock.now()) };
       if (chain !== undefined) filter.chain = chain;
       if (protocol !== undefined) filter.protocol = protocol;
       if (asset !== undefined) filter.asset = asset;
@@ -82,7 +83,7 @@ export function createMongoRateHistory(db: Db): RateHistoryRepo {
     },
     async listCosts(from, to) {
       const docs = await costs
-        .find({ at: windowOf(from, to) }, { projection: { _id: 0, at: 1, gasUsdPerUnit: 1, routeFeeBps: 1, assetUsd: 1 } })
+        .find({ at: windowOf(from, to, clock.now()) }, { projection: { _id: 0, at: 1, gasUsdPerUnit: 1, routeFeeBps: 1, assetUsd: 1 } })
         .sort({ at: 1 })
         .toArray();
       return docs.map((d) => {

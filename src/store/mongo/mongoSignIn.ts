@@ -1,4 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
+import { createSystemClock, type Clock } from '../../domain/clock';
 import type { SessionRecord, User } from '../../domain/types';
 import { DuplicateError, type SessionRepo, type UserRepo } from '../../ports/store';
 
@@ -33,7 +34,7 @@ export function createMongoUsers(db: Db): UserRepo {
 }
 
 /** Dashboard sessions (collection `sessions`, `_id` the token digest, removed by TTL on `expiresAtDate`). */
-export function createMongoSessions(db: Db): SessionRepo {
+export function createMongoSessions(db: Db, clock: Pick<Clock, 'now'>): SessionRepo {
   const sessions = db.collection<SessionRecord & { _id: string; expiresAtDate: Date }>('sessions');
   return {
     async insert(s) {
@@ -46,7 +47,7 @@ export function createMongoSessions(db: Db): SessionRepo {
     },
     async get(id) {
       // Expired sessions are gone logically before the TTL monitor removes them.
-      const doc = await sessions.findOne({ _id: id, expiresAtDate: { $gt: new Date() } });
+      const doc = await sessions.findOne({ _id: id, expiresAtDate: { $gt: clock.now() } });
       if (!doc) return null;
       const { _id, expiresAtDate, ...record } = doc;
       void _id;
@@ -69,10 +70,10 @@ export class EnvironmentMismatchError extends Error {
  * start records its environment in `serviceMeta`; a start for another
  * environment on the same database is refused.
  */
-export async function claimEnvironment(db: Db, environment: string): Promise<void> {
+export async function claimEnvironment(db: Db, environment: string, clock: Pick<Clock, 'now'> = createSystemClock()): Promise<void> {
   const meta = db.collection<{ _id: string; environment: string; claimedAt: Date }>('serviceMeta');
   try {
-    await meta.insertOne({ _id: 'environment', environment, claimedAt: new Date() });
+    await meta.insertOne({ _id: 'environment', environment, claimedAt: clock.now() });
     return;
   } catch (e) {
     if (!isDuplicateKey(e)) throw e;

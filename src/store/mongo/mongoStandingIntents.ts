@@ -1,3 +1,4 @@
+import { createSystemClock, type Clock } from '../../domain/clock';
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import { DECISION_RETENTION_DAYS, type StandingDecision, type StandingIntent } from '../../domain/standingIntent';
 import { DuplicateError, type StandingDecisionRepo, type StandingIntentRepo } from '../../ports/store';
@@ -75,7 +76,7 @@ export function createMongoStandingIntents(db: Db): StandingIntentRepo {
  * Kept DECISION_RETENTION_DAYS (TTL on `decidedAtDate`); reads ignore older
  * ones where the server keeps them.
  */
-export function createMongoStandingDecisions(db: Db, clock: { now(): Date } = { now: () => new Date() }): StandingDecisionRepo {
+export function createMongoStandingDecisions(db: Db, clock: Pick<Clock, 'now'> = createSystemClock()): StandingDecisionRepo {
   const decisions = db.collection<DecisionDoc>('standingDecisions');
   const cutoff = () => new Date(clock.now().getTime() - RETENTION_MS).toISOString();
   return {

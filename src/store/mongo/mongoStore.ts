@@ -4,6 +4,7 @@ import { DuplicateError, type Store } from '../../ports/store';
 import { ensureIndexes } from './indexes';
 import { assertRequired, probeCapabilities, type StoreCapabilities } from './capabilities';
 import { followServerClock, type ServerClock } from './serverClock';
+import { createSystemClock, type Clock } from '../../domain/clock';
 import { createMongoIntents } from './mongoIntents';
 import { createMongoIntentEvents } from './mongoIntentEvents';
 import { createMongoIntentChanges } from './mongoIntentChanges';
@@ -65,7 +66,9 @@ function toIdempotencyRecord(doc: (IdempotencyRecord & { _id?: unknown; expiresA
 }
 
 /** MongoDB adapter (official driver); collections and indexes per docs/architecture.md. */
-export async function createMongoStore(uri: string, dbName?: string): Promise<Store> {
+/** `o.clock`: the service's clock (its time, corrected by the server's offset when the server reports one, is the store's). */
+export async function createMongoStore(uri: string, dbName?: string, o: { clock?: Clock } = {}): Promise<Store> {
+  const base = o.clock ?? createSystemClock();
   // Longer than a replica-set election (~12 s), so a failover is waited out, not failed; writes and reads retried once by the driver.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 15_000, retryWrites: true, retryReads: true });
   const db: Db = client.db(dbName);
@@ -77,12 +80,14 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
     assertRequired(capabilities);
     await ensureIndexes(db, capabilities);
     // Windows shared by instances are cut on the server's clock when it reports one.
-    serverClock = capabilities.serverClock ? await followServerClock(db) : undefined;
+    serverClock = capabilities.serverClock ? await followServerClock(db, base) : undefined;
   } catch (e) {
     // A failed start must not leave the client's sockets and timers holding the process open.
     await client.close().catch(() => undefined);
     throw e;
   }
+  // The store's time: the server's when it reports one, else the service's clock.
+  const clock: Pick<Clock, 'now'> = serverClock ? { now: serverClock.now } : { now: () => base.now() };
   const accounts = db.collection<Doc<Account>>('accounts');
   const apiKeys = db.collection<Doc<ApiKeyRecord>>('apiKeys');
   const wallets = db.collection<Doc<Wallet>>('wallets');
@@ -194,7 +199,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         // Classic operators only (no pipeline update, which MongoDB-compatible services lack), one round
         // trip in the common case. A counter past its expiry restarts even before the TTL monitor removes it.
         for (let attempt = 0; ; attempt++) {
-          const now = new Date();
+          const now = clock.now();
           const live = await usage.findOneAndUpdate({ _id: key, expiresAt: { $gt: now } }, { $inc: { value: by } }, { returnDocument: 'after' });
           if (live) return live.value;
           const restarted = await usage.findOneAndUpdate(
@@ -215,12 +220,16 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async incrementIfAtMost(key, by, max, expiresAt) {
         // Classic operators only, one round trip in the common case: a live counter with room takes the increment.
         const bump = () =>
-          usage.findOneAndUpdate({ _id: key, expiresAt: { $gt: new Date() }, value: { $lte: max - by } }, { $inc: { value: by } }, { returnDocument: 'after' });
+          usage.findOneAndUpdate(
+            { _id: key, expiresAt: { $gt: clock.now() }, value: { $lte: max - by } },
+            { $inc: { value: by } },
+            { returnDocument: 'after' },
+          );
         const hit = await bump();
         if (hit) return hit.value;
         if (by > max) return null;
         // No live counter: restart an expired one, or create it; a racing creator makes us try the bump once more.
-        const restarted = await usage.updateOne({ _id: key, expiresAt: { $lte: new Date() } }, { $set: { value: by, expiresAt } });
+        const restarted = await usage.updateOne({ _id: key, expiresAt: { $lte: clock.now() } }, { $set: { value: by, expiresAt } });
         if (restarted.modifiedCount === 1) return by;
         try {
           await usage.insertOne({ _id: key, value: by, expiresAt });
@@ -231,12 +240,12 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
         }
       },
       async get(key) {
-        const doc = await usage.findOne({ _id: key, expiresAt: { $gt: new Date() } });
+        const doc = await usage.findOne({ _id: key, expiresAt: { $gt: clock.now() } });
         return doc?.value ?? 0;
       },
       async getMany(keys) {
         if (keys.length === 0) return [];
-        const docs = await usage.find({ _id: { $in: [...keys] }, expiresAt: { $gt: new Date() } }).toArray();
+        const docs = await usage.find({ _id: { $in: [...keys] }, expiresAt: { $gt: clock.now() } }).toArray();
         const byKey = new Map(docs.map((d) => [d._id, d.value]));
         return keys.map((k) => byKey.get(k) ?? 0);
       },
@@ -245,7 +254,7 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       async insertIfAbsent(r) {
         const { scope, key } = r;
         // An expired record is gone logically even before the TTL monitor removes it, as in the memory adapter.
-        await idem.deleteOne({ scope, key, expiresAtDate: { $lte: new Date() } });
+        await idem.deleteOne({ scope, key, expiresAtDate: { $lte: clock.now() } });
         // Bounded retry: the holder of the key may free it (failed attempt) between our insert and our read.
         for (let attempt = 0; attempt < 3; attempt++) {
           try {
@@ -273,9 +282,9 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       },
     },
     intents: createMongoIntents(db),
-    intentEvents: createMongoIntentEvents(db),
+    intentEvents: createMongoIntentEvents(db, clock),
     // On a replica set the cross-instance bus follows the intents' change stream; elsewhere it polls intentEvents.
-    ...(capabilities.changeStreams ? { intentChanges: createMongoIntentChanges(db) } : {}),
+    ...(capabilities.changeStreams ? { intentChanges: createMongoIntentChanges(db, { clock: base }) } : {}),
     intentLeases: createMongoIntentLeases(db),
     nonces: createMongoNonces(db),
     paymentLocks: createMongoPaymentLocks(db),
@@ -294,15 +303,15 @@ export async function createMongoStore(uri: string, dbName?: string): Promise<St
       },
     },
     users: createMongoUsers(db),
-    sessions: createMongoSessions(db),
-    auditLog: createMongoAuditLog(db),
+    sessions: createMongoSessions(db, clock),
+    auditLog: createMongoAuditLog(db, clock),
     policies: createMongoPolicies(db),
     webhooks: createMongoWebhooks(db),
-    rateHistory: createMongoRateHistory(db),
+    rateHistory: createMongoRateHistory(db, clock),
     positionLedger: createMongoPositionLedger(db),
     standingIntents: createMongoStandingIntents(db),
-    standingDecisions: createMongoStandingDecisions(db, serverClock ? { now: serverClock.now } : undefined),
-    claimEnvironment: (environment) => claimEnvironment(db, environment),
+    standingDecisions: createMongoStandingDecisions(db, clock),
+    claimEnvironment: (environment) => claimEnvironment(db, environment, clock),
     async ping() {
       await db.command({ ping: 1 });
     },

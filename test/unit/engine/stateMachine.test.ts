@@ -34,6 +34,16 @@ const sampleEvent: Record<IntentEventType, IntentEvent> = {
   complete: { type: 'complete', results },
   fail: { type: 'fail', error: { code: 'BRIDGE_FAILED', message: 'bridge reverted', details: {} }, failedStep: 0 },
   cancel: { type: 'cancel' },
+  stepStarted: { type: 'stepStarted', step: 0 },
+  txSigned: { type: 'txSigned', step: 0, tx: { kind: 'approve', chain: 'arbitrum-sepolia', txHash: '0xa1', raw: '0xf1' }, main: false },
+  txReplaced: { type: 'txReplaced', step: 0, tx: { kind: 'approve', chain: 'arbitrum-sepolia', txHash: '0xa2', raw: '0xf2' }, main: false },
+  txObserved: { type: 'txObserved', step: 0, kind: 'mint', chain: 'base-sepolia', txHash: '0xa3' },
+  txConfirmed: { type: 'txConfirmed', step: 0, receipt: { txHash: '0xa2', status: 'success', gasUsed: 1n, gasCostUsd: 0 }, main: false },
+  txReverted: { type: 'txReverted', step: 0, receipt: { txHash: '0xa2', status: 'reverted', gasUsed: 1n, gasCostUsd: 0 }, main: false },
+  retryNoted: { type: 'retryNoted', step: 0, attempts: 1, error: { code: 'NETWORK_ERROR', message: 'down' }, nextAttemptAt: t2.toISOString() },
+  revokeSigned: { type: 'revokeSigned', step: 0, tx: { kind: 'revoke', chain: 'arbitrum-sepolia', txHash: '0xa4', raw: '0xf4' } },
+  revokeMined: { type: 'revokeMined', step: 0, receipt: { txHash: '0xa4', status: 'success', gasUsed: 1n, gasCostUsd: 0 } },
+  stepCompleted: { type: 'stepCompleted', step: { ...bridgeThenDepositPlan().steps[0]!, status: 'completed' }, results: { ...results, completedSteps: 1 } },
 };
 
 /** An intent in `status`, reached through legal transitions. */
