@@ -77,13 +77,13 @@ function tokenOf(e: Env, asset: TokenAsset): Address {
 function aTokenOf(e: Env, asset: TokenAsset): Address {
   const m = e.d.markets.find((x) => x.protocol === 'aave-v3' && x.asset === asset);
   if (!m || m.protocol !== 'aave-v3') throw new Error(`${e.d.chain} has no aave-v3 ${asset} market`);
-  return m.aToken;
+  return m.aToken as Address;
 }
 
 function cometOf(e: Env): Address {
   const m = e.d.markets.find((x) => x.protocol === 'compound-v3');
   if (!m || m.protocol !== 'compound-v3') throw new Error(`${e.d.chain} has no Comet`);
-  return m.comet;
+  return m.comet as Address;
 }
 
 async function mint(e: Env, token: Address, to: Address, amount: bigint): Promise<void> {

@@ -56,7 +56,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const deployments = Object.values(o.manifest.chains).filter((d) => d !== undefined);
   const pollMs = o.pollingIntervalMs ?? 100;
   const faults = o.faults ?? new FaultRegistry();
-  const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc), faults);
+  const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc, o.protocols), faults);
   const accounts = o.accounts ?? serviceAccounts(o.keys!);
   const attestations = o.attestations ?? defaultAttestations(o.manifest, pollMs);
   const prices = createEthUsdPrices(access);

@@ -60,7 +60,7 @@ async function signAndSend(
   const c = access.client(tx.chain);
   const sabotage =
     (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
-  const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
+  const { to, data } = encodeTx(c, tx, account.address, sabotage);
   const estimate = () =>
     access
       .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))

@@ -5,6 +5,7 @@ import type { ChainPort } from '../../ports/chain';
 import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { NonceRepo } from '../../ports/store';
 import type { AttestationClient } from '../cctp/attestationClient';
+import type { ProtocolRegistry } from '../protocols/registry';
 import type { ChainClient } from './chainClients';
 import type { RpcObserver } from './observedTransport';
 import type { ServiceAccounts } from './serviceAccounts';
@@ -18,6 +19,8 @@ export interface ServiceKeys {
 
 export interface ViemChainPortOptions {
   manifest: SandboxManifest;
+  /** The lending protocols' modules the manifest's markets are read and called with (default: DEFAULT_PROTOCOLS). */
+  protocols?: ProtocolRegistry;
   /** The service's accounts from the key provider; or `keys`, raw keys the local provider's accounts are built over (tests, benches). */
   accounts?: ServiceAccounts;
   keys?: ServiceKeys;
