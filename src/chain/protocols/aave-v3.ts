@@ -67,7 +67,13 @@ export const aaveV3: LendingProtocolModule = {
   },
   async readSupplyIndex({ client, deployment }, m, blockNumber) {
     const at = blockNumber === undefined ? {} : { blockNumber };
-    const income = await client.readContract({ address: poolOf(deployment), abi: aavePoolAbi, functionName: 'getReserveNormalizedIncome', args: [m.token], ...at });
+    const income = await client.readContract({
+      address: poolOf(deployment),
+      abi: aavePoolAbi,
+      functionName: 'getReserveNormalizedIncome',
+      args: [m.token],
+      ...at,
+    });
     return BigInt(income as bigint);
   },
   readLentToken: (r: ProtocolReader, m: ManifestMarket) =>

@@ -38,7 +38,9 @@ export const compoundV3: LendingProtocolModule = {
   async readApy({ client }, m) {
     const comet = addressOf(m, 'comet');
     const utilization = await client.readContract({ address: comet, abi: sandboxCometAbi, functionName: 'getUtilization' });
-    return cometRateToApyPercent(BigInt(await client.readContract({ address: comet, abi: sandboxCometAbi, functionName: 'getSupplyRate', args: [utilization] })));
+    return cometRateToApyPercent(
+      BigInt(await client.readContract({ address: comet, abi: sandboxCometAbi, functionName: 'getSupplyRate', args: [utilization] })),
+    );
   },
   /** Comet's base supply index brought up to the block's time the way its own accrual does (index + index × rate × Δt / 1e18). */
   async readSupplyIndex({ client }, m, blockNumber) {

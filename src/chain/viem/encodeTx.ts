@@ -1,4 +1,4 @@
-import { encodeFunctionData, pad, zeroHash, type Address, type Hex } from 'viem';
+import { encodeFunctionData, pad, zeroHash, type Address } from 'viem';
 import { messageTransmitterV2Abi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
 import type { TokenAsset } from '../../domain/chains';

@@ -14,7 +14,8 @@ export async function verifyMarketTokens(c: ChainClient): Promise<string[]> {
     c.deployment.markets.map(async (m) => {
       const protocol = c.protocols.get(m.protocol);
       const lends = await protocol.readLentToken(c, m);
-      if (lends.toLowerCase() !== m.token.toLowerCase()) problems.push(`${c.name} ${m.protocol} ${m.asset}: ${protocol.position(m)} lends ${lends}, not ${m.token}`);
+      if (lends.toLowerCase() !== m.token.toLowerCase())
+        problems.push(`${c.name} ${m.protocol} ${m.asset}: ${protocol.position(m)} lends ${lends}, not ${m.token}`);
     }),
   );
   return problems;

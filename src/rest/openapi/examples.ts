@@ -70,8 +70,22 @@ export const EXAMPLES = {
   },
   yields: {
     rates: [
-      { chain: 'arbitrum-sepolia', protocol: EXAMPLE_PROTOCOLS.first, asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', apy: 4.2, sandboxOnly: false },
-      { chain: 'ethereum-sepolia', protocol: EXAMPLE_PROTOCOLS.second, asset: 'USDC', token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', apy: 3.1, sandboxOnly: false },
+      {
+        chain: 'arbitrum-sepolia',
+        protocol: EXAMPLE_PROTOCOLS.first,
+        asset: 'USDC',
+        token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
+        apy: 4.2,
+        sandboxOnly: false,
+      },
+      {
+        chain: 'ethereum-sepolia',
+        protocol: EXAMPLE_PROTOCOLS.second,
+        asset: 'USDC',
+        token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+        apy: 3.1,
+        sandboxOnly: false,
+      },
     ],
     best: {
       chain: 'arbitrum-sepolia',
@@ -86,7 +100,13 @@ export const EXAMPLES = {
   },
   createPolicy: {
     name: 'Small lends on L2s',
-    rules: { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: [EXAMPLE_PROTOCOLS.first], maxUsdPerIntent: '100', maxUsdPerDay: 500.5 },
+    rules: {
+      actions: ['lend', 'withdraw'],
+      chains: ['arbitrum-sepolia', 'base-sepolia'],
+      protocols: [EXAMPLE_PROTOCOLS.first],
+      maxUsdPerIntent: '100',
+      maxUsdPerDay: 500.5,
+    },
   },
   createAccountPolicy: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } },
   policy: {
