@@ -17,7 +17,8 @@ import {
 } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../src/domain/chains';
-import { sandboxATokenAbi, sandboxCometAbi, sandboxPoolAbi, sandboxPriceFeedAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
+import { sandboxCometAbi, sandboxPriceFeedAbi, sandboxTokenAbi, sandboxTokenAbi as sandboxATokenAbi } from '../../src/chain/sandbox/abis';
+import { aavePoolAbi as sandboxPoolAbi } from '../../src/chain/protocols/aavePoolAbi';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_MNEMONIC } from '../../src/chain/sandbox/accounts';
 import { CIRCLE_USDC, deploySandbox } from '../../src/chain/sandbox/deploy';
 import {

@@ -1,5 +1,4 @@
-import IPool from '@aave/core-v3/artifacts/contracts/interfaces/IPool.sol/IPool.json';
-import { encodeFunctionData, maxUint256, parseAbi, type Abi, type Address } from 'viem';
+import { encodeFunctionData, maxUint256, parseAbi, type Address } from 'viem';
 import { z } from 'zod';
 import { invalidChain } from '../../domain/errors/chain';
 import { ASSET_DECIMALS, type ChainName, type TokenAsset } from '../../domain/chains';
@@ -8,11 +7,10 @@ import { aaveRayToApyPercent } from '../apy';
 import { deployAaveMarket } from '../sandbox/aave/deployAave';
 import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
 import { SANDBOX_ETH_USD_ANSWER, aprToRay, sandboxLiquidity, sandboxPoolApr } from '../sandbox/initialState';
+import { aavePoolAbi } from './aavePoolAbi';
 import { addressOf } from './marketFields';
 import type { LendingProtocolModule, ProtocolReader, SandboxDeployContext } from './types';
 
-/** Aave v3's Pool interface as `@aave/core-v3` ships it: the calls are encoded with the protocol's own ABI. */
-export const aavePoolAbi = IPool.abi as Abi;
 const aTokenAbi = parseAbi(['function UNDERLYING_ASSET_ADDRESS() view returns (address)']);
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -60,9 +58,7 @@ export const aaveV3: LendingProtocolModule = {
   }),
 
   async readApy({ client, deployment }, m) {
-    const reserve = (await client.readContract({ address: poolOf(deployment), abi: aavePoolAbi, functionName: 'getReserveData', args: [m.token] })) as {
-      currentLiquidityRate: bigint;
-    };
+    const reserve = await client.readContract({ address: poolOf(deployment), abi: aavePoolAbi, functionName: 'getReserveData', args: [m.token] });
     return aaveRayToApyPercent(BigInt(reserve.currentLiquidityRate));
   },
   async readSupplyIndex({ client, deployment }, m, blockNumber) {
