@@ -5,6 +5,7 @@ import type { ChainPort } from '../ports/chain';
 import type { SandboxManifest } from '../ports/deploymentManifest';
 import { startSandbox } from './sandbox/sandbox';
 import { parseManifest } from './sandbox/manifestSchema';
+import { withInjectedReverts } from './sandbox/injectedReverts';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './sandbox/accounts';
 import type { ServiceAccounts } from './viem/serviceAccounts';
@@ -134,7 +135,9 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
   const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
   const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
-  const port = createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS });
+  const port = withInjectedReverts(
+    createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks), ...GAS }),
+  );
   const controls = createSandboxControls({
     client: port.client,
     deployerKey: SANDBOX_KEYS.deployer,

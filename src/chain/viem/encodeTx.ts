@@ -9,9 +9,6 @@ import { approveCall } from '../protocols/calls';
 import type { ProtocolRegistry } from '../protocols/registry';
 import type { Call } from '../protocols/types';
 
-/** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */
-const UNROUTABLE_DOMAIN = 99;
-
 export type EncodedTx = Call;
 
 /** A chain's deployment with the protocol modules its markets are called with (a ChainClient is one). */
@@ -41,26 +38,19 @@ export function spenderAddress(c: EncodingContext, spender: Spender, asset: Toke
   return c.protocols.get(spender).spender(d, marketOf(d, spender, asset));
 }
 
-/**
- * Encodes a transaction request against one chain's deployment; a supply or
- * withdraw is its protocol module's call. `sabotage` makes it revert on chain
- * (sandbox fault injection): a burn to an unknown domain, a supply above the
- * allowance.
- */
-export function encodeTx(c: EncodingContext, tx: TxRequest, from: Address, sabotage = false): EncodedTx {
+/** Encodes a transaction request against one chain's deployment; a supply or withdraw is its protocol module's call. */
+export function encodeTx(c: EncodingContext, tx: TxRequest, from: Address): EncodedTx {
   const d = c.deployment;
   switch (tx.kind) {
     case 'approve':
     case 'revoke':
       return approveCall(token(d, tx.asset), spenderAddress(c, tx.spender, tx.asset), tx.kind === 'approve' ? tx.amount : 0n);
-    case 'supply': {
-      const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;
-      return c.protocols.get(tx.protocol).supplyCall(d, marketOf(d, tx.protocol, tx.asset), amount, from);
-    }
+    case 'supply':
+      return c.protocols.get(tx.protocol).supplyCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
     case 'withdraw':
       return c.protocols.get(tx.protocol).withdrawCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
     case 'burn': {
-      const domain = sabotage ? UNROUTABLE_DOMAIN : CHAINS[tx.toChain].cctpDomain;
+      const domain = CHAINS[tx.toChain].cctpDomain;
       return {
         to: d.tokenMessenger,
         data: encodeFunctionData({
