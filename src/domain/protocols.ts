@@ -11,7 +11,3 @@ export const LENDING_PROTOCOL_INFO = {
 
 export type LendingProtocol = keyof typeof LENDING_PROTOCOL_INFO;
 export const LENDING_PROTOCOLS = Object.keys(LENDING_PROTOCOL_INFO) as [LendingProtocol, ...LendingProtocol[]];
-
-export function isLendingProtocol(name: string): name is LendingProtocol {
-  return Object.hasOwn(LENDING_PROTOCOL_INFO, name);
-}
