@@ -12,7 +12,7 @@ const FRONT_DOOR = ['src/app', 'src/domain', 'src/http', 'src/logger.ts', 'src/m
 export const LAYERS = {
   'src/domain': [],
   'src/ports': ['src/domain'],
-  'src/app': ['src/domain', 'src/ports', 'src/engine/planning.ts'],
+  'src/app': ['src/domain', 'src/ports', 'src/engine/planning.ts', 'src/engine/stepRequests.ts'],
   'src/engine': ['src/domain', 'src/ports'],
   'src/chain': ['src/domain', 'src/ports'],
   'src/store': ['src/domain', 'src/ports'],
@@ -114,6 +114,7 @@ export const ENGINE_TIERS = [
       'retry.ts',
       'sharedBus.ts',
       'stepAmounts.ts',
+      'stepRequests.ts',
       'walletSigner.ts',
     ],
   },

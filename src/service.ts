@@ -27,6 +27,7 @@ import type { NonceRepo, Store } from './ports/store';
 import { settleFinalIntent } from './app/budgets/finalIntent';
 import { checkPlanPolicy } from './app/policies/planCheck';
 import { startChains, type RunningChains } from './chain/startChains';
+import type { ProtocolRegistry } from './chain/protocols/registry';
 import { chainFastReads } from './rest/routes/chainReads';
 import { sandboxAdminRoutes } from './rest/routes/sandboxAdmin';
 import { sandboxAdmin } from './app/sandbox/sandboxAdmin';
@@ -111,8 +112,14 @@ export function assertKeysOutliveRestart(config: Pick<Config, 'mongodbUri' | 'sa
   }
 }
 
+/** What the composition takes besides the configuration. */
+export interface ServiceOptions {
+  /** The lending protocols' modules (default: aave-v3 and compound-v3, DEFAULT_PROTOCOLS). */
+  protocols?: ProtocolRegistry;
+}
+
 /** Composition root: config → store → chains → key vault → use-case deps → REST + GraphQL on one HTTP server. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   assertKeysOutliveRestart(config);
   // The one clock of this process: the store, the chains, the engine, webhooks and the yield sampler all take it.
   const systemClock = createSystemClock();
@@ -149,7 +156,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       return s;
     }),
     startChains(
-      { ...config, serviceAccounts: serviceKeys, fundAddresses: settler ? [settler.address] : [] },
+      { ...config, serviceAccounts: serviceKeys, fundAddresses: settler ? [settler.address] : [], protocols: options.protocols },
       { onRpc: metrics.chainRpc, nonces: () => sharedNonces, onNonceRetry: (chain) => metrics.nonceRetry(chain), clock: systemClock },
     ),
   ]);

@@ -83,7 +83,7 @@ export function createReplayer(manifest: SandboxManifest, pollingIntervalMs: num
       await client(chain).client.request({ method: 'hardhat_setBalance' as never, params: [address, toHex(wei)] as never });
     },
     send(account, tx) {
-      const { to, data } = encodeTx(client(tx.chain).deployment, tx, account.address);
+      const { to, data } = encodeTx(client(tx.chain), tx, account.address);
       return timed(account, tx.chain, tx.kind, { to, data });
     },
     transfer(account, chain, to, wei) {

@@ -6,6 +6,8 @@ import type { ChainPort } from '../ports/chain';
 import type { SandboxManifest } from '../ports/deploymentManifest';
 import { startSandbox } from './sandbox/sandbox';
 import { parseManifest } from './sandbox/manifestSchema';
+import { withInjectedReverts } from './sandbox/injectedReverts';
+import type { ProtocolRegistry } from './protocols/registry';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './sandbox/accounts';
 import type { ServiceAccounts } from './viem/serviceAccounts';
@@ -41,6 +43,8 @@ export interface ChainsConfig {
   attestationApiUrl?: string;
   /** How long a shared signer's nonce gap (taken, never sent) holds its later transactions before the allocator re-synchronises (default 5 s). */
   nonceGapMs?: number;
+  /** The lending protocols' modules (default: DEFAULT_PROTOCOLS): the manifest's markets are checked, read and called with them. */
+  protocols?: ProtocolRegistry;
 }
 
 export interface RunningChains {
@@ -74,8 +78,8 @@ const GAS = { minGasWei: parseEther('0.001'), topUpWei: parseEther('0.003') };
 /** The faucet's USDC stock on the demo chain, minted at sandbox start when it runs low. */
 const FAUCET_STOCK = parseUnits('1000000', 6);
 
-function readManifest(path: string): SandboxManifest {
-  return parseManifest(JSON.parse(readFileSync(path, 'utf8')), path);
+function readManifest(path: string, protocols?: ProtocolRegistry): SandboxManifest {
+  return parseManifest(JSON.parse(readFileSync(path, 'utf8')), path, protocols);
 }
 
 /** What the composition root observes of the chains (metrics). */
@@ -96,6 +100,7 @@ export interface ChainHooks {
 
 const portOptions = (cfg: ChainsConfig, hooks: ChainHooks, clock: Clock) => ({
   clock,
+  protocols: cfg.protocols,
   rpcTimeoutMs: cfg.rpcTimeoutMs,
   nonceGapMs: cfg.nonceGapMs,
   onRpc: hooks.onRpc,
@@ -109,7 +114,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
   const started = clock.monotonicMs();
   if (cfg.chainMode === 'rpc') {
     if (!cfg.chainManifestPath || (!cfg.serviceKeys && !cfg.serviceAccounts)) throw new Error('CHAIN_MODE=rpc needs CHAIN_MANIFEST and the service keys');
-    const manifest = readManifest(cfg.chainManifestPath);
+    const manifest = readManifest(cfg.chainManifestPath, cfg.protocols);
     // Attestations come from Circle's service (or a compatible one): the service holds no attester key.
     manifest.attestationApi = cfg.attestationApiUrl ?? manifest.attestationApi ?? IRIS_SANDBOX_URL;
     for (const [name, url] of Object.entries(cfg.rpcUrls)) {
@@ -136,10 +141,14 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     };
   }
 
-  const sandbox = cfg.sandboxManifestPath ? null : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets });
-  const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!);
+  const sandbox = cfg.sandboxManifestPath
+    ? null
+    : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets, protocols: cfg.protocols });
+  const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!, cfg.protocols);
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
-  const port = createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks, clock), ...GAS });
+  const port = withInjectedReverts(
+    createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks, clock), ...GAS }),
+  );
   const controls = createSandboxControls({
     client: port.client,
     deployerKey: SANDBOX_KEYS.deployer,

@@ -51,6 +51,5 @@ export function chainByName(name: ChainName): ChainInfo {
   return CHAINS[name];
 }
 
-/** Lending protocols the service supplies to (names as in the yields report). */
-export const LENDING_PROTOCOLS = ['aave-v3', 'compound-v3'] as const;
-export type LendingProtocol = (typeof LENDING_PROTOCOLS)[number];
+/** Lending protocols the service supplies to: their one list is domain/protocols.ts. */
+export { LENDING_PROTOCOLS, type LendingProtocol } from './protocols';

@@ -5,28 +5,20 @@ import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
  * One lending market: a protocol lending one token on one chain. The token is
  * named by its address because a symbol is not an identity: Aave's testnet
  * markets list a faucet "USDC" of Aave's own that is not Circle's USDC, and
- * `asset: "USDC"` always means Circle's (`tokens.USDC`).
+ * `asset: "USDC"` always means Circle's (`tokens.USDC`). The protocol's own
+ * contracts of the market (an Aave aToken, a Comet) are further fields, which
+ * only the protocol's module (src/chain/protocols) reads.
  */
-export type ManifestMarket =
-  | {
-      protocol: 'aave-v3';
-      asset: TokenAsset;
-      /** The reserve's underlying token; always `tokens[asset]` of the chain. */
-      token: Address;
-      /** The reserve's aToken (the position, interest included). */
-      aToken: Address;
-      /** A market the sandbox adds where the real test network has none (so every strategy can be tried on every chain offline). */
-      sandboxOnly?: true;
-    }
-  | {
-      protocol: 'compound-v3';
-      asset: TokenAsset;
-      /** The Comet's base token; always `tokens[asset]` of the chain. */
-      token: Address;
-      /** The Comet (market and position in one contract). */
-      comet: Address;
-      sandboxOnly?: true;
-    };
+export interface ManifestMarket {
+  protocol: LendingProtocol;
+  asset: TokenAsset;
+  /** The market's underlying token; always `tokens[asset]` of the chain. */
+  token: Address;
+  /** A market the sandbox adds where the real test network has none (so every strategy can be tried on every chain offline). */
+  sandboxOnly?: true;
+  /** The protocol's contracts of the market, by the names its module gives them (`aToken`, `comet`). */
+  [field: string]: unknown;
+}
 
 /** Addresses of the contracts on one chain (the sandbox's deployment, or an rpc-mode deployment manifest). */
 export interface ChainDeployment {
@@ -35,9 +27,9 @@ export interface ChainDeployment {
   rpcUrl: string;
   /** ERC-20 token per asset present on this chain (the API's "Assets"); USDC is Circle's. */
   tokens: Partial<Record<TokenAsset, Address>>;
-  /** Aave v3 Pool (the proxy callers use); null where the chain has no Aave market. */
+  /** Aave v3 Pool (the proxy callers use); null where the chain has no Aave market. Read by the Aave module only. */
   aavePool: Address | null;
-  /** Sandbox only: the rate strategy of ours behind the reserves, which the admin rate control sets. */
+  /** Sandbox only: the rate strategy of ours behind the Aave reserves, which the admin rate control sets. */
   aaveRateStrategy?: Address;
   /** The lending markets that exist on this chain. */
   markets: ManifestMarket[];
@@ -54,11 +46,6 @@ export interface SandboxManifest {
   /** Base URL of the Iris-compatible attestation service (Circle's in rpc mode; the sandbox runs its own). */
   attestationApi?: string;
   chains: Partial<Record<ChainName, ChainDeployment>>;
-}
-
-/** Where a market's position is read: the aToken, or the Comet itself. */
-export function positionContract(m: ManifestMarket): Address {
-  return m.protocol === 'aave-v3' ? m.aToken : m.comet;
 }
 
 /** The market of `protocol` for `asset` on the chain, if it exists. */

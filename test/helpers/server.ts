@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { startService, type RunningService } from '../../src/service';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/app/accounts/apiKeyFormat';
 import { newId } from '../../src/domain/ids';
 import type { Account } from '../../src/domain/types';
@@ -86,13 +86,13 @@ function expectStatus(a: HttpAnswer, status: number, what: string): void {
  * attaches to the sandbox devnets of jest's globalSetup (SANDBOX_MANIFEST)
  * when there are some, instead of starting its own.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestServer> {
   const shared = process.env.SANDBOX_MANIFEST ? { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST } : {};
   const merged: Record<string, string | undefined> = { PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...shared, ...env };
   // Attached devnets with the memory store need a configured master key (the service refuses a random one); a test's wallets die with it anyway.
   const keyed = merged.SANDBOX_MANIFEST && !merged.MONGODB_URI && !merged.KEY_VAULT_MASTER_KEY ? { KEY_VAULT_MASTER_KEY: TEST_MASTER_KEY } : {};
   const config = loadConfig({ ...merged, ...keyed });
-  const service = await startService(config, createLogger('silent'));
+  const service = await startService(config, createLogger('silent'), options);
   const { url } = service;
 
   const rest: TestServer['rest'] = (method, path, o = {}) => {

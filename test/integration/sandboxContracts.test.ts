@@ -17,7 +17,8 @@ import {
 } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../src/domain/chains';
-import { sandboxATokenAbi, sandboxCometAbi, sandboxPoolAbi, sandboxPriceFeedAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
+import { sandboxCometAbi, sandboxPriceFeedAbi, sandboxTokenAbi, sandboxTokenAbi as sandboxATokenAbi } from '../../src/chain/sandbox/abis';
+import { aavePoolAbi as sandboxPoolAbi } from '../../src/chain/protocols/aavePoolAbi';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_MNEMONIC } from '../../src/chain/sandbox/accounts';
 import { CIRCLE_USDC, deploySandbox } from '../../src/chain/sandbox/deploy';
 import {
@@ -77,13 +78,13 @@ function tokenOf(e: Env, asset: TokenAsset): Address {
 function aTokenOf(e: Env, asset: TokenAsset): Address {
   const m = e.d.markets.find((x) => x.protocol === 'aave-v3' && x.asset === asset);
   if (!m || m.protocol !== 'aave-v3') throw new Error(`${e.d.chain} has no aave-v3 ${asset} market`);
-  return m.aToken;
+  return m.aToken as Address;
 }
 
 function cometOf(e: Env): Address {
   const m = e.d.markets.find((x) => x.protocol === 'compound-v3');
   if (!m || m.protocol !== 'compound-v3') throw new Error(`${e.d.chain} has no Comet`);
-  return m.comet;
+  return m.comet as Address;
 }
 
 async function mint(e: Env, token: Address, to: Address, amount: bigint): Promise<void> {

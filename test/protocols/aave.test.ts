@@ -6,7 +6,8 @@ import { aaveArtifact, librariesOf, linkBytecode, type AaveArtifact } from '../.
 import { deployAaveMarket, type AaveMarketDeployment, type AaveReserveInput } from '../../src/chain/sandbox/aave/deployAave';
 import { readReserve } from '../../src/chain/sandbox/aave/readReserve';
 import { setSupplyApy } from '../../src/chain/sandbox/aave/setSupplyApy';
-import { sandboxCreate2FactoryAbi, sandboxPoolAbi, sandboxRateStrategyAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
+import { sandboxCreate2FactoryAbi, sandboxRateStrategyAbi, sandboxTokenAbi } from '../../src/chain/sandbox/abis';
+import { aavePoolAbi as sandboxPoolAbi } from '../../src/chain/protocols/aavePoolAbi';
 import artifacts from '../../src/chain/sandbox/artifacts.json';
 import { startDevnets, type Devnets } from '../../src/chain/sandbox/devnets';
 import { RAY } from '../../src/chain/sandbox/initialState';

@@ -19,10 +19,8 @@ describe('sandbox contract artifacts', () => {
   it('behavior: every deployable sandbox contract is present with bytecode', () => {
     expect(Object.keys(compiled)).toEqual([
       'MessageTransmitterV2',
-      'SandboxAToken',
       'SandboxComet',
       'SandboxCreate2Factory',
-      'SandboxPool',
       'SandboxPriceFeed',
       'SandboxRateStrategy',
       'SandboxToken',

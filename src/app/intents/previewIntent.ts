@@ -7,7 +7,7 @@ import { effectivePolicy } from '../policies/walletPolicy';
 import { askedOf, checkWalletChains, namedChains } from './submitIntent';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { policyViolation } from '../../domain/errors/policy';
-import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, FINALITY_OF_SPEED, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
+import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
 import { cctpFee } from '../../domain/cctpFee';
 import { fromUnits, toUnits } from '../../domain/money';
 import { DEFAULT_HORIZON_DAYS, optimizationOf } from '../../domain/optimize';
@@ -16,12 +16,11 @@ import { requestChains, requestProtocols, requestSourceChains } from '../policie
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
 import { parseCreateIntent } from '../../domain/schemas/intent';
-import type { AssumedFunds, GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
+import type { GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
 import {
   planOn,
   planningError,
   planningRequestOf,
-  plannedFeeOf,
   rankNetReturns,
   readPlanning,
   reportedApy,
@@ -29,7 +28,7 @@ import {
   type PlanningEffects,
   type PlanSuccess,
 } from '../../engine/planning';
-import { PROTOCOLS, type Protocol } from '../../ports/chain';
+import { stepRequests } from '../../engine/stepRequests';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
 export type PreviewChoice = 'bestApy' | 'netReturn';
@@ -153,40 +152,6 @@ const usdOf = (gas: bigint, q: GasQuote): number => (Number(gas * q.gasPriceWei)
 /** Yearly earnings of `units` at `apy` percent, in smallest units (rounded down). */
 const yearly = (units: bigint, apy: number): bigint => (units * BigInt(Math.round(apy * 1e6))) / 100_000_000n;
 
-const protocolOf = (name: string): Protocol => PROTOCOLS.find((p) => p === name) ?? 'aave-v3';
-
-/** The transactions a step sends, as the executor builds them, each with the funds an earlier one brings (for the simulation). */
-function stepTransactions(step: Step, asset: TokenAsset): { tx: TxRequest; assume?: AssumedFunds }[] {
-  if (step.type === 'bridge') {
-    const amount = toUnits(step.amount, 'USDC');
-    return [
-      { tx: { kind: 'approve', chain: step.from, asset: 'USDC', spender: 'bridge', amount } },
-      {
-        tx: {
-          kind: 'burn',
-          chain: step.from,
-          toChain: step.to,
-          amount,
-          maxFee: plannedFeeOf(step),
-          minFinalityThreshold: step.minFinalityThreshold ?? FINALITY_OF_SPEED.fast,
-        },
-        assume: { asset: 'USDC', amount, spender: 'bridge' },
-      },
-      // the mint's message and attestation exist only after the burn: its figure is the typical one
-      { tx: { kind: 'mint', chain: step.to, message: '0x', attestation: '0x' } },
-    ];
-  }
-  const protocol = protocolOf(step.protocol);
-  const amount = toUnits(step.amount, step.asset ?? asset);
-  if (step.type === 'deposit') {
-    return [
-      { tx: { kind: 'approve', chain: step.chain, asset: step.asset, spender: protocol, amount } },
-      { tx: { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount }, assume: { asset: step.asset, amount, spender: protocol } },
-    ];
-  }
-  return [{ tx: { kind: 'withdraw', chain: step.chain, protocol, asset: step.asset, amount } }];
-}
-
 /** Refuses, as POST /intents would, what the policy decides from the request alone (its daily cap is neither checked nor reserved: nothing is spent). */
 export async function checkPolicy(
   deps: PreviewIntentDeps,
@@ -262,7 +227,7 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   const steps = await Promise.all(
     result.plan.steps.map(async (step): Promise<PreviewStep> => {
       const txs = await Promise.all(
-        stepTransactions(step, asset).map(async ({ tx, assume }): Promise<PreviewTransaction> => {
+        stepRequests(step).map(async ({ tx, assume }): Promise<PreviewTransaction> => {
           const [estimate, quote] = await Promise.all([deps.chains.estimateGas(address, tx, assume), quoteOf(tx.chain)]);
           return { kind: tx.kind, chain: tx.chain, gas: estimate.gas.toString(), gasUsd: roundUsd(usdOf(estimate.gas, quote)), estimate: estimate.method };
         }),

@@ -21,28 +21,19 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ASSET_DECIMALS, CHAINS, type ChainName, type TokenAsset } from '../../domain/chains';
-import { sandboxCometAbi, sandboxCreate2FactoryAbi, sandboxPriceFeedAbi, sandboxTokenAbi, messageTransmitterV2Abi, tokenMessengerV2Abi } from './abis';
+import { sandboxCreate2FactoryAbi, sandboxPriceFeedAbi, sandboxTokenAbi, messageTransmitterV2Abi, tokenMessengerV2Abi } from './abis';
 import artifacts from './artifacts.json';
-import {
-  SANDBOX_COMET_APR,
-  SANDBOX_DEFAULT_POOL_APR,
-  SANDBOX_ETH_USD_ANSWER,
-  SANDBOX_TOKEN_METADATA,
-  aprToCometRatePerSecond,
-  aprToRay,
-  sandboxLiquidity,
-  sandboxPoolApr,
-} from './initialState';
+import { SANDBOX_ETH_USD_ANSWER, SANDBOX_TOKEN_METADATA } from './initialState';
 import type { ChainDeployment, ManifestMarket, SandboxManifest } from '../../ports/deploymentManifest';
-import { sandboxMarkets, type SandboxMarketMode } from './marketLayout';
+import { sandboxMarkets, type MarketLayout, type SandboxMarketMode } from './marketLayout';
 import { viemChainFor } from './viemChains';
-import { deployAaveMarket } from './aave/deployAave';
 import { deployUsdc } from './usdc/deployUsdc';
 import { fiatTokenV2_2Abi } from './usdc/fiatToken';
 import { createDeployer } from './deployer';
 import { withDeployGas } from './deployGas';
 import { SANDBOX_ADDRESSES } from './accounts';
-import { aaveRayToApyPercent } from '../apy';
+import { DEFAULT_PROTOCOLS, type ProtocolRegistry } from '../protocols/registry';
+import type { SandboxDeployContext } from '../protocols/types';
 
 /** JSON-RPC endpoint of a chain to deploy to. */
 export interface SandboxChainEndpoint {
@@ -61,6 +52,10 @@ export interface DeploySandboxOptions {
   minters?: readonly Address[];
   /** The lending markets listed: the real test networks' layout plus sandbox-only Aave USDC markets (`all`, default), or exactly the real layout (`testnets`). */
   markets?: SandboxMarketMode;
+  /** The chain layout of markets to deploy (default: the sandbox's, marketLayout.ts). */
+  layout?: MarketLayout;
+  /** The protocols' modules that deploy the markets (default: DEFAULT_PROTOCOLS). */
+  protocols?: ProtocolRegistry;
 }
 
 type Public = PublicClient<HttpTransport, Chain>;
@@ -128,41 +123,33 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
   // Circle's own USDC, where Circle's is on the public test networks (x402 clients' default spending controls know these addresses).
   const usdc = (tokens.USDC = await ensureUsdc(ctx, options));
 
-  const slots = sandboxMarkets(ctx.name, options.markets ?? 'all');
+  const slots = sandboxMarkets(ctx.name, options.markets ?? 'all', options.layout);
+  const protocols = options.protocols ?? DEFAULT_PROTOCOLS;
   const tokenOf = (asset: TokenAsset): Address => {
     const t = tokens[asset];
     if (!t) throw new Error(`deploySandbox: ${ctx.name} lists a market for ${asset}, which the chain has no token of`);
     return t;
   };
+  // Each protocol's module deploys its own markets (and owns any deployment-wide field, as Aave its Pool).
   const markets: ManifestMarket[] = [];
-  const aaveSlots = slots.filter((m) => m.protocol === 'aave-v3');
-  const aave =
-    aaveSlots.length > 0
-      ? await deployAave(
-          ctx,
-          factory,
-          aaveSlots.map((m) => [m.asset, tokenOf(m.asset)] as const),
-        )
-      : null;
-  aaveSlots.forEach((m, i) =>
-    markets.push({
-      protocol: 'aave-v3',
-      asset: m.asset,
-      token: tokenOf(m.asset),
-      aToken: aave!.aTokens[i]!,
-      ...(m.sandboxOnly && { sandboxOnly: true as const }),
-    }),
-  );
-
-  for (const m of slots.filter((s) => s.protocol === 'compound-v3')) {
-    const token = tokenOf(m.asset);
-    const comet = await create2(`comet:${m.asset}`, encodeDeployData({ abi: sandboxCometAbi, bytecode: bytecodeOf('SandboxComet'), args: [token, ctx.owner] }));
-    const market = getContract({ address: comet, abi: sandboxCometAbi, client: { public: ctx.public, wallet: ctx.wallet } });
-    if ((await market.read.supplyRatePerSecond()) === 0n) {
-      await confirm(ctx, market.write.setSupplyRate([aprToCometRatePerSecond(SANDBOX_COMET_APR[ctx.name] ?? SANDBOX_DEFAULT_POOL_APR)]));
-    }
-    await ensureLiquidity(ctx, token, comet, sandboxLiquidity(m.asset));
-    markets.push({ protocol: 'compound-v3', asset: m.asset, token, comet, ...(m.sandboxOnly && { sandboxOnly: true as const }) });
+  let owned: Partial<ChainDeployment> = {};
+  const deployCtx: SandboxDeployContext = {
+    name: ctx.name,
+    public: ctx.public,
+    wallet: ctx.wallet,
+    owner: ctx.owner,
+    factory,
+    create2,
+    ensureLiquidity: (token, holder, amount) => ensureLiquidity(ctx, token, holder, amount),
+    confirm: (pending) => confirm(ctx, pending),
+    bytecodeOf: (contract) => bytecodeOf(contract as keyof typeof artifacts),
+  };
+  for (const protocol of protocols.modules) {
+    const mine = slots.filter((s) => s.protocol === protocol.name).map((s) => ({ asset: s.asset, token: tokenOf(s.asset), sandboxOnly: s.sandboxOnly }));
+    if (mine.length === 0) continue;
+    const deployed = await protocol.sandbox.deploy(deployCtx, mine);
+    markets.push(...deployed.markets);
+    owned = { ...owned, ...deployed.deployment };
   }
 
   const { messageTransmitter, tokenMessenger } = await ensureBridge(ctx, create2, usdc, options.attesterAddress, options.deployerKey);
@@ -182,8 +169,8 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     chainId: ctx.chainId,
     rpcUrl: ctx.rpcUrl,
     tokens,
-    aavePool: aave?.pool ?? null,
-    ...(aave && { aaveRateStrategy: aave.rateStrategy }),
+    aavePool: null,
+    ...owned,
     markets,
     tokenMessenger,
     messageTransmitter,
@@ -251,53 +238,6 @@ async function ensureUsdcMinter(ctx: ChainContext, usdc: Address, minter: Addres
       ctx,
       ctx.wallet.writeContract({ address: usdc, abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [minter, USDC_MINTER_ALLOWANCE] }),
     );
-}
-
-/** Aave's L2 markets (Arbitrum, Base) run `L2Pool`; Ethereum's runs `Pool`. */
-const AAVE_L2: Readonly<Record<ChainName, boolean>> = {
-  ethereum: false,
-  arbitrum: true,
-  base: true,
-  'ethereum-sepolia': false,
-  'arbitrum-sepolia': true,
-  'base-sepolia': true,
-};
-
-/** Share of each reserve's seed the deployer borrows back: the debt whose interest pays suppliers. */
-const SEED_UTILIZATION_PERCENT = 50n;
-
-/**
- * Aave v3's own code (`@aave/core-v3`) listing the layout's reserves, through
- * the CREATE2 factory so a redeploy on the same chain finds the market where
- * it left it. The deployer supplies each token's liquidity seed and borrows
- * half of it back, so a supplier's interest is paid by real debt at the rate
- * the sandbox rate strategy is told (`SANDBOX_POOL_APR`, the admin rate control).
- */
-async function deployAave(ctx: ChainContext, factory: Address, listed: readonly (readonly [TokenAsset, Address])[]) {
-  for (const [asset, token] of listed) await ensureLiquidity(ctx, token, ctx.owner, sandboxLiquidity(asset));
-  const market = await deployAaveMarket({
-    publicClient: ctx.public,
-    walletClient: ctx.wallet,
-    l2: AAVE_L2[ctx.name],
-    factory,
-    reserves: listed.map(([asset, token]) => {
-      const seed = sandboxLiquidity(asset);
-      return {
-        token,
-        decimals: ASSET_DECIMALS[asset],
-        symbol: asset,
-        price: { answer: asset === 'WETH' ? SANDBOX_ETH_USD_ANSWER : 1_00000000n },
-        supplyApyPercent: aprToApyPercent(sandboxPoolApr(ctx.name, asset)),
-        seed: { supply: seed, borrow: (seed * SEED_UTILIZATION_PERCENT) / 100n },
-      };
-    }),
-  });
-  return { pool: market.pool, aTokens: market.reserves.map((r) => r.aToken), rateStrategy: market.rateStrategy };
-}
-
-/** An APR decimal string ("0.042") as the APY percent it compounds to per second (4.29). */
-function aprToApyPercent(apr: string): number {
-  return aaveRayToApyPercent(aprToRay(apr));
 }
 
 /** Top `holder`'s balance of `token` up to at least `amount` (the interest reserve). */

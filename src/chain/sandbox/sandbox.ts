@@ -6,7 +6,8 @@ import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { Hex } from 'viem';
 import { CHAINS } from '../../domain/chains';
 import { startIrisServer, type IrisServer } from './iris/irisServer';
-import type { SandboxMarketMode } from './marketLayout';
+import type { MarketLayout, SandboxMarketMode } from './marketLayout';
+import type { ProtocolRegistry } from '../protocols/registry';
 
 /** The chains a sandbox runs by default. */
 export const DEFAULT_SANDBOX_CHAINS: readonly ChainName[] = ['ethereum-sepolia', 'arbitrum-sepolia', 'base-sepolia'];
@@ -22,6 +23,9 @@ export interface SandboxOptions {
   attestationDelaysMs?: { fast?: number; standard?: number };
   /** Lending markets: the real test networks' layout plus sandbox-only Aave USDC markets (`all`, default), or exactly the real layout (`testnets`). */
   markets?: SandboxMarketMode;
+  /** The chain layout of the markets (default: marketLayout.ts's) and the protocols' modules that deploy them (default: DEFAULT_PROTOCOLS). */
+  layout?: MarketLayout;
+  protocols?: ProtocolRegistry;
   /** Chain i listens on basePort + i; default: free ports. */
   basePort?: number;
   /** Address the devnets listen on (default 127.0.0.1); the manifest's RPC URLs stay reachable from this process. */
@@ -79,6 +83,8 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
       attesterAddress: SANDBOX_ADDRESSES.attester,
       minters: [SANDBOX_ADDRESSES.faucet],
       markets: options.markets,
+      layout: options.layout,
+      protocols: options.protocols,
     });
   const blockTimeMs = options.blockTimeMs;
   let iris: IrisServer | undefined;

@@ -1,16 +1,18 @@
 import { createPublicClient, http, type Chain, type PublicClient } from 'viem';
 import type { ChainName } from '../../domain/chains';
 import type { ChainDeployment } from '../../ports/deploymentManifest';
+import { DEFAULT_PROTOCOLS, type ProtocolRegistry } from '../protocols/registry';
 import { viemChainFor } from '../sandbox/viemChains';
 import { observedTransport, type RpcObserver } from './observedTransport';
 import { fetchResendingReadsOnStaleSocket } from './staleSocketFetch';
 
-/** One chain as the adapter sees it: its deployment and a batching public client. */
+/** One chain as the adapter sees it: its deployment, a batching public client, and the lending protocols' modules its markets are read and called with. */
 export interface ChainClient {
   name: ChainName;
   chain: Chain;
   deployment: ChainDeployment;
   client: PublicClient;
+  protocols: ProtocolRegistry;
 }
 
 /**
@@ -22,6 +24,7 @@ export function createChainClients(
   pollingIntervalMs: number,
   timeoutMs = 10_000,
   onRpc?: RpcObserver,
+  protocols: ProtocolRegistry = DEFAULT_PROTOCOLS,
 ): Map<ChainName, ChainClient> {
   const out = new Map<ChainName, ChainClient>();
   for (const d of deployments) {
@@ -33,7 +36,7 @@ export function createChainClients(
       transport: onRpc ? observedTransport(transport, d.chain, onRpc) : transport,
       pollingInterval: pollingIntervalMs,
     }) as PublicClient;
-    out.set(d.chain, { name: d.chain, chain, deployment: d, client });
+    out.set(d.chain, { name: d.chain, chain, deployment: d, client, protocols });
   }
   return out;
 }

@@ -57,7 +57,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   const pollMs = o.pollingIntervalMs ?? 100;
   const clock = o.clock ?? createSystemClock();
   const faults = o.faults ?? new FaultRegistry();
-  const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc), faults);
+  const access = createChainAccess(createChainClients(deployments, pollMs, o.rpcTimeoutMs, o.onRpc, o.protocols), faults);
   const accounts = o.accounts ?? serviceAccounts(o.keys!);
   const attestations = o.attestations ?? defaultAttestations(o.manifest, pollMs);
   const prices = createEthUsdPrices(access);
@@ -91,6 +91,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     dropRouteFees: () => fees.drop(),
     priceUsd: (asset, chain) => priceUsd(prices, asset, chain),
     send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp),
+    sendAtGasLimit: (gasLimit, signer, tx, onSigned, onGasTopUp) =>
+      send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp, gasLimit),
     rebroadcast: (chain, raw) => rebroadcast(access, chain, raw),
     receipt: (chain, txHash, timeoutMs) => receipt(reads, chain, txHash, timeoutMs),
     findReceipt: (chain, hashes, waitMs) => findReceipt(reads, chain, hashes, waitMs),

@@ -1,17 +1,20 @@
-import { encodeFunctionData, maxUint256, pad, zeroHash, type Address, type Hex } from 'viem';
-import { messageTransmitterV2Abi, sandboxCometAbi, sandboxPoolAbi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
+import { encodeFunctionData, pad, zeroHash, type Address } from 'viem';
+import { messageTransmitterV2Abi, sandboxTokenAbi, tokenMessengerV2Abi } from '../sandbox/abis';
 import { CHAINS } from '../../domain/chains';
 import type { TokenAsset } from '../../domain/chains';
 import type { Protocol, Spender, TxRequest } from '../../ports/chain';
 import { findMarket, type ChainDeployment, type ManifestMarket } from '../../ports/deploymentManifest';
 import { ServiceError } from '../../domain/errors/base';
+import { approveCall } from '../protocols/calls';
+import type { ProtocolRegistry } from '../protocols/registry';
+import type { Call } from '../protocols/types';
 
-/** An unknown CCTP domain: the messenger reverts a burn towards it (injected bridge-revert). */
-const UNROUTABLE_DOMAIN = 99;
+export type EncodedTx = Call;
 
-export interface EncodedTx {
-  to: Address;
-  data: Hex;
+/** A chain's deployment with the protocol modules its markets are called with (a ChainClient is one). */
+export interface EncodingContext {
+  deployment: ChainDeployment;
+  protocols: ProtocolRegistry;
 }
 
 /** The token contract of `asset` on the deployment's chain. */
@@ -28,42 +31,26 @@ function marketOf(d: ChainDeployment, protocol: Protocol, asset: TokenAsset): Ma
   return m;
 }
 
-/** The contract that takes `asset` for `spender`: the Aave Pool or the asset's Comet, or the CCTP token messenger. */
-export function spenderAddress(d: ChainDeployment, spender: Spender, asset: TokenAsset): Address {
+/** The contract that takes `asset` for `spender`: the protocol's spender of the asset's market (its module says which), or the CCTP token messenger. */
+export function spenderAddress(c: EncodingContext, spender: Spender, asset: TokenAsset): Address {
+  const d = c.deployment;
   if (spender === 'bridge') return d.tokenMessenger;
-  const m = marketOf(d, spender, asset);
-  return m.protocol === 'aave-v3' ? d.aavePool! : m.comet;
+  return c.protocols.get(spender).spender(d, marketOf(d, spender, asset));
 }
 
-/**
- * Encodes a transaction request against one chain's deployment. `sabotage`
- * makes it revert on chain (sandbox fault injection): a burn to an unknown
- * domain, a supply above the allowance.
- */
-export function encodeTx(d: ChainDeployment, tx: TxRequest, from: Address, sabotage = false): EncodedTx {
+/** Encodes a transaction request against one chain's deployment; a supply or withdraw is its protocol module's call. */
+export function encodeTx(c: EncodingContext, tx: TxRequest, from: Address): EncodedTx {
+  const d = c.deployment;
   switch (tx.kind) {
     case 'approve':
-    case 'revoke': {
-      const spender = spenderAddress(d, tx.spender, tx.asset);
-      const amount = tx.kind === 'approve' ? tx.amount : 0n;
-      return { to: token(d, tx.asset), data: encodeFunctionData({ abi: sandboxTokenAbi, functionName: 'approve', args: [spender, amount] }) };
-    }
-    case 'supply': {
-      const amount = sabotage ? tx.amount * 2n + 1n : tx.amount;
-      const m = marketOf(d, tx.protocol, tx.asset);
-      if (m.protocol === 'compound-v3')
-        return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'supply', args: [m.token, amount] }) };
-      return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'supply', args: [m.token, amount, from, 0] }) };
-    }
-    case 'withdraw': {
-      const amount = tx.amount === 'max' ? maxUint256 : tx.amount;
-      const m = marketOf(d, tx.protocol, tx.asset);
-      if (m.protocol === 'compound-v3')
-        return { to: m.comet, data: encodeFunctionData({ abi: sandboxCometAbi, functionName: 'withdraw', args: [m.token, amount] }) };
-      return { to: d.aavePool!, data: encodeFunctionData({ abi: sandboxPoolAbi, functionName: 'withdraw', args: [m.token, amount, from] }) };
-    }
+    case 'revoke':
+      return approveCall(token(d, tx.asset), spenderAddress(c, tx.spender, tx.asset), tx.kind === 'approve' ? tx.amount : 0n);
+    case 'supply':
+      return c.protocols.get(tx.protocol).supplyCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
+    case 'withdraw':
+      return c.protocols.get(tx.protocol).withdrawCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
     case 'burn': {
-      const domain = sabotage ? UNROUTABLE_DOMAIN : CHAINS[tx.toChain].cctpDomain;
+      const domain = CHAINS[tx.toChain].cctpDomain;
       return {
         to: d.tokenMessenger,
         data: encodeFunctionData({

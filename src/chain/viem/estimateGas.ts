@@ -11,7 +11,7 @@ export async function estimateGas(access: ChainAccess, from: Address, tx: TxRequ
   const typical: GasEstimate = { gas: TYPICAL_GAS[tx.kind], method: 'typical' };
   // a mint carries the attestation of a burn that has not happened yet
   if (tx.kind === 'mint') return typical;
-  const { to, data } = encodeTx(access.client(tx.chain).deployment, tx, from);
+  const { to, data } = encodeTx(access.client(tx.chain), tx, from);
   if (assume !== undefined) {
     const gas = await simulateGas(access, tx.chain, from, to, data, assume, TYPICAL_GAS[tx.kind]);
     return gas === null ? typical : { gas, method: 'simulated' };

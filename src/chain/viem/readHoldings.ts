@@ -2,14 +2,13 @@ import type { Address } from 'viem';
 import { sandboxTokenAbi } from '../sandbox/abis';
 import type { TokenAsset } from '../../domain/chains';
 import type { ChainHoldings, PositionHolding, TokenHolding } from '../../ports/chain';
-import { positionContract } from '../../ports/deploymentManifest';
 import type { ChainClient } from './chainClients';
 import { readSupplyIndex } from './readSupplyIndex';
 
 /**
  * Native, token and position balances of `address` on one chain, read
- * concurrently (one batched round trip). A position is its market's aToken or
- * Comet balance (both ERC-20 `balanceOf`, interest included), with its
+ * concurrently (one batched round trip). A position is the ERC-20 `balanceOf`
+ * of its protocol's position contract (an aToken, a Comet; interest included), with its
  * market's supply index from the same batch (earnings tell interest from
  * supplies made by others with it); an index that cannot be read is left out.
  */
@@ -20,7 +19,7 @@ export async function readHoldings(c: ChainClient, address: Address): Promise<Ch
   const [native, tokenBalances, positionBalances, indices] = await Promise.all([
     client.getBalance({ address }),
     Promise.all(tokens.map(([, token]) => balanceOf(token))),
-    Promise.all(d.markets.map((m) => balanceOf(positionContract(m)))),
+    Promise.all(d.markets.map((m) => balanceOf(c.protocols.get(m.protocol).position(m)))),
     Promise.all(d.markets.map((m) => readSupplyIndex(c, m).catch(() => undefined))),
   ]);
   const held: TokenHolding[] = [];

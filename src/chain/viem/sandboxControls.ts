@@ -3,10 +3,8 @@ import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { invalidChain, unsupportedAsset } from '../../domain/errors/chain';
-import { sandboxCometAbi, sandboxTokenAbi } from '../sandbox/abis';
-import { setSupplyApy } from '../sandbox/aave/setSupplyApy';
+import { sandboxTokenAbi } from '../sandbox/abis';
 import { withDeployGas } from '../sandbox/deployGas';
-import { apyPercentToCometRate } from '../apy';
 import type { ChainClient } from './chainClients';
 import type { FaultRegistry } from '../../domain/sandboxFaults';
 import type { SandboxControls } from '../../ports/sandboxControls';
@@ -58,23 +56,7 @@ export function createSandboxControls(o: {
       const { c, w } = wallet(chain, 'deployer');
       const market = findMarket(c.deployment, protocol, asset);
       if (!market) throw invalidChain(chain, { reason: `no ${protocol} ${asset} market on ${chain}` });
-      if (market.protocol === 'compound-v3') {
-        return mined(
-          c,
-          await w.writeContract({ address: market.comet, abi: sandboxCometAbi, functionName: 'setSupplyRate', args: [apyPercentToCometRate(apy)] }),
-        );
-      }
-      const rateStrategy = c.deployment.aaveRateStrategy;
-      if (!rateStrategy) throw invalidChain(chain, { reason: `the aave-v3 market on ${chain} has no sandbox rate strategy` });
-      // Aave's Pool takes a new rate only when one of its own actions touches the reserve: setSupplyApy sets the target, then pokes it.
-      const { txHashes } = await setSupplyApy({
-        publicClient: c.client,
-        walletClient: w,
-        market: { pool: c.deployment.aavePool!, rateStrategy },
-        asset: market.token,
-        apyPercent: apy,
-      });
-      return { txHash: txHashes.at(-1)! };
+      return { txHash: await c.protocols.get(protocol).sandbox.setRate({ reader: c, wallet: w, market, apy }) };
     },
     async mint({ chain, asset, address, amount }) {
       const { c, w } = wallet(chain, 'faucet');

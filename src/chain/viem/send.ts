@@ -8,9 +8,6 @@ import { isExecutionRevert, revertReason } from './nodeErrors';
 import type { NonceSender } from './nonceSender';
 import { accountOf, type ServiceAccounts } from './serviceAccounts';
 
-/** Gas limit used when estimation says the call reverts: it is sent anyway so the revert is on chain and in a receipt. */
-const REVERTING_GAS_LIMIT = 1_000_000n;
-
 export interface SendContext {
   access: ChainAccess;
   sendWithNonce: NonceSender;
@@ -32,6 +29,7 @@ export async function send(
   tx: TxRequest,
   onSigned: (signed: SignedTx) => Promise<void>,
   onGasTopUp?: (wei: bigint) => void,
+  gasLimit?: bigint,
 ): Promise<SignedTx> {
   const account = accountOf(ctx.accounts, signer);
   const topUp =
@@ -41,35 +39,36 @@ export async function send(
         })
       : Promise.resolve();
   try {
-    return await signAndSend(ctx, account, tx, onSigned, topUp);
+    return await signAndSend(ctx, account, tx, onSigned, topUp, gasLimit);
   } finally {
     // a send refused before signing (it would revert) still reports a top-up it started
     await topUp.catch(() => undefined);
   }
 }
 
-/** Signs with the signer's next nonce once `landed` (the gas top-up) has, hands the hash over, then broadcasts. */
+/**
+ * Signs with the signer's next nonce once `landed` (the gas top-up) has, hands the hash over, then broadcasts.
+ * A given `gasLimit` is signed as it is, without an estimate (so a call that reverts is mined and reverts).
+ */
 async function signAndSend(
   ctx: SendContext,
   account: LocalAccount,
   tx: TxRequest,
   onSigned: (s: SignedTx) => Promise<void>,
   landed: Promise<void>,
+  gasLimit?: bigint,
 ): Promise<SignedTx> {
   const { access } = ctx;
   const c = access.client(tx.chain);
-  const sabotage =
-    (tx.kind === 'burn' && access.faults.take(tx.chain, 'bridge-revert')) || (tx.kind === 'supply' && access.faults.take(tx.chain, 'deposit-revert'));
-  const { to, data } = encodeTx(c.deployment, tx, account.address, sabotage);
-  const estimate = () =>
+  const { to, data } = encodeTx(c, tx, account.address);
+  const estimate = async () =>
+    gasLimit ??
     access
       .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))
       .then(
         (g) => (g * 12n) / 10n,
         (e) => {
-          // Injected sandbox reverts are meant to be mined (tests of mined reverts); a genuine
-          // estimation revert is refused here, before signing: sending it would only burn gas.
-          if (sabotage) return REVERTING_GAS_LIMIT;
+          // an estimation revert is refused here, before signing: sending it would only burn gas
           if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
           throw e;
         },

@@ -43,7 +43,8 @@ export async function simulateGas(
   assume: AssumedFunds,
   typical: bigint,
 ): Promise<bigint | null> {
-  const d = access.client(chain).deployment;
+  const c = access.client(chain);
+  const d = c.deployment;
   const tokenAddress = token(d, assume.asset);
   const amount = pad(toHex(assume.amount));
   const slots = TOKEN_SLOTS[assume.asset === 'USDC' ? 'USDC' : 'other'];
@@ -52,7 +53,7 @@ export async function simulateGas(
       address: tokenAddress,
       stateDiff: [
         { slot: mappingSlot(from, slots.balance), value: amount },
-        { slot: mappingSlot(spenderAddress(d, assume.spender, assume.asset), mappingSlot(from, slots.allowance)), value: amount },
+        { slot: mappingSlot(spenderAddress(c, assume.spender, assume.asset), mappingSlot(from, slots.allowance)), value: amount },
       ],
     },
     { address: from, balance: parseEther('1') },

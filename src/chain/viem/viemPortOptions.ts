@@ -6,6 +6,7 @@ import type { ChainPort } from '../../ports/chain';
 import type { SandboxManifest } from '../../ports/deploymentManifest';
 import type { NonceRepo } from '../../ports/store';
 import type { AttestationClient } from '../cctp/attestationClient';
+import type { ProtocolRegistry } from '../protocols/registry';
 import type { ChainClient } from './chainClients';
 import type { RpcObserver } from './observedTransport';
 import type { ServiceAccounts } from './serviceAccounts';
@@ -19,6 +20,8 @@ export interface ServiceKeys {
 
 export interface ViemChainPortOptions {
   manifest: SandboxManifest;
+  /** The lending protocols' modules the manifest's markets are read and called with (default: DEFAULT_PROTOCOLS). */
+  protocols?: ProtocolRegistry;
   /** The service's accounts from the key provider; or `keys`, raw keys the local provider's accounts are built over (tests, benches). */
   accounts?: ServiceAccounts;
   keys?: ServiceKeys;
@@ -61,5 +64,15 @@ export interface ViemChainPortOptions {
   clock?: Clock;
 }
 
-/** The viem adapter: the chain port, plus its sandbox faults, its clients, and a way to forget the cached route fees (a test that changes them). */
-export type ViemChainPort = ChainPort & { faults: FaultRegistry; client(chain: ChainName): ChainClient; dropRouteFees(): void };
+/**
+ * The viem adapter: the chain port, plus its sandbox faults, its clients, a
+ * way to forget the cached route fees (a test that changes them), and a send
+ * signed at a given gas limit without an estimate (a call that reverts is
+ * then mined: the sandbox's injected reverts, chain/sandbox/injectedReverts.ts).
+ */
+export type ViemChainPort = ChainPort & {
+  faults: FaultRegistry;
+  client(chain: ChainName): ChainClient;
+  dropRouteFees(): void;
+  sendAtGasLimit(gasLimit: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+};

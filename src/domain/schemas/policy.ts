@@ -35,7 +35,7 @@ export const policyRulesSchema = z
         .optional()
         .meta({
           description: 'The lending protocols an intent may supply to or withdraw from, named as in /yields (absent: all of them)',
-          examples: [['aave-v3']],
+          examples: [[LENDING_PROTOCOLS[0]]],
         }),
       maxUsdPerIntent: usdAmount('maxUsdPerIntent')
         .optional()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FAULT_KINDS } from '../sandboxFaults';
 import { chainNameSchema, tokenAssetSchema } from './yields';
 import { isIsoInstant } from './yieldHistory';
-import { ASSET_DECIMALS, type TokenAsset } from '../chains';
+import { ASSET_DECIMALS, LENDING_PROTOCOLS, type TokenAsset } from '../chains';
 
 /** A mint's recipient: a 20-byte hex address, never the zero address (every token's mint refuses it: the chain reverts). */
 const addressSchema = z
@@ -42,7 +42,7 @@ const amountSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
 
 export const setRateSchema = z.strictObject({
   chain: chainNameSchema,
-  protocol: z.enum(['aave-v3', 'compound-v3']),
+  protocol: z.enum(LENDING_PROTOCOLS),
   asset: tokenAssetSchema,
   apy: z.number().min(0).max(1000),
 });

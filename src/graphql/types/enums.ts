@@ -1,5 +1,6 @@
 import { builder } from '../builder';
 import { ASSETS, CHAINS, type Asset, type ChainName, type LendingProtocol, type TokenAsset } from '../../domain/chains';
+import { LENDING_PROTOCOLS, LENDING_PROTOCOL_INFO } from '../../domain/protocols';
 import type { StepType } from '../../domain/intent';
 import type { TransactionKind } from '../../app/intents/intentView';
 
@@ -70,11 +71,8 @@ export const TokenAssetEnum = builder.enumType('TokenAsset', {
 });
 
 export const LendingProtocolEnum = builder.enumType('LendingProtocol', {
-  description: 'A lending protocol the service supplies to (REST spells it "aave-v3", "compound-v3").',
-  values: describedValues<LendingProtocol>({
-    'aave-v3': 'Aave V3 pools.',
-    'compound-v3': 'Compound V3 (Comet) markets.',
-  }),
+  description: `A lending protocol the service supplies to (REST spells it ${LENDING_PROTOCOLS.map((p) => `"${p}"`).join(', ')}).`,
+  values: describedValues<LendingProtocol>(LENDING_PROTOCOL_INFO),
 });
 
 export const StepTypeEnum = builder.enumType('StepType', {

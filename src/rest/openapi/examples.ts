@@ -1,5 +1,10 @@
 import type { ErrorCode } from '../../domain/errors/base';
 import { CODE_DOCS } from './errors';
+import { LENDING_PROTOCOLS } from '../../domain/protocols';
+
+const [FIRST_PROTOCOL, SECOND_PROTOCOL = FIRST_PROTOCOL] = LENDING_PROTOCOLS;
+/** The protocols the examples name, from the domain's list (never spelled out here). */
+export const EXAMPLE_PROTOCOLS = { first: FIRST_PROTOCOL, second: SECOND_PROTOCOL } as const;
 
 /**
  * Example values of the document. They are data, not shapes: `npx
@@ -47,7 +52,7 @@ export const EXAMPLES = {
         tokens: [{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
         positions: [
           {
-            protocol: 'aave-v3',
+            protocol: EXAMPLE_PROTOCOLS.first,
             asset: 'USDC',
             token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
             balance: '2500000',
@@ -65,12 +70,26 @@ export const EXAMPLES = {
   },
   yields: {
     rates: [
-      { chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', apy: 4.2, sandboxOnly: false },
-      { chain: 'ethereum-sepolia', protocol: 'compound-v3', asset: 'USDC', token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', apy: 3.1, sandboxOnly: false },
+      {
+        chain: 'arbitrum-sepolia',
+        protocol: EXAMPLE_PROTOCOLS.first,
+        asset: 'USDC',
+        token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
+        apy: 4.2,
+        sandboxOnly: false,
+      },
+      {
+        chain: 'ethereum-sepolia',
+        protocol: EXAMPLE_PROTOCOLS.second,
+        asset: 'USDC',
+        token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+        apy: 3.1,
+        sandboxOnly: false,
+      },
     ],
     best: {
       chain: 'arbitrum-sepolia',
-      protocol: 'aave-v3',
+      protocol: EXAMPLE_PROTOCOLS.first,
       asset: 'USDC',
       token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
       apy: 4.2,
@@ -81,7 +100,13 @@ export const EXAMPLES = {
   },
   createPolicy: {
     name: 'Small lends on L2s',
-    rules: { actions: ['lend', 'withdraw'], chains: ['arbitrum-sepolia', 'base-sepolia'], protocols: ['aave-v3'], maxUsdPerIntent: '100', maxUsdPerDay: 500.5 },
+    rules: {
+      actions: ['lend', 'withdraw'],
+      chains: ['arbitrum-sepolia', 'base-sepolia'],
+      protocols: [EXAMPLE_PROTOCOLS.first],
+      maxUsdPerIntent: '100',
+      maxUsdPerDay: 500.5,
+    },
   },
   createAccountPolicy: { name: 'Account default', scope: 'account', rules: { maxUsdPerIntent: 1000 } },
   policy: {
@@ -91,7 +116,7 @@ export const EXAMPLES = {
     rules: {
       actions: ['lend', 'withdraw'],
       chains: ['arbitrum-sepolia', 'base-sepolia'],
-      protocols: ['aave-v3'],
+      protocols: [EXAMPLE_PROTOCOLS.first],
       maxUsdPerIntent: '100',
       maxUsdPerDay: '500.5',
     },
@@ -154,7 +179,7 @@ export const EXAMPLES = {
         index: 1,
         type: 'deposit',
         chain: 'base-sepolia',
-        protocol: 'aave-v3',
+        protocol: EXAMPLE_PROTOCOLS.first,
         amount: '9.995',
         amountUnits: '9995000',
         routeFee: '0',
@@ -207,7 +232,7 @@ export const EXAMPLES = {
       steps: [
         {
           type: 'deposit',
-          protocol: 'aave-v3',
+          protocol: EXAMPLE_PROTOCOLS.first,
           asset: 'USDC',
           index: 0,
           status: 'completed',

@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { sandboxPoolAbi, sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
+import { sandboxTokenAbi } from '../../../src/chain/sandbox/abis';
+import { aavePoolAbi as sandboxPoolAbi } from '../../../src/chain/protocols/aavePoolAbi';
 import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
 import { ADMIN_TOKEN, type Json, type TestServer } from '../../helpers/server';
 import { startOwnSandboxServer, type OwnSandboxServer } from '../../helpers/ownSandbox';

@@ -78,7 +78,7 @@ describe('deploy/testnets.json', () => {
         expect(same(m.token, d.tokens[m.asset])).toBe(true);
         const reserve = reserves.find((r) => same(r.UNDERLYING, m.token));
         expect({ asset: m.asset, listed: reserve !== undefined }).toEqual({ asset: m.asset, listed: true });
-        expect(same(m.aToken, reserve!.A_TOKEN)).toBe(true);
+        expect(same(m.aToken as string, reserve!.A_TOKEN)).toBe(true);
       }
       // A protocol's own faucet token is never "USDC": Aave's USDC market counts only where its underlying is Circle's.
       const aaveUsdc = (book.ASSETS as Record<string, { UNDERLYING: string }>).USDC;

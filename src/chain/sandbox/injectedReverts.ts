@@ -1,0 +1,33 @@
+import type { TxRequest } from '../../ports/chain';
+import type { FaultRegistry } from '../../domain/sandboxFaults';
+import type { ViemChainPort } from '../viem/viemPortOptions';
+
+/** Gas an injected revert is signed with: no estimate (it would refuse the call), so the revert is mined and in a receipt. */
+const REVERTING_GAS_LIMIT = 1_000_000n;
+
+/**
+ * The request an injected fault turns `tx` into, or null: a `deposit-revert`
+ * supplies, a `bridge-revert` burns, more than the step's approve allows
+ * (twice the amount and one unit), so the transaction reverts on chain.
+ */
+function sabotaged(faults: FaultRegistry, tx: TxRequest): TxRequest | null {
+  if (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert')) return { ...tx, amount: tx.amount * 2n + 1n };
+  if (tx.kind === 'burn' && faults.take(tx.chain, 'bridge-revert')) return { ...tx, amount: tx.amount * 2n + 1n };
+  return null;
+}
+
+/**
+ * Sandbox only: the chain port with the injected reverts of
+ * POST /admin/sandbox/faults (`deposit-revert`, `bridge-revert`): the next
+ * supply or burn on the chain is sent so that it is mined and reverts. The
+ * production send path knows nothing of faults.
+ */
+export function withInjectedReverts(port: ViemChainPort): ViemChainPort {
+  return {
+    ...port,
+    send(signer, tx, onSigned, onGasTopUp) {
+      const bad = sabotaged(port.faults, tx);
+      return bad ? port.sendAtGasLimit(REVERTING_GAS_LIMIT, signer, bad, onSigned, onGasTopUp) : port.send(signer, tx, onSigned, onGasTopUp);
+    },
+  };
+}
