@@ -17,7 +17,7 @@ export interface NamedChain {
  * main network is 403 PLAN_RESTRICTED on the free plan, and 400 INVALID_CHAIN
  * (`details.status = "upcoming"`) on the others until the chain is active.
  */
-export function assertChainsUsable(principal: Principal, named: readonly NamedChain[], environment: ServiceEnvironment): void {
+export function assertChainsUsable(principal: Pick<Principal, 'account'>, named: readonly NamedChain[], environment: ServiceEnvironment): void {
   for (const { field, chain } of named) {
     if (environment === 'staging' && !CHAINS[chain].testnet) {
       throw new ServiceError('PLAN_RESTRICTED', `This staging deployment serves test networks only; ${chain} is a main network`, {

@@ -5,7 +5,7 @@ import type { KeyVault } from '../ports/keyVault';
 import type { KeyCache } from './accounts/keyCache';
 import type { KeyRevocations } from './accounts/keyRevocations';
 import type { ChainHoldings, ChainPort, MarketRate } from '../ports/chain';
-import type { IntentSubmitter } from './intents/submitIntent';
+import type { IntentSubmitter } from './intents/createIntent';
 import type { IntentCanceller } from './intents/cancelIntent';
 import type { IntentBus } from '../ports/intentBus';
 import type { PaymentVerifier } from '../ports/payments';

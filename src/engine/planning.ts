@@ -16,6 +16,7 @@ import type { Clock } from '../domain/clock';
 import type { ChainName, TokenAsset } from '../domain/chains';
 import type { Wallet } from '../domain/types';
 import { toUnits } from '../domain/money';
+import { INTENT_REQUEST_FIELDS, presentFields } from '../domain/commands';
 import { chainAllowed, protocolAllowed, type PolicyRefusal, type PolicyRules } from '../domain/policy';
 import { optimizationOf, type LendOptimization } from '../domain/optimize';
 import type { ChainHoldings, ChainPort, MarketRate, RouteFeeTable } from '../ports/chain';
@@ -74,19 +75,15 @@ export type AskedOfWallet = Pick<
 
 /** The request planning reads of what was asked: the engine's of the intent it runs, a preview's of the request, so both plan the same. */
 export function planningRequestOf(asked: AskedOfWallet): PlanningRequest {
+  const { sources, ...route } = presentFields(asked, INTENT_REQUEST_FIELDS.route);
   return {
     walletId: asked.walletId,
     action: asked.action,
     amount: toUnits(asked.requestedAmount, asked.asset),
     asset: asked.asset,
-    ...(asked.chain !== undefined && { chain: asked.chain }),
-    ...(asked.fromChain !== undefined && { fromChain: asked.fromChain }),
-    ...(asked.toChain !== undefined && { toChain: asked.toChain }),
-    ...(asked.toProtocol !== undefined && { toProtocol: asked.toProtocol }),
-    ...(asked.sources !== undefined && { sources: asked.sources.map((s) => ({ ...s, amount: toUnits(s.amount, asked.asset) })) }),
-    ...(asked.speed !== undefined && { speed: asked.speed }),
-    ...(asked.optimize !== undefined && { optimize: asked.optimize }),
-    ...(asked.horizonDays !== undefined && { horizonDays: asked.horizonDays }),
+    ...route,
+    ...(sources !== undefined && { sources: sources.map((s) => ({ ...s, amount: toUnits(s.amount, asked.asset) })) }),
+    ...presentFields(asked, INTENT_REQUEST_FIELDS.mode),
     ...(asked.policy !== undefined && { policy: { id: asked.policy.id, version: asked.policy.version, rules: asked.policy.rules } }),
   };
 }

@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, print, type VariableDefinitionNode } from 'graphql';
 import { isServiceError, toServiceError, type ServiceError } from '../domain/errors/base';
 import { withoutSuggestions } from './operationLimits';
+import { errorStatus } from '../http/errorStatus';
 
 /** A ServiceError as a GraphQL error: `extensions.code` equals the REST `error` code. */
 export function toGraphQLError(e: ServiceError, requestId?: string, path?: readonly (string | number)[]): GraphQLError {
@@ -9,7 +10,7 @@ export function toGraphQLError(e: ServiceError, requestId?: string, path?: reado
     path,
     extensions: {
       code: e.code,
-      status: e.status,
+      status: errorStatus(e),
       details: exposed ? e.details : { requestId },
     },
   });
@@ -44,7 +45,7 @@ export function maskError(error: unknown, requestIdOf: () => string | undefined,
   const masked = (original: unknown, path?: readonly (string | number)[]) => {
     const e = toServiceError(original);
     const requestId = requestIdOf();
-    if (e.status >= 500) onMasked?.(original, requestId);
+    if (errorStatus(e) >= 500) onMasked?.(original, requestId);
     return toGraphQLError(e, requestId, path);
   };
   if (error instanceof GraphQLError) {

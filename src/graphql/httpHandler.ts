@@ -12,6 +12,7 @@ import { refuseCrossSite, sessionCookieOf } from '../http/sessionCookie';
 import { rateHeaders } from '../app/accounts/rateLimit';
 import { toServiceError, type ServiceError } from '../domain/errors/base';
 import { payloadTooLarge, unsupportedMediaType } from '../domain/errors/request';
+import { errorHeaders, errorStatus } from '../http/errorStatus';
 import { newRequestId } from '../http/requestId';
 import { toGraphQLError, type OnMasked } from './errors';
 import { createGraphQLFastPath, type HandOver } from './fastPath';
@@ -33,7 +34,7 @@ function rendersGraphiQL(req: IncomingMessage, production: boolean): boolean {
 
 function sendError(res: ServerResponse, e: ServiceError, requestId: string): void {
   const body = JSON.stringify({ errors: [toGraphQLError(e, requestId).toJSON()] });
-  res.writeHead(e.status, { ...e.headers, 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId });
+  res.writeHead(errorStatus(e), { ...errorHeaders(e), 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId });
   res.end(body);
 }
 
@@ -142,7 +143,7 @@ export function createGraphQLHttpHandler(o: {
       await listen(req, res, { principal, requestId });
     } catch (thrown) {
       const e = toServiceError(thrown);
-      if (e.status >= 500) o.logger.error({ err: thrown, requestId }, 'graphql request failed');
+      if (errorStatus(e) >= 500) o.logger.error({ err: thrown, requestId }, 'graphql request failed');
       if (!res.headersSent) sendError(res, e, requestId);
       else res.end();
     } finally {

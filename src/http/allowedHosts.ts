@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forbidden } from '../domain/errors/auth';
+import { errorStatus } from './errorStatus';
 
 /**
  * Which requests are for pages a browser renders with this service's
@@ -50,6 +51,6 @@ export function refuseHost(req: IncomingMessage, res: ServerResponse): void {
     reason: 'host',
     host: req.headers.host?.slice(0, 255) ?? null,
   });
-  res.writeHead(e.status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.writeHead(errorStatus(e), { 'Content-Type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ error: e.code, message: e.message, details: e.details }));
 }

@@ -17,7 +17,7 @@ export function isTransientStoreError(e: unknown): boolean {
 export const storeUnavailable = (cause: unknown): ServiceError =>
   new ServiceError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
     details: { retryAfterSeconds: 2 },
-    headers: { 'Retry-After': '2' },
+    retryAfterSeconds: 2,
     cause,
   });
 

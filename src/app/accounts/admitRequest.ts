@@ -15,7 +15,7 @@ export interface Admission {
 
 /** Errors carry the rate headers too, so 401/429 answers show them where the account is known. */
 function withHeaders(e: ServiceError, headers: Record<string, string>): ServiceError {
-  Object.assign(e.headers, headers);
+  Object.assign(e.quotaHeaders, headers);
   return e;
 }
 

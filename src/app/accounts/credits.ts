@@ -180,6 +180,6 @@ export async function readCreditHeaders(deps: Pick<AppDeps, 'store' | 'clock'>, 
 
 /** Puts X-Credits-Remaining on an error, so its answer shows the credits as the refusal saw them. */
 function withCreditHeaders(e: ServiceError, account: Account, used: number): ServiceError {
-  Object.assign(e.headers, creditHeaders(account, used));
+  Object.assign(e.quotaHeaders, creditHeaders(account, used));
   return e;
 }

@@ -2,6 +2,8 @@ import type { Store } from '../../ports/store';
 import type { Principal } from '../accounts/principal';
 import { newTimeOrderedId } from '../../domain/ids';
 import type { AuditActor, AuditEvent } from '../../domain/audit';
+import { auditActorOf, type Actor } from '../../domain/actor';
+import { forbidden } from '../../domain/errors/auth';
 
 /** Where a failed append is reported; a pino logger fits. */
 export interface AuditWarnLogger {
@@ -22,11 +24,16 @@ export interface AuditDeps {
  */
 export type AuditEventInput = Omit<AuditEvent, 'id' | 'at' | 'actor'> & { actor: AuditActor | null };
 
-/** The one who acts through `principal`: its API key, or the signed-in person; a paid proof is nobody's (null). */
+/** The actor a write through `principal` acts as: its API key, or the signed-in person. A paid proof acts for nobody and writes nothing (FORBIDDEN). */
+export function actorFor(principal: Principal): Actor {
+  if (principal.via === 'apiKey') return { type: 'apiKey', account: principal.account, keyId: principal.keyId };
+  if (principal.via === 'session') return { type: 'session', account: principal.account, userId: principal.user?.id ?? null };
+  throw forbidden('A paid read changes nothing: writes need an API key');
+}
+
+/** The one who acts through `principal`, as the audit log names it; a paid proof is nobody's (null). */
 export function actorOf(principal: Principal): AuditActor | null {
-  if (principal.via === 'apiKey') return { type: 'apiKey', id: principal.keyId };
-  if (principal.via === 'session') return { type: 'session', id: principal.user?.id ?? null };
-  return null;
+  return principal.via === 'payment' ? null : auditActorOf(actorFor(principal));
 }
 
 /** The operator through the admin API (one shared token: no id to name). */

@@ -90,7 +90,7 @@ export async function reserveGasBudget(usage: UsageRepo, accountId: string, budg
     `This account's gas budget of ${budget} ETH per ${WINDOW_HOURS} h is spent (${spent} ETH, and this intent is expected to need ${formatEther(BigInt(gwei) * GWEI)} ETH)`,
     {
       details: { budgetEth: budget, spentEth: spent, windowHours: WINDOW_HOURS, retryAfterSeconds: take.retryAfterSeconds },
-      headers: { 'Retry-After': String(take.retryAfterSeconds) },
+      retryAfterSeconds: take.retryAfterSeconds,
     },
   );
 }

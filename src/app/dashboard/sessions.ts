@@ -117,7 +117,7 @@ export async function admitSession(deps: SessionDeps, cookieValue: string | unde
   const rate = await countInWindow(deps, `session:${session.userId}`, SESSION_OPERATIONS_PER_MINUTE);
   if (rate.exceeded) {
     const err = rateLimitExceeded(rate.limit, rate.reset, retryAfterSeconds(rate, deps.clock.now()));
-    Object.assign(err.headers, rateHeaders(rate));
+    Object.assign(err.quotaHeaders, rateHeaders(rate));
     throw err;
   }
   return {

@@ -1,9 +1,8 @@
 import type { AppDeps } from '../deps';
-import type { Principal } from '../accounts/principal';
 import type { AuditActor } from '../../domain/audit';
+import { auditActorOf, type Actor } from '../../domain/actor';
+import { intentNotFound } from '../../domain/errors/intent';
 import type { Intent } from '../../domain/intent';
-import { getIntent } from './getIntent';
-import { actorOf } from '../audit/recordAudit';
 
 /** What cancels intents: the engine, which owns their lifecycle. */
 export interface IntentCanceller {
@@ -13,9 +12,9 @@ export interface IntentCanceller {
 type CancelDeps = Pick<AppDeps, 'store'> & { engine: IntentCanceller };
 
 /**
- * POST /v1/intents/:id/cancel and GraphQL cancelIntent: the caller's intent
- * (another account's is INTENT_NOT_FOUND), cancelled by the engine in the
- * caller's name.
+ * POST /v1/intents/:id/cancel and GraphQL cancelIntent: the actor's
+ * account's intent (another account's is INTENT_NOT_FOUND), cancelled by the
+ * engine in the actor's name.
  *
  * - `pending`: cancelled at once (version-checked), with what it reserved of
  *   its wallet's daily cap given back: it signed nothing.
@@ -28,7 +27,8 @@ type CancelDeps = Pick<AppDeps, 'store'> & { engine: IntentCanceller };
  *
  * Answers the intent as stored after the request.
  */
-export async function cancelIntent(deps: CancelDeps, principal: Principal, intentId: string): Promise<Intent> {
-  const intent = await getIntent(deps, principal, intentId);
-  return deps.engine.cancel(intent.id, actorOf(principal) ?? undefined);
+export async function cancelIntent(deps: CancelDeps, actor: Actor, intentId: string): Promise<Intent> {
+  const intent = await deps.store.intents.get(intentId);
+  if (intent === null || intent.accountId !== actor.account.id) throw intentNotFound(intentId);
+  return deps.engine.cancel(intent.id, auditActorOf(actor));
 }

@@ -4,7 +4,8 @@ import type { Principal } from '../accounts/principal';
 import { assertChainsUsable } from '../chainAccess';
 import { getWalletById } from '../wallets/getWallet';
 import { effectivePolicy } from '../policies/walletPolicy';
-import { askedOf, checkWalletChains, namedChains } from './submitIntent';
+import { askedOf, checkWalletChains, namedChains } from './createIntent';
+import type { CreateIntentCommand } from '../../domain/commands';
 import type { ChainName, TokenAsset } from '../../domain/chains';
 import { policyViolation } from '../../domain/errors/policy';
 import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
@@ -15,7 +16,6 @@ import { refuseRequest, type PolicyRules } from '../../domain/policy';
 import { requestChains, requestProtocols, requestSourceChains } from '../policies/decideIntent';
 import { refusePlanValue } from '../policies/planCheck';
 import { planCents, requestFloorCents, type PricedRequest } from '../policies/pricing';
-import { parseCreateIntent } from '../../domain/schemas/intent';
 import type { GasEstimateMethod, GasQuote, RouteFeeTable, TxRequest } from '../../ports/chain';
 import {
   planOn,
@@ -156,7 +156,7 @@ const yearly = (units: bigint, apy: number): bigint => (units * BigInt(Math.roun
 export async function checkPolicy(
   deps: PreviewIntentDeps,
   principalWallet: Awaited<ReturnType<typeof getWalletById>>,
-  params: ReturnType<typeof parseCreateIntent>,
+  params: CreateIntentCommand,
 ): Promise<Intent['policy']> {
   const policy = await effectivePolicy(deps, principalWallet);
   if (!policy) return undefined;
@@ -186,7 +186,7 @@ const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefin
   p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
 
 /**
- * POST /intents/preview: the body of POST /intents, planned exactly as the
+ * POST /intents/preview and Query.previewIntent: the command of POST /intents, planned exactly as the
  * engine would plan it now (same reads, same reservations of in-flight
  * intents, same policy, same pure planner), nothing stored, signed or sent.
  * Each step is priced: route fee, gas of each of its transactions (see
@@ -194,8 +194,7 @@ const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefin
  * earnings at the APY. A plan that cannot be made throws the error the
  * intent would fail with (INSUFFICIENT_FUNDS 422, POLICY_VIOLATION 403).
  */
-export async function previewIntent(deps: PreviewIntentDeps, principal: Principal, body: unknown): Promise<IntentPreview> {
-  const params = parseCreateIntent(body);
+export async function previewIntent(deps: PreviewIntentDeps, principal: Principal, params: CreateIntentCommand): Promise<IntentPreview> {
   assertChainsUsable(principal, namedChains(params), deps.environment);
   const wallet = await getWalletById(deps, principal, params.walletId);
   checkWalletChains(wallet, params);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../accounts/principal';
-import { ServiceError } from '../../domain/errors/base';
+import { ServiceError, type ServiceErrorOptions } from '../../domain/errors/base';
 import { invalidRequest } from '../../domain/errors/request';
 import { forbidden, rateLimitExceeded } from '../../domain/errors/auth';
 import { countInWindow, retryAfterSeconds, takeInWindow } from '../accounts/rateLimit';
@@ -120,7 +120,7 @@ export async function admitPaidRead(
   req: PaidReadRequest,
 ): Promise<PaidRead> {
   const offer = await deps.payments.offer(req.resource);
-  const withOffer = { headers: { 'PAYMENT-REQUIRED': offer.header, 'WWW-Authenticate': 'Bearer' }, bodyExtras: offer.v1 };
+  const withOffer = { paymentOffer: { header: offer.header, v1: offer.v1 } };
   if (req.proof === null) {
     throw new ServiceError(
       'PAYMENT_REQUIRED',
@@ -131,8 +131,8 @@ export async function admitPaidRead(
       },
     );
   }
-  const invalid = (reason: string, message: string, headers: Record<string, string> = {}) =>
-    new ServiceError('PAYMENT_INVALID', message, { ...withOffer, headers: { ...withOffer.headers, ...headers }, details: { reason } });
+  const invalid = (reason: string, message: string, facts: Pick<ServiceErrorOptions, 'retryAfterSeconds' | 'paymentSettlement'> = {}) =>
+    new ServiceError('PAYMENT_INVALID', message, { ...withOffer, ...facts, details: { reason } });
 
   let walletAccount: Account | null = null;
   if (req.operation === 'getWallet') {
@@ -165,7 +165,9 @@ export async function admitPaidRead(
   const owner = randomUUID();
   const nowMs = deps.clock.now().getTime();
   if (!(await deps.store.paymentLocks.acquire(lockKey, owner, nowMs, nowMs + PAYER_LOCK_MS))) {
-    throw invalid('payer_busy', 'Another payment of this payer is being verified or settled: send this one again once it is answered', { 'Retry-After': '1' });
+    throw invalid('payer_busy', 'Another payment of this payer is being verified or settled: send this one again once it is answered', {
+      retryAfterSeconds: 1,
+    });
   }
   const release = () => deps.store.paymentLocks.release(lockKey, owner);
 
@@ -219,7 +221,7 @@ export async function admitPaidRead(
         throw invalid(
           'settlement_failed',
           `The payment could not be settled (${settlement.errorReason ?? 'unknown reason'}): the read is not served; sign a new payment`,
-          { [header.name]: header.value },
+          { paymentSettlement: header },
         );
       } finally {
         await release();

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps';
-import type { Principal } from '../accounts/principal';
 import { ASSET_DECIMALS, STABLECOINS } from '../../domain/chains';
 import { newTimeOrderedId } from '../../domain/ids';
 import { sampleMinute, type RateSample } from '../../domain/rateHistory';
@@ -9,7 +8,10 @@ import { decide as decideMove } from '../../domain/standingDecision';
 import { isServiceError } from '../../domain/errors/base';
 import type { DecisionSettlement } from '../../ports/store';
 import { readWalletHoldings } from '../caches';
-import { submitIntent, type IntentSubmitter } from '../intents/submitIntent';
+import type { IntentSubmitter } from '../intents/createIntent';
+import { createIntentOnce, type CreatedOnce } from '../intents/createIntentOnce';
+import { systemActor, type Actor } from '../../domain/actor';
+import type { CreateIntentCommand } from '../../domain/commands';
 import { recordDecisionDeliveries } from '../webhooks/decisionDeliveries';
 import { buildDecisionInput as buildInput, type DecisionSources } from './decisionInput';
 import { hasOpenIntent, holdingsOf, previousSamples } from './decisionSources';
@@ -30,11 +32,17 @@ export type StandingDeciderDeps = Pick<AppDeps, 'store' | 'clock' | 'chains' | '
     decide?: (input: DecisionInput) => DecisionResult;
     /** How a decision's input is built (default: the one the backtest shares). */
     buildDecisionInput?: (sources: DecisionSources) => DecisionInput;
-    /** How a move is submitted (default: the intents' own use-case). */
-    submitIntent?: typeof submitIntent;
+    /** How a move is submitted (default: the intents' own use-case, under the decision's key). */
+    submitMove?: SubmitMove;
     /** Standing intents decided at once (each reads the wallet's balances on chain); default 4. */
     concurrency?: number;
   };
+
+/** Submits a move's rebalance command as `actor`, once per idempotency key. */
+export type SubmitMove = (deps: StandingDeciderDeps, actor: Actor, command: CreateIntentCommand, idempotencyKey: string) => Promise<Pick<CreatedOnce, 'body'>>;
+
+/** The default SubmitMove: createIntent under the key, the command as the request it guards. */
+const submitMoveOnce: SubmitMove = (deps, actor, command, key) => createIntentOnce(deps, actor, { key, request: command }, () => command);
 
 export interface StandingDecider {
   /** Decides every active standing intent on a new sample; resolves once they are all decided. */
@@ -98,7 +106,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
 export function createStandingDecider(deps: StandingDeciderDeps): StandingDecider {
   const decide = deps.decide ?? decideMove;
   const build = deps.buildDecisionInput ?? buildInput;
-  const submit = deps.submitIntent ?? submitIntent;
+  const submit = deps.submitMove ?? submitMoveOnce;
   const concurrency = deps.concurrency ?? 4;
   const warn = (obj: Record<string, unknown>, msg: string) => deps.logger?.warn(obj, msg);
   let last: SampleEvent | null = null;
@@ -154,9 +162,8 @@ export function createStandingDecider(deps: StandingDeciderDeps): StandingDecide
     try {
       const account = await deps.store.accounts.get(s.accountId);
       if (!account || !target) throw new Error(account ? 'a move without a target market' : 'the account of the standing intent is gone');
-      // the service acts for the account, as the key that created the standing intent asked it to
-      const principal: Principal = { account, keyId: null, scopes: ['read', 'write'], via: 'apiKey' };
-      const body = {
+      // the service acts for the account, as the key that created the standing intent asked it to; the decision is the command (no body to parse)
+      const command: CreateIntentCommand = {
         walletId: s.walletId,
         action: 'rebalance',
         asset: s.asset,
@@ -165,7 +172,7 @@ export function createStandingDecider(deps: StandingDeciderDeps): StandingDecide
         toProtocol: target.protocol,
         sources: sources.map((x) => ({ chain: x.chain, protocol: x.protocol, amount: x.amount })),
       };
-      const created = await submit(deps, principal, body, moveIdempotencyKey(decision.id));
+      const created = await submit(deps, systemActor(account), command, moveIdempotencyKey(decision.id));
       return { outcome: 'rebalanced', intentId: created.body.id };
     } catch (err) {
       if (!isServiceError(err)) warn({ err, standingIntentId: s.id, decisionId: decision.id }, 'standing intent: the move could not be submitted');

@@ -43,7 +43,7 @@ export async function takeWalletSlot(deps: Pick<AppDeps, 'store'>, account: Acco
     const counted = await usage.get(key);
     if (counted < created) {
       if (attempt >= RAISE_ATTEMPTS)
-        throw new ServiceError('SERVICE_UNAVAILABLE', 'Wallet creation is busy for this account; try again', { headers: { 'Retry-After': '1' } });
+        throw new ServiceError('SERVICE_UNAVAILABLE', 'Wallet creation is busy for this account; try again', { retryAfterSeconds: 1 });
       // Adds the difference only while the counter is still at `counted` (the result may not pass `created`).
       await usage.incrementIfAtMost(key, created - counted, created, NEVER);
       continue;

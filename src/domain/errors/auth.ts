@@ -1,7 +1,7 @@
 import { ServiceError } from './base';
 
 export const unauthorized = (message = 'API key missing or invalid', details: Record<string, unknown> = {}): ServiceError =>
-  new ServiceError('UNAUTHORIZED', message, { details, headers: { 'WWW-Authenticate': 'Bearer' } });
+  new ServiceError('UNAUTHORIZED', message, { details });
 
 export const forbidden = (message: string, details: Record<string, unknown> = {}): ServiceError => new ServiceError('FORBIDDEN', message, { details });
 
@@ -13,7 +13,7 @@ export const planRestricted = (plan: string, chain: string): ServiceError =>
 export const rateLimitExceeded = (limit: number, resetAt: number, retryAfterSeconds: number): ServiceError =>
   new ServiceError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded`, {
     details: { limit, resetAt, retryAfterSeconds },
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+    retryAfterSeconds,
   });
 
 export const creditsExhausted = (limit: number, used: number, resetsAt: string): ServiceError =>

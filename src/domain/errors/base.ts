@@ -1,80 +1,107 @@
 /**
  * The one error model of the service. Every failure that crosses a public
- * boundary is a ServiceError: REST maps it to `{error, message, details}`,
- * GraphQL to `extensions.code`. Raw library errors are translated once, at the
- * boundary, and kept as `cause`.
+ * boundary is a ServiceError: a code, a message, details, the cause, and the
+ * domain facts a door needs to answer it (when to try again, a payment offer).
+ * HTTP is the doors' own: src/http/errorStatus.ts maps a ServiceError to its
+ * status, headers and body extras, REST to `{error, message, details}`,
+ * GraphQL to `extensions.code`. Raw library errors are translated once, at
+ * the boundary, and kept as `cause`.
  */
-export const ERROR_STATUS = {
-  INVALID_REQUEST: 400,
-  INVALID_CHAIN: 400,
-  UNAUTHORIZED: 401,
-  PAYMENT_REQUIRED: 402,
-  PAYMENT_INVALID: 402,
-  FORBIDDEN: 403,
-  PLAN_RESTRICTED: 403,
-  WALLET_LIMIT_EXCEEDED: 403,
-  CREDITS_EXHAUSTED: 403,
-  POLICY_VIOLATION: 403,
-  WALLET_NOT_FOUND: 404,
-  INTENT_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  POLICY_NOT_FOUND: 404,
-  WEBHOOK_NOT_FOUND: 404,
-  STANDING_INTENT_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  WALLET_ALREADY_EXISTS: 409,
-  STANDING_INTENT_ALREADY_EXISTS: 409,
-  IDEMPOTENCY_CONFLICT: 409,
-  VERSION_CONFLICT: 409,
-  POLICY_IN_USE: 409,
-  POLICY_CONFLICT: 409,
-  INTENT_NOT_CANCELLABLE: 409,
-  INTENT_CANCELLED: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  INSUFFICIENT_FUNDS: 422,
-  BRIDGE_FAILED: 502,
-  DEPOSIT_FAILED: 502,
-  WITHDRAW_FAILED: 502,
-  RATE_LIMIT_EXCEEDED: 429,
-  FUNDING_LIMIT_EXCEEDED: 429,
-  GAS_BUDGET_EXCEEDED: 429,
-  BACKTEST_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-  NETWORK_ERROR: 503,
-  TIMEOUT: 503,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_CHAIN',
+  'UNAUTHORIZED',
+  'PAYMENT_REQUIRED',
+  'PAYMENT_INVALID',
+  'FORBIDDEN',
+  'PLAN_RESTRICTED',
+  'WALLET_LIMIT_EXCEEDED',
+  'CREDITS_EXHAUSTED',
+  'POLICY_VIOLATION',
+  'WALLET_NOT_FOUND',
+  'INTENT_NOT_FOUND',
+  'NOT_FOUND',
+  'POLICY_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
+  'STANDING_INTENT_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'WALLET_ALREADY_EXISTS',
+  'STANDING_INTENT_ALREADY_EXISTS',
+  'IDEMPOTENCY_CONFLICT',
+  'VERSION_CONFLICT',
+  'POLICY_IN_USE',
+  'POLICY_CONFLICT',
+  'INTENT_NOT_CANCELLABLE',
+  'INTENT_CANCELLED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INSUFFICIENT_FUNDS',
+  'BRIDGE_FAILED',
+  'DEPOSIT_FAILED',
+  'WITHDRAW_FAILED',
+  'RATE_LIMIT_EXCEEDED',
+  'FUNDING_LIMIT_EXCEEDED',
+  'GAS_BUDGET_EXCEEDED',
+  'BACKTEST_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+  'NETWORK_ERROR',
+  'TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 export type ErrorDetails = Record<string, unknown>;
+
+/** What an x402 payment error offers: the v2 requirements (the encoded PAYMENT-REQUIRED value) and the v1 fields. */
+export interface PaymentOffer {
+  header: string;
+  v1: Record<string, unknown>;
+}
+
+/** The facilitator's answer to a settlement, under the header name its x402 version gives it (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE). */
+export interface PaymentSettlement {
+  name: string;
+  value: string;
+}
+
+export interface ServiceErrorOptions {
+  details?: ErrorDetails;
+  cause?: unknown;
+  retryAfterSeconds?: number;
+  paymentOffer?: PaymentOffer;
+  paymentSettlement?: PaymentSettlement;
+}
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
   readonly code: ErrorCode;
-  readonly status: number;
   readonly details: ErrorDetails;
-  /** Extra response headers the front door must send (e.g. Retry-After). */
-  readonly headers: Record<string, string>;
-  /** Fields a REST body carries beside `{error, message, details}` (x402 v1 requirements). */
-  readonly bodyExtras: Record<string, unknown>;
+  /** When the caller may try again, in seconds (a rate window, a busy slot, a store coming back). */
+  readonly retryAfterSeconds?: number;
+  /** The payment that would be accepted instead (x402), on PAYMENT_REQUIRED and PAYMENT_INVALID. */
+  readonly paymentOffer?: PaymentOffer;
+  /** A settlement that failed after verifying: what the facilitator answered. */
+  readonly paymentSettlement?: PaymentSettlement;
+  /**
+   * The caller's quotas as the refusal saw them (rate window, credits), in the
+   * form every answer of the account shows them; set by the admission, which
+   * owns their names. Not the error's own: the door adds them as it adds them
+   * to a success.
+   */
+  readonly quotaHeaders: Record<string, string> = {};
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetails; cause?: unknown; headers?: Record<string, string>; bodyExtras?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.code = code;
-    this.status = ERROR_STATUS[code];
     this.details = options.details ?? {};
-    this.headers = options.headers ?? {};
-    this.bodyExtras = options.bodyExtras ?? {};
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.paymentOffer !== undefined) this.paymentOffer = options.paymentOffer;
+    if (options.paymentSettlement !== undefined) this.paymentSettlement = options.paymentSettlement;
   }
 
-  /** 4xx messages are meant for the caller; 5xx messages are masked except for known transient codes. */
+  /** Messages are meant for the caller, except an internal error's (masked, with a request id). */
   get expose(): boolean {
-    return this.status < 500 || this.code !== 'INTERNAL_ERROR';
+    return this.code !== 'INTERNAL_ERROR';
   }
 
   toJSON(): { code: ErrorCode; message: string; details: ErrorDetails } {

@@ -17,7 +17,6 @@ export const notFound = (what = 'Route'): ServiceError => new ServiceError('NOT_
 export const methodNotAllowed = (method: string, allowed: string[]): ServiceError =>
   new ServiceError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed here`, {
     details: { allowed },
-    headers: { Allow: allowed.join(', ') },
   });
 
 export const payloadTooLarge = (limitBytes: number): ServiceError =>

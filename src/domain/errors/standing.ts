@@ -16,5 +16,5 @@ export const standingIntentAlreadyExists = (walletId: string, asset: string, sta
 export const backtestLimitExceeded = (scope: 'account' | 'instance', limit: number, retryAfterSeconds: number): ServiceError =>
   new ServiceError('BACKTEST_LIMIT_EXCEEDED', `At most ${limit} backtest${limit === 1 ? '' : 's'} at a time per ${scope}`, {
     details: { scope, limit, retryAfterSeconds },
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+    retryAfterSeconds,
   });

@@ -14,5 +14,5 @@ export const walletLimitExceeded = (plan: string, limit: number): ServiceError =
 export const fundingLimitExceeded = (scope: 'wallet' | 'account', limit: number, windowHours: number, retryAfterSeconds: number): ServiceError =>
   new ServiceError('FUNDING_LIMIT_EXCEEDED', `At most ${limit} demo fundings per ${scope} in any ${windowHours} h`, {
     details: { scope, limit, windowHours, retryAfterSeconds },
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+    retryAfterSeconds,
   });

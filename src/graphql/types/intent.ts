@@ -16,7 +16,9 @@ import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { runOperation } from '../../app/accounts/admitRequest';
-import { submitIntent } from '../../app/intents/submitIntent';
+import { createIntentOnce } from '../../app/intents/createIntentOnce';
+import { actorFor } from '../../app/audit/recordAudit';
+import { createIntentCommandOf, createIntentFields } from '../commands/intent';
 import { getIntent } from '../../app/intents/getIntent';
 import { cancelIntent } from '../../app/intents/cancelIntent';
 import { listIntents } from '../../app/intents/listIntents';
@@ -439,21 +441,17 @@ builder.mutationField('createIntent', (t) =>
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to create.' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const { sources, ...rest } = args.input;
-      const body = withoutNulls({
-        ...rest,
-        walletId: String(args.input.walletId),
-        // an absent protocol is a source of idle funds, as REST spells it null
-        sources: sources?.map((src) => ({ ...src, protocol: src.protocol ?? null })),
-      });
+      const fields = createIntentFields(args.input);
       return runOperation(
         ctx.deps,
         principal,
         'createIntent',
         async () => {
-          const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
-          // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
-          return getIntent(ctx.deps, principal, result.body.id);
+          const created = await createIntentOnce(ctx.deps, actorFor(principal), { key: ctx.idempotencyKey, request: fields }, () =>
+            createIntentCommandOf(fields),
+          );
+          // the domain's intent, not the REST view (GraphQL keeps amounts as exact decimal strings); a replay answers the first one as it is now
+          return created.intent ?? getIntent(ctx.deps, principal, created.body.id);
         },
         ctx.charge,
       );
@@ -470,7 +468,7 @@ builder.mutationField('cancelIntent', (t) =>
     args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'cancelIntent', () => cancelIntent(ctx.deps, principal, String(args.id)), ctx.charge);
+      return runOperation(ctx.deps, principal, 'cancelIntent', () => cancelIntent(ctx.deps, actorFor(principal), String(args.id)), ctx.charge);
     },
   }),
 );

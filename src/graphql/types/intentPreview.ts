@@ -1,7 +1,8 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, BridgeSpeedEnum } from './enums';
 import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
-import { requirePrincipal, withoutNulls } from '../resolverHelpers';
+import { requirePrincipal } from '../resolverHelpers';
+import { createIntentCommandOf, createIntentFields } from '../commands/intent';
 import { runOperation } from '../../app/accounts/admitRequest';
 import {
   previewIntent,
@@ -195,8 +196,8 @@ builder.queryField('previewIntent', (t) =>
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to preview (the input of createIntent).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });
-      return runOperation(ctx.deps, principal, 'previewIntent', () => previewIntent(ctx.deps, principal, body), ctx.charge);
+      const fields = createIntentFields(args.input);
+      return runOperation(ctx.deps, principal, 'previewIntent', () => previewIntent(ctx.deps, principal, createIntentCommandOf(fields)), ctx.charge);
     },
   }),
 );

@@ -5,8 +5,10 @@ import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { NodeRef } from './node';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import { authorizeOperation, runOperation } from '../../app/accounts/admitRequest';
+import { actorFor } from '../../app/audit/recordAudit';
+import { createStandingCommandOf, createStandingFields } from '../commands/standing';
 import {
-  createStandingIntent,
+  createStandingIntentOnce,
   deleteStandingIntent,
   getStandingIntent,
   listStandingDecisions,
@@ -291,12 +293,14 @@ builder.mutationField('createStandingIntent', (t) =>
     },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const body = withoutNulls({ ...args, walletId: String(args.walletId) });
+      const fields = createStandingFields(args);
       return runOperation(
         ctx.deps,
         principal,
         'createStandingIntent',
-        async () => (await createStandingIntent(ctx.deps, principal, body, ctx.idempotencyKey)).body,
+        async () =>
+          (await createStandingIntentOnce(ctx.deps, actorFor(principal), { key: ctx.idempotencyKey, request: fields }, () => createStandingCommandOf(fields)))
+            .body,
         ctx.charge,
       );
     },
@@ -312,7 +316,7 @@ builder.mutationField('pauseStandingIntent', (t) =>
     args: { id: t.arg.id({ required: true, description: 'The standing intent (svc_standing_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'pauseStandingIntent', () => pauseStandingIntent(ctx.deps, principal, String(args.id)), ctx.charge);
+      return runOperation(ctx.deps, principal, 'pauseStandingIntent', () => pauseStandingIntent(ctx.deps, actorFor(principal), String(args.id)), ctx.charge);
     },
   }),
 );
@@ -326,7 +330,7 @@ builder.mutationField('resumeStandingIntent', (t) =>
     args: { id: t.arg.id({ required: true, description: 'The standing intent (svc_standing_…).' }) },
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'resumeStandingIntent', () => resumeStandingIntent(ctx.deps, principal, String(args.id)), ctx.charge);
+      return runOperation(ctx.deps, principal, 'resumeStandingIntent', () => resumeStandingIntent(ctx.deps, actorFor(principal), String(args.id)), ctx.charge);
     },
   }),
 );
@@ -344,7 +348,7 @@ builder.mutationField('deleteStandingIntent', (t) =>
         ctx.deps,
         principal,
         'deleteStandingIntent',
-        async () => (await deleteStandingIntent(ctx.deps, principal, String(args.id)), true),
+        async () => (await deleteStandingIntent(ctx.deps, actorFor(principal), String(args.id)), true),
         ctx.charge,
       );
     },

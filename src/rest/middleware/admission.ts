@@ -85,7 +85,7 @@ export function creditHeadersFor(
   thrown?: unknown,
 ): Record<string, string> | Promise<Record<string, string>> | null {
   if (principal.via !== 'apiKey') return null; // a paid read has no credits of its own
-  if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.headers) return null;
+  if (thrown instanceof ServiceError && CREDITS_REMAINING_HEADER in thrown.quotaHeaders) return null;
   return used !== undefined ? creditHeaders(principal.account, used) : readCreditHeaders(deps, principal.account).catch(() => ({}));
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { RestState } from '../context';
 import { errorBody } from '../errorBody';
 import { toServiceError } from '../../domain/errors/base';
+import { errorHeaders, errorStatus } from '../../http/errorStatus';
 
 /** What a REST error answers: its status, its headers and its JSON body. */
 export interface ErrorAnswer {
@@ -18,10 +19,11 @@ export interface ErrorAnswer {
  */
 export function errorAnswer(logger: Logger, thrown: unknown, requestId: string, path: string): ErrorAnswer {
   const e = toServiceError(thrown);
-  if (e.status >= 500) {
+  const status = errorStatus(e);
+  if (status >= 500) {
     logger.error({ err: thrown, requestId, route: path }, 'request failed');
   }
-  return { status: e.status, headers: e.headers, body: errorBody(e, requestId) };
+  return { status, headers: errorHeaders(e), body: errorBody(e, requestId) };
 }
 
 /** Koa's error handler: an error thrown below it is answered as errorAnswer shapes it. */

@@ -1,5 +1,6 @@
 import { z } from './zod';
-import { ERROR_STATUS, type ErrorCode } from '../../domain/errors/base';
+import type { ErrorCode } from '../../domain/errors/base';
+import { ERROR_STATUS } from '../../http/errorStatus';
 
 /**
  * The error answers of the document: the one error body of the service

@@ -5,6 +5,7 @@ import type { RestState } from '../context';
 import { param } from '../params';
 import { operation } from '../middleware/admission';
 import { cancelIntent } from '../../app/intents/cancelIntent';
+import { actorFor } from '../../app/audit/recordAudit';
 import { pollAfterSeconds, toIntentView } from '../../app/intents/intentView';
 
 /**
@@ -21,7 +22,7 @@ export function intentCancelRoutes(deps: AppDeps): Router<RestState> {
     'cancelIntent',
     '/intents/:intentId/cancel',
     operation(deps, 'cancelIntent', async (ctx) => {
-      const view = toIntentView(await cancelIntent(deps, ctx.state.principal!, param(ctx, 'intentId')));
+      const view = toIntentView(await cancelIntent(deps, actorFor(ctx.state.principal!), param(ctx, 'intentId')));
       const seconds = pollAfterSeconds(view);
       if (seconds !== null) ctx.set('Retry-After', String(seconds));
       ctx.body = view;

@@ -4,7 +4,9 @@ import type { AppDeps } from '../../app/deps';
 import type { RestContext, RestState } from '../context';
 import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
-import { submitIntent } from '../../app/intents/submitIntent';
+import { createIntentOnce } from '../../app/intents/createIntentOnce';
+import { actorFor } from '../../app/audit/recordAudit';
+import { parseCreateIntent } from '../../domain/schemas/intent';
 import { previewIntent } from '../../app/intents/previewIntent';
 import { getIntent } from '../../app/intents/getIntent';
 import { listIntents } from '../../app/intents/listIntents';
@@ -24,7 +26,9 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
     'createIntent',
     '/intents',
     operation(deps, 'createIntent', async (ctx) => {
-      const result = await submitIntent(deps, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
+      const body = ctx.state.body;
+      const idempotency = { key: ctx.get('Idempotency-Key') || undefined, request: body };
+      const result = await createIntentOnce(deps, actorFor(ctx.state.principal!), idempotency, () => parseCreateIntent(body));
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       pollHint(ctx, result.body);
       ctx.status = result.status;
@@ -36,7 +40,7 @@ export function intentRoutes(deps: AppDeps): Router<RestState> {
     'previewIntent',
     '/intents/preview',
     operation(deps, 'previewIntent', async (ctx) => {
-      ctx.body = await previewIntent(deps, ctx.state.principal!, ctx.state.body);
+      ctx.body = await previewIntent(deps, ctx.state.principal!, parseCreateIntent(ctx.state.body));
     }),
   );
 

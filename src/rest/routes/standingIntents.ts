@@ -5,7 +5,7 @@ import type { RestState } from '../context';
 import { param, queryValue } from '../params';
 import { operation } from '../middleware/admission';
 import {
-  createStandingIntent,
+  createStandingIntentOnce,
   deleteStandingIntent,
   getStandingIntent,
   listStandingDecisions,
@@ -15,6 +15,9 @@ import {
 } from '../../app/standing/manageStanding';
 import { simulateRequest } from '../../app/standing/simulateRequest';
 import { getStandingEarnings } from '../../app/standing/standingEarnings';
+import { actorFor } from '../../app/audit/recordAudit';
+import { parseInput } from '../../domain/schemas/parse';
+import { createStandingSchema } from '../../domain/schemas/standing';
 
 /** Standing intents (`/standing-intents`), their decisions, and the backtest. */
 export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
@@ -24,7 +27,9 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
     'createStandingIntent',
     '/standing-intents',
     operation(deps, 'createStandingIntent', async (ctx) => {
-      const result = await createStandingIntent(deps, ctx.state.principal!, ctx.state.body, ctx.get('Idempotency-Key') || undefined);
+      const body = ctx.state.body;
+      const idempotency = { key: ctx.get('Idempotency-Key') || undefined, request: body };
+      const result = await createStandingIntentOnce(deps, actorFor(ctx.state.principal!), idempotency, () => parseInput(createStandingSchema, body));
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = result.status;
       ctx.body = result.body;
@@ -64,7 +69,7 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
     'pauseStandingIntent',
     '/standing-intents/:standingIntentId/pause',
     operation(deps, 'pauseStandingIntent', async (ctx) => {
-      ctx.body = await pauseStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+      ctx.body = await pauseStandingIntent(deps, actorFor(ctx.state.principal!), param(ctx, 'standingIntentId'));
     }),
   );
 
@@ -72,7 +77,7 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
     'resumeStandingIntent',
     '/standing-intents/:standingIntentId/resume',
     operation(deps, 'resumeStandingIntent', async (ctx) => {
-      ctx.body = await resumeStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+      ctx.body = await resumeStandingIntent(deps, actorFor(ctx.state.principal!), param(ctx, 'standingIntentId'));
     }),
   );
 
@@ -80,7 +85,7 @@ export function standingIntentRoutes(deps: AppDeps): Router<RestState> {
     'deleteStandingIntent',
     '/standing-intents/:standingIntentId',
     operation(deps, 'deleteStandingIntent', async (ctx) => {
-      await deleteStandingIntent(deps, ctx.state.principal!, param(ctx, 'standingIntentId'));
+      await deleteStandingIntent(deps, actorFor(ctx.state.principal!), param(ctx, 'standingIntentId'));
       ctx.status = 204;
     }),
   );

@@ -1,7 +1,6 @@
-import { createStandingDecider, moveIdempotencyKey, type SampleEvent, type StandingDeciderDeps } from '../../../src/app/standing/decider';
+import { createStandingDecider, moveIdempotencyKey, type SampleEvent, type StandingDeciderDeps, type SubmitMove } from '../../../src/app/standing/decider';
 import { createDecisionBus, type PublishedDecision } from '../../../src/app/standing/decisionBus';
 import type { DecisionSources } from '../../../src/app/standing/decisionInput';
-import type { submitIntent } from '../../../src/app/intents/submitIntent';
 import type { DecisionInput, DecisionNumbers, DecisionResult, StandingIntent } from '../../../src/domain/standingIntent';
 import { policyViolation } from '../../../src/domain/errors/policy';
 import { startIntentsServer, type IntentsServer } from '../engine/intentsServer';
@@ -41,11 +40,11 @@ function harness(result: DecisionResult, submit?: (body: any, key?: string) => P
   const bus = createDecisionBus();
   const heard: PublishedDecision[] = [];
   let n = 0;
-  const fakeSubmit = (async (_deps, _principal, body, key) => {
+  const fakeSubmit = (async (_deps, _actor, body, key) => {
     submitted.push({ body, key });
     if (submit) return submit(body, key);
     return { status: 201, replayed: false, body: { id: `intent_00000000000000000000000000000${(++n).toString().padStart(3, '0')}` } };
-  }) as typeof submitIntent;
+  }) as SubmitMove;
   const deps: StandingDeciderDeps = {
     ...s.deps,
     decisionBus: bus,
@@ -57,7 +56,7 @@ function harness(result: DecisionResult, submit?: (body: any, key?: string) => P
       built.push(sources);
       return { built: built.length } as unknown as DecisionInput;
     },
-    submitIntent: fakeSubmit,
+    submitMove: fakeSubmit,
   };
   return { decider: createStandingDecider(deps), built, submitted, bus, heard };
 }
@@ -264,7 +263,7 @@ test('behavior: a settled move goes out as a standing_intent.rebalanced delivery
     webhooks: { secrets: {} as never, egress: {} as never, kick: () => kicks++ },
     decide: () => MOVE,
     buildDecisionInput: () => ({}) as DecisionInput,
-    submitIntent: (async () => ({ status: 201, replayed: false, body: { id: 'intent_0123456789abcdef0123456789abcdef' } })) as unknown as typeof submitIntent,
+    submitMove: (async () => ({ status: 201, replayed: false, body: { id: 'intent_0123456789abcdef0123456789abcdef' } })) as unknown as SubmitMove,
   });
   await decider.onSample(sample());
   const [decision] = await decisionsOf(f.standingId);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ERROR_STATUS } from '../../../src/domain/errors/base';
+import { ERROR_STATUS } from '../../../src/http/errorStatus';
 
 /**
  * The repository stands alone and its documents stay true: nothing points

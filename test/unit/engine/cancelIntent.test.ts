@@ -1,6 +1,7 @@
 import type { Principal } from '../../../src/app/accounts/principal';
 import type { AppDeps } from '../../../src/app/deps';
 import { cancelIntent } from '../../../src/app/intents/cancelIntent';
+import { actorFor } from '../../../src/app/audit/recordAudit';
 import type { SignedTx } from '../../../src/ports/chain';
 import type { Intent } from '../../../src/domain/intent';
 import { transition } from '../../../src/domain/intentStateMachine';
@@ -70,7 +71,7 @@ describe('engine: cancel', () => {
     const intent = await h.submit(w.id, { amount: '100' });
     await burn.held;
 
-    const requested = await cancelIntent(deps, principal, intent.id);
+    const requested = await cancelIntent(deps, actorFor(principal), intent.id);
     expect(requested.status).toBe('executing');
     expect(requested.cancelRequestedAt).toBeDefined();
     burn.release();
@@ -93,7 +94,7 @@ describe('engine: cancel', () => {
     expect(h.chain.position('base-sepolia', w.address, 'aave-v3', 'USDC')).toBe(0n);
     expect(await h.store.intents.get(intent.id)).toEqual(done);
     // asking again answers it as it is
-    expect(await cancelIntent(deps, principal, intent.id)).toEqual(done);
+    expect(await cancelIntent(deps, actorFor(principal), intent.id)).toEqual(done);
     // the engine ended it: one transition reported, one audit event, by the service itself
     expect(told(intent.id)).toEqual(['pending', 'planning', 'executing', 'cancelled']);
     const events = await audited(intent.id);
@@ -111,7 +112,7 @@ describe('engine: cancel', () => {
     const seen: string[] = [];
     const off = h.engine.bus.listen({ intentId: second.id }, (i) => seen.push(i.status));
 
-    const cancelled = await cancelIntent(deps, principal, second.id);
+    const cancelled = await cancelIntent(deps, actorFor(principal), second.id);
     expect(cancelled).toMatchObject({ status: 'cancelled', version: 1, executionPlan: null });
     expect(told(second.id)).toEqual(['pending', 'cancelled']);
     expect(seen).toEqual(['cancelled']);
@@ -126,7 +127,7 @@ describe('engine: cancel', () => {
       details: { completedSteps: 0 },
     });
     // asking again answers it as it is, and reports, audits or publishes nothing more
-    expect(await cancelIntent(deps, principal, second.id)).toEqual(cancelled);
+    expect(await cancelIntent(deps, actorFor(principal), second.id)).toEqual(cancelled);
     supply.release();
     expect((await h.settled(first.id)).status).toBe('completed');
     await flush();
@@ -181,7 +182,7 @@ describe('engine: cancel', () => {
     const w = await h.wallet();
     const planning = await storedIntent('intent_race0001', w.id, 'planning');
     const race = raceNextWrite({ ...planning, version: planning.version + 1, updatedAt: new Date(h.clock.now().getTime() + 1).toISOString() });
-    const requested = await cancelIntent(deps, principal, planning.id);
+    const requested = await cancelIntent(deps, actorFor(principal), planning.id);
     expect(race.raced()).toBe(true);
     expect(requested).toMatchObject({ status: 'planning', version: planning.version + 2 });
     expect((await h.store.intents.get(planning.id))?.cancelRequestedAt).toBe(requested.cancelRequestedAt);
@@ -196,7 +197,7 @@ describe('engine: cancel', () => {
     const seen: string[] = [];
     const off = h.engine.bus.listen({ intentId: pending.id }, (i) => seen.push(i.status));
     const race = raceNextWrite(transition(pending, { type: 'plan' }, h.clock.now()));
-    const requested = await cancelIntent(deps, principal, pending.id);
+    const requested = await cancelIntent(deps, actorFor(principal), pending.id);
     expect(race.raced()).toBe(true);
     expect(requested).toMatchObject({ status: 'planning', version: 2 });
     expect(requested.cancelRequestedAt).toBeDefined();
@@ -214,12 +215,12 @@ describe('engine: cancel', () => {
     const intent = await h.submit(w.id, { amount: '3' });
     const done = await h.settled(intent.id);
     expect(done.status).toBe('completed');
-    await expect(cancelIntent(deps, principal, intent.id)).rejects.toMatchObject({
+    await expect(cancelIntent(deps, actorFor(principal), intent.id)).rejects.toMatchObject({
       code: 'INTENT_NOT_CANCELLABLE',
       details: { intentId: intent.id, status: 'completed' },
     });
     expect(await h.store.intents.get(intent.id)).toEqual(done);
     const other = { ...principal, account: { ...principal.account, id: 'acct_other' } } as Principal;
-    await expect(cancelIntent(deps, other, intent.id)).rejects.toMatchObject({ code: 'INTENT_NOT_FOUND' });
+    await expect(cancelIntent(deps, actorFor(other), intent.id)).rejects.toMatchObject({ code: 'INTENT_NOT_FOUND' });
   });
 });

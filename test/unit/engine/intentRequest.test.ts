@@ -1,6 +1,7 @@
 import type { ServiceError } from '../../../src/domain/errors/base';
 import type { FieldIssue } from '../../../src/domain/errors/request';
 import { createIntentSchema, parseCreateIntent } from '../../../src/domain/schemas/intent';
+import { errorStatus } from '../../../src/http/errorStatus';
 
 /** The ServiceError thrown by parsing `body`. */
 function rejection(body: unknown): ServiceError {
@@ -105,7 +106,7 @@ describe('POST /intents body', () => {
   test('error: an unknown chain name → INVALID_CHAIN naming the chain and field, with all field issues', () => {
     const e = rejection({ walletId: 'w', action: 'lend', amount: -1, chain: 'solana' });
     expect(e.code).toBe('INVALID_CHAIN');
-    expect(e.status).toBe(400);
+    expect(errorStatus(e)).toBe(400);
     expect(e.details).toMatchObject({ chain: 'solana', field: 'chain', supported: expect.arrayContaining(['base-sepolia']) });
     expect(paths(e)).toEqual(['amount', 'chain']);
     expect(rejection({ walletId: 'w', action: 'bridge', amount: 1, fromChain: 'base-sepolia', toChain: 'polygon' }).details).toMatchObject({

@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import type { Intent } from '../../../src/domain/intent';
 import { createReadCaches, fetchFresh, planningCacheOf } from '../../../src/app/caches';
 import type { ReadCaches } from '../../../src/app/deps';
-import { askedOf } from '../../../src/app/intents/submitIntent';
+import { askedOf } from '../../../src/app/intents/createIntent';
 import { parseCreateIntent } from '../../../src/domain/schemas/intent';
 import { planOn, planningRequestOf, readPlanning, type PlanningEffects, type PlanningRequest } from '../../../src/engine/planning';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';

@@ -1,4 +1,4 @@
-import { askedOf } from '../../../src/app/intents/submitIntent';
+import { askedOf } from '../../../src/app/intents/createIntent';
 import { createSystemClock } from '../../../src/domain/clock';
 import { parseCreateIntent } from '../../../src/domain/schemas/intent';
 import { planOn, planningRequestOf, readPlanning, type PlanningEffects, type PlanningRequest } from '../../../src/engine/planning';

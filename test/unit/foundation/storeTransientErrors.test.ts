@@ -1,6 +1,8 @@
 import { MongoNetworkError, MongoServerError } from 'mongodb';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { isTransientStoreError, storeUnavailable, translateTransientErrors } from '../../../src/store/transientErrors';
+import type { ServiceError } from '../../../src/domain/errors/base';
+import { errorHeaders, errorStatus } from '../../../src/http/errorStatus';
 import { createHarness, usdc } from '../engine/engineHarness';
 
 describe('transient database errors', () => {
@@ -19,7 +21,12 @@ describe('transient database errors', () => {
     raw.usage.increment = async () => {
       throw new MongoNetworkError('connection reset');
     };
-    await expect(store.usage.increment('k', 1, new Date())).rejects.toMatchObject({
+    const refused = await store.usage.increment('k', 1, new Date()).catch((e: ServiceError) => e);
+    expect({
+      code: (refused as ServiceError).code,
+      status: errorStatus(refused as ServiceError),
+      headers: errorHeaders(refused as ServiceError),
+    }).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
       status: 503,
       headers: { 'Retry-After': '2' },

@@ -9,7 +9,8 @@ import { openApiDocument } from '../../../src/rest/openapi/document';
 import { createPolicySchema, updatePolicySchema } from '../../../src/domain/schemas/policy';
 import { CHAIN_NAMES, LENDING_PROTOCOLS } from '../../../src/domain/chains';
 import { INTENT_ACTIONS } from '../../../src/domain/intent';
-import { ERROR_STATUS, type ErrorCode } from '../../../src/domain/errors/base';
+import type { ErrorCode } from '../../../src/domain/errors/base';
+import { ERROR_STATUS } from '../../../src/http/errorStatus';
 import { PAYABLE_OPERATIONS, type Operation } from '../../../src/domain/plans';
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { readCookie, refuseCrossSite, sessionCookieHeader } from '../../../src/http/sessionCookie';
+import { errorStatus } from '../../../src/http/errorStatus';
 import { openToken, sealToken } from '../../../src/app/dashboard/sessions';
 
 /**
@@ -69,7 +70,8 @@ describe('refuseCrossSite', () => {
     method,
     headers: { host: HOST, ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) },
   });
-  const reason = (r: ReturnType<typeof refuseCrossSite>) => (r ? { code: r.code, status: r.status, reason: (r.details as { reason?: string }).reason } : null);
+  const reason = (r: ReturnType<typeof refuseCrossSite>) =>
+    r ? { code: r.code, status: errorStatus(r), reason: (r.details as { reason?: string }).reason } : null;
 
   test.each([
     ['POST + application/json', 'POST', { 'content-type': 'application/json' }],
