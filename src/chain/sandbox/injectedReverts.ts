@@ -2,7 +2,7 @@ import type { TxRequest } from '../../ports/chain';
 import type { FaultRegistry } from '../../domain/sandboxFaults';
 import type { ViemChainPort } from '../viem/viemPortOptions';
 
-/** Gas an injected revert is signed with: no estimate (it would refuse the call), so the revert is mined and in a receipt. */
+/** Gas an injected revert is signed with once its estimate failed (which would refuse the call): the revert is mined and in a receipt. */
 const REVERTING_GAS_LIMIT = 1_000_000n;
 
 /**
@@ -27,7 +27,7 @@ export function withInjectedReverts(port: ViemChainPort): ViemChainPort {
     ...port,
     send(signer, tx, onSigned, onGasTopUp) {
       const bad = sabotaged(port.faults, tx);
-      return bad ? port.sendAtGasLimit(REVERTING_GAS_LIMIT, signer, bad, onSigned, onGasTopUp) : port.send(signer, tx, onSigned, onGasTopUp);
+      return bad ? port.sendEvenIfReverting(REVERTING_GAS_LIMIT, signer, bad, onSigned, onGasTopUp) : port.send(signer, tx, onSigned, onGasTopUp);
     },
   };
 }

@@ -91,8 +91,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     dropRouteFees: () => fees.drop(),
     priceUsd: (asset, chain) => priceUsd(prices, asset, chain),
     send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp),
-    sendAtGasLimit: (gasLimit, signer, tx, onSigned, onGasTopUp) =>
-      send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp, gasLimit),
+    sendEvenIfReverting: (gasIfReverts, signer, tx, onSigned, onGasTopUp) =>
+      send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp, gasIfReverts),
     rebroadcast: (chain, raw) => rebroadcast(access, chain, raw),
     receipt: (chain, txHash, timeoutMs) => receipt(reads, chain, txHash, timeoutMs),
     findReceipt: (chain, hashes, waitMs) => findReceipt(reads, chain, hashes, waitMs),

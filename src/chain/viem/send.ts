@@ -29,7 +29,7 @@ export async function send(
   tx: TxRequest,
   onSigned: (signed: SignedTx) => Promise<void>,
   onGasTopUp?: (wei: bigint) => void,
-  gasLimit?: bigint,
+  gasIfReverts?: bigint,
 ): Promise<SignedTx> {
   const account = accountOf(ctx.accounts, signer);
   const topUp =
@@ -39,7 +39,7 @@ export async function send(
         })
       : Promise.resolve();
   try {
-    return await signAndSend(ctx, account, tx, onSigned, topUp, gasLimit);
+    return await signAndSend(ctx, account, tx, onSigned, topUp, gasIfReverts);
   } finally {
     // a send refused before signing (it would revert) still reports a top-up it started
     await topUp.catch(() => undefined);
@@ -48,7 +48,7 @@ export async function send(
 
 /**
  * Signs with the signer's next nonce once `landed` (the gas top-up) has, hands the hash over, then broadcasts.
- * A given `gasLimit` is signed as it is, without an estimate (so a call that reverts is mined and reverts).
+ * With `gasIfReverts`, a call whose estimate fails is signed at that limit instead of refused (so it is mined and reverts).
  */
 async function signAndSend(
   ctx: SendContext,
@@ -56,18 +56,18 @@ async function signAndSend(
   tx: TxRequest,
   onSigned: (s: SignedTx) => Promise<void>,
   landed: Promise<void>,
-  gasLimit?: bigint,
+  gasIfReverts?: bigint,
 ): Promise<SignedTx> {
   const { access } = ctx;
   const c = access.client(tx.chain);
   const { to, data } = encodeTx(c, tx, account.address);
-  const estimate = async () =>
-    gasLimit ??
+  const estimate = () =>
     access
       .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))
       .then(
         (g) => (g * 12n) / 10n,
         (e) => {
+          if (gasIfReverts !== undefined) return gasIfReverts;
           // an estimation revert is refused here, before signing: sending it would only burn gas
           if (isExecutionRevert(e)) throw new WouldRevertError(tx.chain, tx.kind, revertReason(e));
           throw e;

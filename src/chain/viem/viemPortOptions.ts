@@ -67,12 +67,13 @@ export interface ViemChainPortOptions {
 /**
  * The viem adapter: the chain port, plus its sandbox faults, its clients, a
  * way to forget the cached route fees (a test that changes them), and a send
- * signed at a given gas limit without an estimate (a call that reverts is
- * then mined: the sandbox's injected reverts, chain/sandbox/injectedReverts.ts).
+ * that signs a call whose estimate fails at `gasIfReverts` instead of refusing
+ * it (it is mined and reverts: the sandbox's injected reverts,
+ * chain/sandbox/injectedReverts.ts).
  */
 export type ViemChainPort = ChainPort & {
   faults: FaultRegistry;
   client(chain: ChainName): ChainClient;
   dropRouteFees(): void;
-  sendAtGasLimit(gasLimit: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+  sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
 };

@@ -2,9 +2,8 @@ import type { ErrorCode } from '../../domain/errors/base';
 import { CODE_DOCS } from './errors';
 import { LENDING_PROTOCOLS } from '../../domain/protocols';
 
-const [FIRST_PROTOCOL, SECOND_PROTOCOL = FIRST_PROTOCOL] = LENDING_PROTOCOLS;
-/** The protocols the examples name, from the domain's list (never spelled out here). */
-export const EXAMPLE_PROTOCOLS = { first: FIRST_PROTOCOL, second: SECOND_PROTOCOL } as const;
+/** The protocols the examples name, from the domain's list of names (never spelled out here). */
+export const [PROTOCOL_A, PROTOCOL_B = PROTOCOL_A] = LENDING_PROTOCOLS;
 
 /**
  * Example values of the document. They are data, not shapes: `npx
@@ -52,7 +51,7 @@ export const EXAMPLES = {
         tokens: [{ asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', balance: '1000000', balanceFormatted: '1', decimals: 6, valueUsd: 1 }],
         positions: [
           {
-            protocol: EXAMPLE_PROTOCOLS.first,
+            protocol: PROTOCOL_A,
             asset: 'USDC',
             token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
             balance: '2500000',
@@ -70,26 +69,12 @@ export const EXAMPLES = {
   },
   yields: {
     rates: [
-      {
-        chain: 'arbitrum-sepolia',
-        protocol: EXAMPLE_PROTOCOLS.first,
-        asset: 'USDC',
-        token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
-        apy: 4.2,
-        sandboxOnly: false,
-      },
-      {
-        chain: 'ethereum-sepolia',
-        protocol: EXAMPLE_PROTOCOLS.second,
-        asset: 'USDC',
-        token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
-        apy: 3.1,
-        sandboxOnly: false,
-      },
+      { chain: 'arbitrum-sepolia', protocol: PROTOCOL_A, asset: 'USDC', token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', apy: 4.2, sandboxOnly: false },
+      { chain: 'ethereum-sepolia', protocol: PROTOCOL_B, asset: 'USDC', token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', apy: 3.1, sandboxOnly: false },
     ],
     best: {
       chain: 'arbitrum-sepolia',
-      protocol: EXAMPLE_PROTOCOLS.first,
+      protocol: PROTOCOL_A,
       asset: 'USDC',
       token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
       apy: 4.2,
@@ -103,7 +88,7 @@ export const EXAMPLES = {
     rules: {
       actions: ['lend', 'withdraw'],
       chains: ['arbitrum-sepolia', 'base-sepolia'],
-      protocols: [EXAMPLE_PROTOCOLS.first],
+      protocols: [PROTOCOL_A],
       maxUsdPerIntent: '100',
       maxUsdPerDay: 500.5,
     },
@@ -116,7 +101,7 @@ export const EXAMPLES = {
     rules: {
       actions: ['lend', 'withdraw'],
       chains: ['arbitrum-sepolia', 'base-sepolia'],
-      protocols: [EXAMPLE_PROTOCOLS.first],
+      protocols: [PROTOCOL_A],
       maxUsdPerIntent: '100',
       maxUsdPerDay: '500.5',
     },
@@ -179,7 +164,7 @@ export const EXAMPLES = {
         index: 1,
         type: 'deposit',
         chain: 'base-sepolia',
-        protocol: EXAMPLE_PROTOCOLS.first,
+        protocol: PROTOCOL_A,
         amount: '9.995',
         amountUnits: '9995000',
         routeFee: '0',
@@ -232,7 +217,7 @@ export const EXAMPLES = {
       steps: [
         {
           type: 'deposit',
-          protocol: EXAMPLE_PROTOCOLS.first,
+          protocol: PROTOCOL_A,
           asset: 'USDC',
           index: 0,
           status: 'completed',

@@ -1,4 +1,4 @@
-import { EXAMPLES, EXAMPLE_PROTOCOLS } from './examples';
+import { EXAMPLES, PROTOCOL_A } from './examples';
 
 /** Examples of POST /intents/{intentId}/cancel answers (redocly lint checks them against the Intent schema). */
 const AT = '2026-01-31T12:00:00.000Z';
@@ -26,16 +26,7 @@ export const CANCEL_EXAMPLES = {
           amountUnits: '10500000',
           startedAt: AT,
         },
-        {
-          type: 'deposit',
-          protocol: EXAMPLE_PROTOCOLS.first,
-          asset: 'USDC',
-          index: 1,
-          status: 'pending',
-          chain: 'base-sepolia',
-          amount: '10.5',
-          amountUnits: '10500000',
-        },
+        { type: 'deposit', protocol: PROTOCOL_A, asset: 'USDC', index: 1, status: 'pending', chain: 'base-sepolia', amount: '10.5', amountUnits: '10500000' },
       ],
       reasoning: 'Lend 10.5 USDC. Best: base-sepolia/aave-v3 at 4.29%. Bridging 10.5 USDC from arbitrum-sepolia, then depositing.',
     },

@@ -7,7 +7,7 @@ import type { DecisionView, StandingIntentView } from '../../app/standing/standi
 import type { StandingPage } from '../../app/standing/manageStanding';
 import type { StandingEarningsView } from '../../app/standing/standingEarnings';
 import { amountPattern } from './intentBody';
-import { EXAMPLE_PROTOCOLS } from './examples';
+import { PROTOCOL_A, PROTOCOL_B } from './examples';
 
 /** The standing intent bodies of the OpenAPI document (requests and answers), with their examples. */
 
@@ -247,8 +247,8 @@ const decision: DecisionView = {
   rule: null,
   intentId: INTENT_ID,
   numbers: {
-    target: { chain: 'arbitrum-sepolia', protocol: EXAMPLE_PROTOCOLS.first, apy: 6.1 },
-    sources: [{ chain: 'base-sepolia', protocol: EXAMPLE_PROTOCOLS.second, amount: '250', apy: 3.9 }],
+    target: { chain: 'arbitrum-sepolia', protocol: PROTOCOL_A, apy: 6.1 },
+    sources: [{ chain: 'base-sepolia', protocol: PROTOCOL_B, amount: '250', apy: 3.9 }],
     amount: '250',
     costs: { withdrawGasUsd: 0.02, bridgeFeeUsd: 0.03, bridgeGasUsd: 0.04, depositGasUsd: 0.05, totalUsd: 0.14 },
     gainUsd: 0.45,
@@ -265,17 +265,17 @@ const simulated: SimulateResult = {
   moves: [
     {
       at: '2026-01-12T08:31:00.000Z',
-      from: { chain: 'base-sepolia', protocol: EXAMPLE_PROTOCOLS.second, apy: 3.9 },
-      to: { chain: 'arbitrum-sepolia', protocol: EXAMPLE_PROTOCOLS.first, apy: 6.1 },
+      from: { chain: 'base-sepolia', protocol: PROTOCOL_B, apy: 3.9 },
+      to: { chain: 'arbitrum-sepolia', protocol: PROTOCOL_A, apy: 6.1 },
       amount: '10000',
       costUsd: 0.14,
       netGainUsd: 17.9,
     },
   ],
   strategy: { earnedUsd: 44.1, costsUsd: 0.14, netUsd: 43.96 },
-  todaysBest: { earnedUsd: 47.2, costsUsd: 0, netUsd: 47.2, market: { chain: 'arbitrum-sepolia', protocol: EXAMPLE_PROTOCOLS.first } },
-  firstMarket: { earnedUsd: 32.1, costsUsd: 0, netUsd: 32.1, market: { chain: 'base-sepolia', protocol: EXAMPLE_PROTOCOLS.second } },
-  series: [{ chain: 'base-sepolia', protocol: EXAMPLE_PROTOCOLS.second, points: [['2026-01-01T00:00:00.000Z', 3.9]] }],
+  todaysBest: { earnedUsd: 47.2, costsUsd: 0, netUsd: 47.2, market: { chain: 'arbitrum-sepolia', protocol: PROTOCOL_A } },
+  firstMarket: { earnedUsd: 32.1, costsUsd: 0, netUsd: 32.1, market: { chain: 'base-sepolia', protocol: PROTOCOL_B } },
+  series: [{ chain: 'base-sepolia', protocol: PROTOCOL_B, points: [['2026-01-01T00:00:00.000Z', 3.9]] }],
   cumulative: [['2026-01-01T00:00:00.000Z', 0, 0]],
 };
 
@@ -312,7 +312,7 @@ export const STANDING_EXAMPLES = {
     amount: '10000',
     from: '2026-01-01T00:00:00Z',
     to: '2026-01-31T00:00:00Z',
-    start: { chain: 'base-sepolia', protocol: EXAMPLE_PROTOCOLS.second },
+    start: { chain: 'base-sepolia', protocol: PROTOCOL_B },
   },
   simulated,
 };

@@ -2,7 +2,7 @@ import { z } from './zod';
 import { CHAIN_NAMES, LENDING_PROTOCOLS, TOKEN_ASSETS } from '../../domain/chains';
 import { RATE_BUCKETS } from '../../domain/rateHistory';
 import type { YieldHistory } from '../../app/yields/getYieldHistory';
-import { EXAMPLE_PROTOCOLS } from './examples';
+import { PROTOCOL_A } from './examples';
 
 /**
  * The answer of GET /v1/yields/history as a zod schema (the YieldHistory
@@ -52,7 +52,7 @@ export const YIELD_HISTORY_EXAMPLE: YieldHistory = {
   series: [
     {
       chain: 'base-sepolia',
-      protocol: EXAMPLE_PROTOCOLS.first,
+      protocol: PROTOCOL_A,
       asset: 'USDC',
       buckets: [
         { start: '2026-01-31T11:50:00.000Z', end: '2026-01-31T11:55:00.000Z', min: 4.29, max: 4.29, mean: 4.29, samples: 5 },
