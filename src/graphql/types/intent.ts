@@ -15,7 +15,6 @@ import {
 import { NodeRef } from './node';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { submitIntent } from '../../app/intents/submitIntent';
 import { getIntent } from '../../app/intents/getIntent';
 import { cancelIntent } from '../../app/intents/cancelIntent';
@@ -395,10 +394,8 @@ builder.queryField('intent', (t) =>
     description:
       "One of the caller's intents (same as GET /v1/intents/:intentId); null with an INTENT_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'getIntent',
+    resolve: (_root, args, ctx) => getIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -416,16 +413,11 @@ builder.queryField('intents', (t) =>
       last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
       before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
     },
+    admission: 'listIntents',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const filters = withoutNulls({ walletId: String(args.walletId), status: args.status });
-      return runOperation(
-        ctx.deps,
-        principal,
-        'listIntents',
-        () => paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page }), ctx),
-        ctx.charge,
-      );
+      return paginate(args, (page) => listIntents(ctx.deps, principal, { ...filters, ...page }), ctx);
     },
   }),
 );
@@ -437,7 +429,8 @@ builder.mutationField('createIntent', (t) =>
     description:
       'Creates a lend, withdraw, bridge or rebalance intent (same as POST /v1/intents). Honours the Idempotency-Key HTTP header. Null with its error when refused (e.g. INVALID_REQUEST, POLICY_VIOLATION).',
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to create.' }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'createIntent',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const { sources, ...rest } = args.input;
       const body = withoutNulls({
@@ -446,17 +439,9 @@ builder.mutationField('createIntent', (t) =>
         // an absent protocol is a source of idle funds, as REST spells it null
         sources: sources?.map((src) => ({ ...src, protocol: src.protocol ?? null })),
       });
-      return runOperation(
-        ctx.deps,
-        principal,
-        'createIntent',
-        async () => {
-          const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
-          // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
-          return getIntent(ctx.deps, principal, result.body.id);
-        },
-        ctx.charge,
-      );
+      const result = await submitIntent(ctx.deps, principal, body, ctx.idempotencyKey);
+      // the record, not the REST view: GraphQL keeps amounts as exact decimal strings
+      return getIntent(ctx.deps, principal, result.body.id);
     },
   }),
 );
@@ -468,9 +453,7 @@ builder.mutationField('cancelIntent', (t) =>
     description:
       "Cancels an intent (same as POST /v1/intents/:intentId/cancel): a PENDING one is CANCELLED at once; a PLANNING or EXECUTING one records the request (cancelRequestedAt) and stops before its next step that has nothing signed, ending CANCELLED with `results` saying what completed (a step with a signed transaction always runs to its end; intentUpdated carries the change). A CANCELLED one is answered as it is. Null with INTENT_NOT_CANCELLABLE when it is COMPLETED or FAILED, INTENT_NOT_FOUND when it is not the caller's.",
     args: { id: t.arg.id({ required: true, description: 'The intent id (intent_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'cancelIntent', () => cancelIntent(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'cancelIntent',
+    resolve: (_root, args, ctx) => cancelIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );

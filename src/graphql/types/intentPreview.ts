@@ -2,7 +2,6 @@ import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, BridgeSpeedEnum } from './enums';
 import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
-import { runOperation } from '../../app/accounts/admitRequest';
 import {
   previewIntent,
   type IntentPreview,
@@ -193,10 +192,11 @@ builder.queryField('previewIntent', (t) =>
     description:
       'The plan the engine would run now for this intent, with route fees, gas (units and USD), what arrives and the expected earnings per step; nothing stored or sent (same as POST /v1/intents/preview). Null with INSUFFICIENT_FUNDS (or POLICY_VIOLATION) when the intent would fail planning.',
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to preview (the input of createIntent).' }) },
+    admission: 'previewIntent',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ ...args.input, walletId: String(args.input.walletId) });
-      return runOperation(ctx.deps, principal, 'previewIntent', () => previewIntent(ctx.deps, principal, body), ctx.charge);
+      return previewIntent(ctx.deps, principal, body);
     },
   }),
 );

@@ -1,7 +1,6 @@
 import { builder } from '../builder';
 import { IntentRef } from './intent';
 import { requirePrincipal } from '../resolverHelpers';
-import { authorizeOperation } from '../../app/accounts/admitRequest';
 import { watchIntent } from '../../app/intents/watchIntent';
 import type { Intent } from '../../domain/intent';
 
@@ -11,16 +10,8 @@ builder.subscriptionField('intentUpdated', (t) =>
     description:
       "An intent's progress: the current snapshot first, then every persisted change in order; completes after the final state. Costs 1 credit per subscription.",
     args: { id: t.arg.id({ required: true, description: "The intent to follow (intent_…); INTENT_NOT_FOUND unless it is one of your account's." }) },
-    subscribe: async (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      const charge = await authorizeOperation(ctx.deps, principal, 'watchIntent');
-      try {
-        return await watchIntent(ctx.deps, principal, String(args.id));
-      } catch (e) {
-        await charge.refund();
-        throw e;
-      }
-    },
+    admission: 'watchIntent',
+    subscribe: (_root, args, ctx) => watchIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
     resolve: (intent: Intent) => intent,
   }),
 );

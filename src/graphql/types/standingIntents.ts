@@ -4,7 +4,6 @@ import { ChainEnum, LendingProtocolEnum, TokenAssetEnum, describedValues } from 
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { NodeRef } from './node';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
-import { authorizeOperation, runOperation } from '../../app/accounts/admitRequest';
 import {
   createStandingIntent,
   deleteStandingIntent,
@@ -248,15 +247,10 @@ builder.queryField('standingIntents', (t) =>
       last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
       before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
     },
+    admission: 'listStandingIntents',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'listStandingIntents',
-        () => paginate(args, (page) => listStandingIntents(ctx.deps, principal, page), ctx),
-        ctx.charge,
-      );
+      return paginate(args, (page) => listStandingIntents(ctx.deps, principal, page), ctx);
     },
   }),
 );
@@ -268,10 +262,8 @@ builder.queryField('standingIntent', (t) =>
     description:
       "One of the account's standing intents (same as GET /v1/standing-intents/:standingIntentId); null with a STANDING_INTENT_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The standing intent id (svc_standing_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getStandingIntent', () => getStandingIntent(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'getStandingIntent',
+    resolve: (_root, args, ctx) => getStandingIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -289,16 +281,11 @@ builder.mutationField('createStandingIntent', (t) =>
       minGainUsd: t.arg.float({ description: `USD a move must gain net of its costs, at least (default ${STANDING_DEFAULTS.minGainUsd}).` }),
       maxMovesPerDay: t.arg.int({ description: `Moves at most per rolling 24 hours, 1-24 (default ${STANDING_DEFAULTS.maxMovesPerDay}).` }),
     },
-    resolve: (_root, args, ctx) => {
+    admission: 'createStandingIntent',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ ...args, walletId: String(args.walletId) });
-      return runOperation(
-        ctx.deps,
-        principal,
-        'createStandingIntent',
-        async () => (await createStandingIntent(ctx.deps, principal, body, ctx.idempotencyKey)).body,
-        ctx.charge,
-      );
+      return (await createStandingIntent(ctx.deps, principal, body, ctx.idempotencyKey)).body;
     },
   }),
 );
@@ -310,10 +297,8 @@ builder.mutationField('pauseStandingIntent', (t) =>
     description:
       'Pauses a standing intent: nothing is decided until it is resumed (same as POST /v1/standing-intents/:id/pause). Null with its error when refused.',
     args: { id: t.arg.id({ required: true, description: 'The standing intent (svc_standing_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'pauseStandingIntent', () => pauseStandingIntent(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'pauseStandingIntent',
+    resolve: (_root, args, ctx) => pauseStandingIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -324,10 +309,8 @@ builder.mutationField('resumeStandingIntent', (t) =>
     description:
       'Resumes a paused standing intent, decided again from the next sample (same as POST /v1/standing-intents/:id/resume). Null with its error when refused.',
     args: { id: t.arg.id({ required: true, description: 'The standing intent (svc_standing_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'resumeStandingIntent', () => resumeStandingIntent(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'resumeStandingIntent',
+    resolve: (_root, args, ctx) => resumeStandingIntent(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -338,15 +321,10 @@ builder.mutationField('deleteStandingIntent', (t) =>
     description:
       'Deletes a standing intent and its decisions (same as DELETE /v1/standing-intents/:id): true when deleted; null with its error when refused (STANDING_INTENT_NOT_FOUND).',
     args: { id: t.arg.id({ required: true, description: 'The standing intent to delete (svc_standing_…).' }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'deleteStandingIntent',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'deleteStandingIntent',
-        async () => (await deleteStandingIntent(ctx.deps, principal, String(args.id)), true),
-        ctx.charge,
-      );
+      return (await deleteStandingIntent(ctx.deps, principal, String(args.id)), true);
     },
   }),
 );
@@ -439,12 +417,13 @@ builder.mutationField('simulateStandingIntent', (t) =>
       to: t.arg({ type: 'DateTime', description: 'End of the replay (default now); at most 90 days after `from`.' }),
       start: t.arg({ type: MarketInput, description: 'The market the funds start in (default: the best at the first sample).' }),
     },
-    resolve: (_root, args, ctx) => {
+    admission: 'simulateStandingIntent',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
       const body = withoutNulls({ ...args, from: iso(args.from), to: iso(args.to), start: args.start ?? undefined });
-      // simulateRequest takes what the backtest costs beyond the base price that runOperation (or the operation's prepayment) pays.
-      return runOperation(ctx.deps, principal, 'simulateStandingIntent', async () => (await simulateRequest(ctx.deps, principal, body)).result, ctx.charge);
+      // simulateRequest takes what the backtest costs beyond the base price its admission (the operation's prepayment, or its own reservation) pays.
+      return (await simulateRequest(ctx.deps, principal, body)).result;
     },
   }),
 );
@@ -460,16 +439,8 @@ builder.subscriptionField('standingIntentDecisions', (t) =>
         description: "The standing intent to follow (svc_standing_…); STANDING_INTENT_NOT_FOUND unless it is one of your account's.",
       }),
     },
-    subscribe: async (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      const charge = await authorizeOperation(ctx.deps, principal, 'listStandingDecisions');
-      try {
-        return await watchDecisions(ctx.deps, principal, String(args.standingIntentId));
-      } catch (e) {
-        await charge.refund();
-        throw e;
-      }
-    },
+    admission: 'listStandingDecisions',
+    subscribe: (_root, args, ctx) => watchDecisions(ctx.deps, requirePrincipal(ctx), String(args.standingIntentId)),
     resolve: (decision: DecisionView) => decision,
   }),
 );
