@@ -1,6 +1,8 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, BridgeSpeedEnum } from './enums';
-import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
+import { CreateIntentInput } from './intent/inputs';
+import { IntentActionEnum } from './intent/type';
+import { StrategyEnum } from './intent/plan';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
 import {
   previewIntent,

@@ -3,7 +3,7 @@ import { ChainEnum, LendingProtocolEnum, describedValues } from './enums';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { NodeRef } from './node';
 import { WalletRef } from './wallet';
-import { IntentRef } from './intent';
+import { IntentRef } from './intent/type';
 import type { ChainName } from '../../domain/chains';
 import type { IntentAction } from '../../domain/intent';
 import type { PolicyRules, PolicyScope } from '../../domain/policy';

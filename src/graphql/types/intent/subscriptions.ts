@@ -1,8 +1,8 @@
-import { builder } from '../builder';
-import { IntentRef } from './intent';
-import { requirePrincipal } from '../resolverHelpers';
-import { watchIntent } from '../../app/intents/watchIntent';
-import type { Intent } from '../../domain/intent';
+import { builder } from '../../builder';
+import { IntentRef } from './type';
+import { requirePrincipal } from '../../resolverHelpers';
+import { watchIntent } from '../../../app/intents/watchIntent';
+import type { Intent } from '../../../domain/intent';
 
 builder.subscriptionField('intentUpdated', (t) =>
   t.field({
