@@ -20,7 +20,14 @@ import './types/audit';
 import './types/usage';
 import './types/webhooks';
 import './types/yieldHistory';
-import './types/standingIntents';
+import './types/standingIntents/markets';
+import './types/standingIntents/decisions';
+import './types/standingIntents/type';
+import './types/standingIntents/simulation';
+import './types/standingIntents/inputs';
+import './types/standingIntents/queries';
+import './types/standingIntents/mutations';
+import './types/standingIntents/subscriptions';
 
 let schema: GraphQLSchema | undefined;
 
