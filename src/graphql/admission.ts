@@ -21,35 +21,16 @@ declare global {
     interface Plugins<Types extends SchemaTypes> {
       admission: AdmissionPlugin<Types>;
     }
-    interface QueryFieldOptions<
+    interface FieldOptions<
       Types extends SchemaTypes,
-      Type extends TypeParam<Types>,
-      Nullable extends FieldNullability<Type>,
-      Args extends InputFieldMap,
-      ResolveReturnShape,
-    > {
-      /** The operation the field runs as (admission.ts): its scope checked and its credits spent on success. */
-      admission?: FieldAdmission<InputShapeFromFields<Args>>;
-    }
-    interface MutationFieldOptions<
-      Types extends SchemaTypes,
-      Type extends TypeParam<Types>,
-      Nullable extends FieldNullability<Type>,
-      Args extends InputFieldMap,
-      ResolveReturnShape,
-    > {
-      /** The operation the field runs as (admission.ts): its scope checked and its credits spent on success. */
-      admission?: FieldAdmission<InputShapeFromFields<Args>>;
-    }
-    interface SubscriptionFieldOptions<
-      Types extends SchemaTypes,
+      ParentShape,
       Type extends TypeParam<Types>,
       Nullable extends FieldNullability<Type>,
       Args extends InputFieldMap,
       ResolveShape,
       ResolveReturnShape,
     > {
-      /** The operation the subscription starts as (admission.ts): its scope checked and its credits spent when it starts. */
+      /** The operation the field runs as (admission.ts): its scope checked, its credits spent when it succeeds (a subscription: when it starts). */
       admission?: FieldAdmission<InputShapeFromFields<Args>>;
     }
   }
