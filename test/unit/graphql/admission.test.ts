@@ -26,7 +26,7 @@ test('behavior: every priced root field is admitted as the operation it is price
 });
 
 test('behavior: node is admitted as the read of the type its id names, and as nothing when it names none', () => {
-  const node = buildSchema().getQueryType()!.getFields().node;
+  const node = buildSchema().getQueryType()!.getFields().node!;
   const admission = admissionOf(node) as (args: { id: string }) => Operation | undefined;
   expect(['intent_x', 'svc_policy_x', 'svc_standing_x', 'nothing_x'].map((id) => admission({ id }))).toEqual([
     'getIntent',
