@@ -1,5 +1,15 @@
 import SchemaBuilder, { BasePlugin, type InputFieldMap, type InputShapeFromFields, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
-import type { GraphQLFieldResolver } from 'graphql';
+import {
+  Kind,
+  getArgumentValues,
+  getOperationAST,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLFieldResolver,
+  type SelectionSetNode,
+} from 'graphql';
 import type { FieldNullability, TypeParam } from '@pothos/core';
 import type { GraphQLContext } from './context';
 import type { Operation } from '../domain/plans';
@@ -83,3 +93,32 @@ export class AdmissionPlugin<Types extends SchemaTypes> extends BasePlugin<Types
 }
 
 SchemaBuilder.registerPlugin('admission', AdmissionPlugin);
+
+/** The first field a selection set selects at its own level (inline fragments and fragment spreads followed). */
+function rootFieldNode(set: SelectionSetNode, document: DocumentNode): FieldNode | undefined {
+  for (const s of set.selections) {
+    if (s.kind === Kind.FIELD) return s;
+    const fragment =
+      s.kind === Kind.INLINE_FRAGMENT
+        ? s
+        : document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
+    const found = fragment && rootFieldNode(fragment.selectionSet, document);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The operation a subscription's root field runs as, for a subscriber that
+ * joins a stream another one started (sharedSubscriptions.ts): the joiner
+ * never runs the field's subscribe, so it is admitted here as the field's
+ * starter was. Undefined when the field declares no admission.
+ */
+export function subscriptionAdmission(args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>): Operation | undefined {
+  const operation = getOperationAST(args.document, args.operationName ?? undefined);
+  const root = operation && rootFieldNode(operation.selectionSet, args.document);
+  const field = root && args.schema.getSubscriptionType()?.getFields()[root.name.value];
+  if (!root || !field) return undefined;
+  const admission = (field.extensions.pothosOptions as { admission?: FieldAdmission<object> } | undefined)?.admission;
+  return typeof admission === 'function' ? admission(getArgumentValues(field, root, args.variableValues ?? undefined)) : admission;
+}

@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import { execute, parse, type GraphQLField } from 'graphql';
 import '../../../src/graphql/admission';
-import type { FieldAdmission } from '../../../src/graphql/admission';
+import { subscriptionAdmission, type FieldAdmission } from '../../../src/graphql/admission';
 import type { GraphQLContext } from '../../../src/graphql/context';
 import type { AppDeps } from '../../../src/app/deps';
 import type { Principal } from '../../../src/app/accounts/principal';
@@ -92,4 +92,18 @@ test('error: an admitted field refuses a key without the scope its operation nee
   expect(r.errors?.map((e) => [e.message, (e.originalError as { code?: string }).code])).toEqual([['This API key lacks the write scope', 'FORBIDDEN']]);
   expect(runs).toEqual([]);
   expect(consumed).toEqual([]);
+});
+
+test('behavior: a subscriber joining a shared stream is admitted as the operation of its field, found through fragments', () => {
+  const schema = buildSchema();
+  const joiner = (query: string, operationName?: string) => subscriptionAdmission({ schema, document: parse(query), operationName });
+  expect(joiner('subscription { intentUpdated(id: "intent_x") { id } }')).toBe('watchIntent');
+  expect(
+    joiner(
+      'subscription S { ... on Subscription { ...D } } fragment D on Subscription { standingIntentDecisions(standingIntentId: "svc_standing_x") { outcome } }',
+      'S',
+    ),
+  ).toBe('listStandingDecisions');
+  // The dashboard's own stream declares no admission: its joiners, like its starter, pay nothing.
+  expect(joiner('subscription { viewerIntentUpdated { id } }')).toBeUndefined();
 });
