@@ -1,4 +1,12 @@
-import SchemaBuilder, { BasePlugin, type InputFieldMap, type InputShapeFromFields, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
+import SchemaBuilder, {
+  BasePlugin,
+  type FieldNullability,
+  type InputFieldMap,
+  type InputShapeFromFields,
+  type PothosOutputFieldConfig,
+  type SchemaTypes,
+  type TypeParam,
+} from '@pothos/core';
 import {
   Kind,
   getArgumentValues,
@@ -10,7 +18,6 @@ import {
   type GraphQLFieldResolver,
   type SelectionSetNode,
 } from 'graphql';
-import type { FieldNullability, TypeParam } from '@pothos/core';
 import type { GraphQLContext } from './context';
 import type { Operation } from '../domain/plans';
 import { runOperation } from '../app/accounts/admitRequest';
