@@ -1,5 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import type { GraphQLContext } from './context';
+import './admission';
 
 /** The one Pothos builder; every type file registers itself on it. */
 export const builder = new SchemaBuilder<{
@@ -9,7 +10,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: string; Output: string };
   };
   DefaultFieldNullability: false;
-}>({ defaultFieldNullability: false });
+}>({ plugins: ['admission'], defaultFieldNullability: false });
 
 builder.queryType({
   description:

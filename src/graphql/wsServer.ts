@@ -10,6 +10,7 @@ import { admitRequest, authorizeOperation, type Admission } from '../app/account
 import { admitSession } from '../app/dashboard/sessions';
 import { sameOrigin, sessionCookieOf } from '../http/sessionCookie';
 import { createSharedSubscribe } from './sharedSubscriptions';
+import { subscriptionAdmission } from './admission';
 import { isServiceError, toServiceError } from '../domain/errors/base';
 import { newId } from '../domain/ids';
 import { maskError, toGraphQLError } from './errors';
@@ -122,9 +123,11 @@ export function attachGraphQLWebSocket(o: {
           if (!ctx.principal || !body) return null;
           return `${ctx.principal.account.id}\u0000${args.operationName ?? ''}\u0000${body}\u0000${JSON.stringify(args.variableValues ?? {})}`;
         },
+        // A joiner pays as its field's admission says, as the subscriber that started the stream did.
         onJoin: async (args) => {
           const ctx = args.contextValue as GraphQLContext;
-          if (ctx.principal) await authorizeOperation(o.deps, ctx.principal, 'watchIntent');
+          const operation = subscriptionAdmission(args);
+          if (ctx.principal && operation) await authorizeOperation(o.deps, ctx.principal, operation);
         },
       }),
       connectionInitWaitTimeout: 5_000,

@@ -1,7 +1,6 @@
 import { builder } from '../builder';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { listAuditEvents, toAuditEventView, type AuditEventView } from '../../app/audit/listAuditEvents';
 import { AUDIT_EVENT_TYPES, type AuditActor, type AuditEvent, type AuditEventType, type AuditSubject } from '../../domain/audit';
 
@@ -106,6 +105,7 @@ builder.queryField('auditEvents', (t) =>
       intentId: t.arg.id({ description: 'Only events about this intent.' }),
       since: t.arg({ type: 'DateTime', description: 'Only events at or after this instant.' }),
     },
+    admission: 'listAuditEvents',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const filters = withoutNulls({
@@ -114,18 +114,11 @@ builder.queryField('auditEvents', (t) =>
         walletId: args.walletId == null ? undefined : String(args.walletId),
         intentId: args.intentId == null ? undefined : String(args.intentId),
       });
-      return runOperation(
-        ctx.deps,
-        principal,
-        'listAuditEvents',
-        () =>
-          paginate(
-            args,
-            (page) =>
-              listAuditEvents(ctx.deps, principal, withoutNulls({ ...filters, limit: page.first, cursor: page.after }), { cursor: 'after', limit: 'first' }),
-            ctx,
-          ),
-        ctx.charge,
+      return paginate(
+        args,
+        (page) =>
+          listAuditEvents(ctx.deps, principal, withoutNulls({ ...filters, limit: page.first, cursor: page.after }), { cursor: 'after', limit: 'first' }),
+        ctx,
       );
     },
   }),

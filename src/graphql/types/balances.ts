@@ -3,7 +3,6 @@ import { AssetEnum, ChainEnum, LendingProtocolEnum } from './enums';
 import type { LendingProtocol } from '../../domain/chains';
 import type { BalanceReport, PositionView, TokenBalanceView } from '../../app/balances/getBalances';
 import { getBalances } from '../../app/balances/getBalances';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { once, requirePrincipal } from '../resolverHelpers';
 
 type ChainBalances = BalanceReport['chains'][number];
@@ -75,16 +74,11 @@ builder.queryField('balances', (t) =>
     description:
       "Balances on every chain of the wallet (same as GET /v1/balances/:walletId); null with its error when the wallet is not the caller's (WALLET_NOT_FOUND) or its chains cannot be read.",
     args: { walletId: t.arg.id({ required: true, description: 'The wallet id (svc_wallet_…).' }) },
+    admission: 'getBalances',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const walletId = String(args.walletId);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'getBalances',
-        () => once(ctx, 'balances', walletId, () => getBalances(ctx.deps, principal, walletId)),
-        ctx.charge,
-      );
+      return once(ctx, 'balances', walletId, () => getBalances(ctx.deps, principal, walletId));
     },
   }),
 );

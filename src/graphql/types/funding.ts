@@ -2,7 +2,6 @@ import { builder } from '../builder';
 import { ChainEnum, TokenAssetEnum, describedValues } from './enums';
 import type { FundingReceipt } from '../../app/funding/fundDemoWallet';
 import { fundDemoWallet } from '../../app/funding/fundDemoWallet';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { parseInput } from '../../domain/schemas/parse';
 import { fundDemoSchema } from '../../domain/schemas/funding';
 import { requirePrincipal } from '../resolverHelpers';
@@ -32,10 +31,11 @@ builder.mutationField('fundDemoWallet', (t) =>
     description:
       'Sends 1 test USDC on arbitrum-sepolia to the wallet (same as POST /v1/demo/fund). Null with its error when refused (e.g. FUNDING_LIMIT_EXCEEDED).',
     args: { walletId: t.arg.id({ required: true, description: 'The wallet to fund (svc_wallet_…).' }) },
+    admission: 'fundDemo',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const params = parseInput(fundDemoSchema, { walletId: String(args.walletId) });
-      return runOperation(ctx.deps, principal, 'fundDemo', () => fundDemoWallet(ctx.deps, principal, params), ctx.charge);
+      return fundDemoWallet(ctx.deps, principal, params);
     },
   }),
 );

@@ -1,9 +1,10 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, StepTypeEnum, TokenAssetEnum, TransactionKindEnum, BridgeSpeedEnum } from './enums';
-import { CreateIntentInput, IntentActionEnum, StrategyEnum } from './intent';
+import { CreateIntentInput } from './intent/inputs';
+import { IntentActionEnum } from './intent/type';
+import { StrategyEnum } from './intent/plan';
 import { requirePrincipal } from '../resolverHelpers';
 import { createIntentCommandOf, createIntentFields } from '../commands/intent';
-import { runOperation } from '../../app/accounts/admitRequest';
 import {
   previewIntent,
   type IntentPreview,
@@ -194,10 +195,10 @@ builder.queryField('previewIntent', (t) =>
     description:
       'The plan the engine would run now for this intent, with route fees, gas (units and USD), what arrives and the expected earnings per step; nothing stored or sent (same as POST /v1/intents/preview). Null with INSUFFICIENT_FUNDS (or POLICY_VIOLATION) when the intent would fail planning.',
     args: { input: t.arg({ type: CreateIntentInput, required: true, description: 'The intent to preview (the input of createIntent).' }) },
+    admission: 'previewIntent',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      const fields = createIntentFields(args.input);
-      return runOperation(ctx.deps, principal, 'previewIntent', () => previewIntent(ctx.deps, principal, createIntentCommandOf(fields)), ctx.charge);
+      return previewIntent(ctx.deps, principal, createIntentCommandOf(createIntentFields(args.input)));
     },
   }),
 );

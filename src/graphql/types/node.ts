@@ -1,6 +1,5 @@
 import { builder } from '../builder';
 import { requirePrincipal } from '../resolverHelpers';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { getWalletById } from '../../app/wallets/getWallet';
 import { toWalletView } from '../../app/wallets/walletView';
 import { getIntent } from '../../app/intents/getIntent';
@@ -8,6 +7,7 @@ import { getPolicy } from '../../app/policies/managePolicies';
 import { getStandingIntent } from '../../app/standing/manageStanding';
 import { ID_PREFIX } from '../../domain/ids';
 import { ServiceError } from '../../domain/errors/base';
+import type { Operation } from '../../domain/plans';
 
 /**
  * Global object identification (the Relay `Node` interface, as GitHub and
@@ -33,6 +33,19 @@ export function nodeTypeOf(id: string): NodeTypeName | undefined {
   return NODE_TYPES.find((n) => id.startsWith(n.prefix))?.type;
 }
 
+const NODE_OPERATIONS: Readonly<Record<NodeTypeName, Operation>> = {
+  Wallet: 'getWallet',
+  Intent: 'getIntent',
+  Policy: 'getPolicy',
+  StandingIntent: 'getStandingIntent',
+};
+
+/** The operation `node(id:)` runs as for this id: its type's read; undefined when the id names no type. */
+function nodeOperation(id: string): Operation | undefined {
+  const type = nodeTypeOf(id);
+  return type && NODE_OPERATIONS[type];
+}
+
 export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
   description:
     'An object with a global id: fetch it again with `node(id:)`. Global ids are the service ids as REST shows them ' +
@@ -52,18 +65,20 @@ builder.queryField('node', (t) =>
       'Null with the error of the typed field when there is none (WALLET_NOT_FOUND, INTENT_NOT_FOUND, POLICY_NOT_FOUND, STANDING_INTENT_NOT_FOUND: ' +
       "another account's object answers the same), or NOT_FOUND when the id names no type. Costs 1 credit when found.",
     args: { id: t.arg.id({ required: true, description: 'A global id, as `id` of any Node.' }) },
+    // The operation of the type the id names (priced as getWallet before execution: each costs 1); none when it names no type.
+    admission: (args) => nodeOperation(String(args.id)),
     resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const id = String(args.id);
       switch (nodeTypeOf(id)) {
         case 'Wallet':
-          return runOperation(ctx.deps, principal, 'getWallet', async () => toWalletView(await getWalletById(ctx.deps, principal, id)), ctx.charge);
+          return toWalletView(await getWalletById(ctx.deps, principal, id));
         case 'Intent':
-          return runOperation(ctx.deps, principal, 'getIntent', () => getIntent(ctx.deps, principal, id), ctx.charge);
+          return getIntent(ctx.deps, principal, id);
         case 'Policy':
-          return runOperation(ctx.deps, principal, 'getPolicy', () => getPolicy(ctx.deps, principal, id), ctx.charge);
+          return getPolicy(ctx.deps, principal, id);
         case 'StandingIntent':
-          return runOperation(ctx.deps, principal, 'getStandingIntent', () => getStandingIntent(ctx.deps, principal, id), ctx.charge);
+          return getStandingIntent(ctx.deps, principal, id);
         default:
           throw new ServiceError('NOT_FOUND', 'Node not found: the id names no type of this API', { details: { id } });
       }

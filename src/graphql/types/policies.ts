@@ -3,11 +3,10 @@ import { ChainEnum, LendingProtocolEnum, describedValues } from './enums';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
 import { NodeRef } from './node';
 import { WalletRef } from './wallet';
-import { IntentRef } from './intent';
+import { IntentRef } from './intent/type';
 import type { ChainName } from '../../domain/chains';
 import type { IntentAction } from '../../domain/intent';
 import type { PolicyRules, PolicyScope } from '../../domain/policy';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../app/policies/managePolicies';
 import { effectivePolicy, removeWalletPolicy, setWalletPolicy } from '../../app/policies/walletPolicy';
 import { toPolicyView, type PolicyView } from '../../app/policies/policyView';
@@ -108,10 +107,8 @@ builder.queryField('policies', (t) =>
       last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
       before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
     },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'listPolicies', () => paginate(args, (page) => listPolicies(ctx.deps, principal, page), ctx), ctx.charge);
-    },
+    admission: 'listPolicies',
+    resolve: (_root, args, ctx) => paginate(args, (page) => listPolicies(ctx.deps, requirePrincipal(ctx), page), ctx),
   }),
 );
 
@@ -122,10 +119,8 @@ builder.queryField('policy', (t) =>
     description:
       "One of the account's policies (same as GET /v1/policies/:policyId); null with a POLICY_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The policy id (svc_policy_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getPolicy', () => getPolicy(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'getPolicy',
+    resolve: (_root, args, ctx) => getPolicy(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -140,10 +135,11 @@ builder.mutationField('createPolicy', (t) =>
       scope: t.arg({ type: ScopeEnum, description: 'WALLET (default) or ACCOUNT.' }),
       rules: t.arg({ type: PolicyRulesInput, required: true, description: 'What the policy allows.' }),
     },
+    admission: 'createPolicy',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ name: args.name, scope: args.scope, rules: rulesOf(args.rules) });
-      return runOperation(ctx.deps, principal, 'createPolicy', () => createPolicy(ctx.deps, principal, body), ctx.charge);
+      return createPolicy(ctx.deps, principal, body);
     },
   }),
 );
@@ -159,10 +155,11 @@ builder.mutationField('updatePolicy', (t) =>
       name: t.arg.string({ required: true, description: 'The new name: 1-64 characters once trimmed.' }),
       rules: t.arg({ type: PolicyRulesInput, required: true, description: 'The new rules (they replace the old ones whole).' }),
     },
+    admission: 'updatePolicy',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = { name: args.name, rules: rulesOf(args.rules) };
-      return runOperation(ctx.deps, principal, 'updatePolicy', () => updatePolicy(ctx.deps, principal, String(args.id), body), ctx.charge);
+      return updatePolicy(ctx.deps, principal, String(args.id), body);
     },
   }),
 );
@@ -174,10 +171,8 @@ builder.mutationField('deletePolicy', (t) =>
     description:
       'Deletes a policy no wallet uses (same as DELETE /v1/policies/:policyId): true when deleted; null with its error when refused (POLICY_IN_USE, POLICY_NOT_FOUND).',
     args: { id: t.arg.id({ required: true, description: 'The policy to delete (svc_policy_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'deletePolicy', async () => (await deletePolicy(ctx.deps, principal, String(args.id)), true), ctx.charge);
-    },
+    admission: 'deletePolicy',
+    resolve: async (_root, args, ctx) => (await deletePolicy(ctx.deps, requirePrincipal(ctx), String(args.id)), true),
   }),
 );
 
@@ -190,15 +185,10 @@ builder.mutationField('setWalletPolicy', (t) =>
       walletId: t.arg.id({ required: true, description: 'The wallet (svc_wallet_…).' }),
       policyId: t.arg.id({ required: true, description: 'A wallet-scope policy of your account (svc_policy_…).' }),
     },
+    admission: 'setWalletPolicy',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'setWalletPolicy',
-        () => setWalletPolicy(ctx.deps, principal, String(args.walletId), { policyId: String(args.policyId) }),
-        ctx.charge,
-      );
+      return setWalletPolicy(ctx.deps, principal, String(args.walletId), { policyId: String(args.policyId) });
     },
   }),
 );
@@ -210,15 +200,10 @@ builder.mutationField('removeWalletPolicy', (t) =>
     description:
       "Removes a wallet's own policy; the account policy, if any, governs it again (same as DELETE /v1/wallets/:walletId/policy): true when done; null with its error when refused.",
     args: { walletId: t.arg.id({ required: true, description: 'The wallet (svc_wallet_…).' }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'removeWalletPolicy',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'removeWalletPolicy',
-        async () => (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true),
-        ctx.charge,
-      );
+      return (await removeWalletPolicy(ctx.deps, principal, String(args.walletId)), true);
     },
   }),
 );

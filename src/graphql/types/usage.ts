@@ -1,6 +1,5 @@
 import { builder } from '../builder';
 import { requirePrincipal } from '../resolverHelpers';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { getUsage, toUsageView, type UsageView } from '../../app/accounts/getUsage';
 import { PLAN_NAMES, PLANS, type PlanName } from '../../domain/plans';
 
@@ -67,9 +66,7 @@ builder.queryField('usage', (t) =>
     nullable: true,
     description:
       "The caller's account usage: plan, credits, rate window, wallets (same as GET /v1/usage). Costs 0 credits; API keys only. Null only with an error.",
-    resolve: (_root, _args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getUsage', async () => toUsageView(await getUsage(ctx.deps, principal.account)), ctx.charge);
-    },
+    admission: 'getUsage',
+    resolve: async (_root, _args, ctx) => toUsageView(await getUsage(ctx.deps, requirePrincipal(ctx).account)),
   }),
 );

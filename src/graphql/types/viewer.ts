@@ -3,7 +3,7 @@ import { ChainEnum, describedValues } from './enums';
 import { PlanEnum } from './usage';
 import type { ServiceEnvironment } from '../../domain/environment';
 import type { Scope } from '../../domain/types';
-import { IntentRef } from './intent';
+import { IntentRef } from './intent/type';
 import type { ChainName } from '../../domain/chains';
 import type { Intent } from '../../domain/intent';
 import type { Account } from '../../domain/types';

@@ -2,7 +2,6 @@ import { builder } from '../builder';
 import { ChainEnum, ChainTypeEnum } from './enums';
 import type { WalletView } from '../../app/wallets/walletView';
 import { toWalletView } from '../../app/wallets/walletView';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { createWallet } from '../../app/wallets/createWallet';
 import { getWalletById, getWalletByUserId } from '../../app/wallets/getWallet';
 import { withIdempotency } from '../../app/idempotency';
@@ -62,15 +61,10 @@ builder.queryField('wallet', (t) =>
     description:
       'The wallet of an application user (same as GET /v1/wallets/:userId); null with a WALLET_NOT_FOUND error when your account has none for that user.',
     args: { userId: t.arg.string({ required: true, description: "Your application's id for the user, as given at creation." }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'getWallet',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'getWallet',
-        async () => toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId)),
-        ctx.charge,
-      );
+      return toWalletView(await getWalletByUserId(ctx.deps, principal, parseInput(userIdArg, { userId: args.userId }).userId));
     },
   }),
 );
@@ -82,10 +76,8 @@ builder.queryField('walletById', (t) =>
     description:
       "A wallet by its id (svc_wallet_…), within the caller's account; null with a WALLET_NOT_FOUND error when there is none (another account's answers the same).",
     args: { id: t.arg.id({ required: true, description: 'The wallet id (svc_wallet_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getWallet', async () => toWalletView(await getWalletById(ctx.deps, principal, String(args.id))), ctx.charge);
-    },
+    admission: 'getWallet',
+    resolve: async (_root, args, ctx) => toWalletView(await getWalletById(ctx.deps, requirePrincipal(ctx), String(args.id))),
   }),
 );
 
@@ -96,22 +88,15 @@ builder.mutationField('createWallet', (t) =>
     description:
       'Creates a wallet (same as POST /v1/wallets). Honours the Idempotency-Key HTTP header. Null with its error when refused (e.g. WALLET_ALREADY_EXISTS).',
     args: { input: t.arg({ type: CreateWalletInput, required: true, description: 'The wallet to create.' }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'createWallet',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls(args.input);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'createWallet',
-        async () => {
-          const r = await withIdempotency(ctx.deps, { scope: `${principal.account.id}:createWallet`, key: ctx.idempotencyKey, request: body }, async () => ({
-            status: 201,
-            body: toWalletView(await createWallet(ctx.deps, principal, parseInput(createWalletSchema, body))),
-          }));
-          return r.body;
-        },
-        ctx.charge,
-      );
+      const r = await withIdempotency(ctx.deps, { scope: `${principal.account.id}:createWallet`, key: ctx.idempotencyKey, request: body }, async () => ({
+        status: 201,
+        body: toWalletView(await createWallet(ctx.deps, principal, parseInput(createWalletSchema, body))),
+      }));
+      return r.body;
     },
   }),
 );

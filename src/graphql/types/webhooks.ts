@@ -1,7 +1,6 @@
 import { builder } from '../builder';
 import { describedValues } from './enums';
 import { PAGE_ARG_DESCRIPTIONS, connectionTypes, paginate } from './connection';
-import { runOperation } from '../../app/accounts/admitRequest';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -95,10 +94,8 @@ builder.queryField('webhookEndpoints', (t) =>
     type: [WebhookEndpointRef],
     nullable: true,
     description: "The account's webhook endpoints, newest first, without their secrets (same as GET /v1/webhooks); null with its error when refused.",
-    resolve: (_root, _args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'listWebhooks', () => listWebhookEndpoints(ctx.deps, principal), ctx.charge);
-    },
+    admission: 'listWebhooks',
+    resolve: (_root, _args, ctx) => listWebhookEndpoints(ctx.deps, requirePrincipal(ctx)),
   }),
 );
 
@@ -108,10 +105,8 @@ builder.queryField('webhookEndpoint', (t) =>
     nullable: true,
     description: "One of the account's webhook endpoints (same as GET /v1/webhooks/:webhookId); null with a WEBHOOK_NOT_FOUND error when there is none.",
     args: { id: t.arg.id({ required: true, description: 'The endpoint id (svc_webhook_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getWebhook', () => getWebhookEndpoint(ctx.deps, principal, String(args.id)), ctx.charge);
-    },
+    admission: 'getWebhook',
+    resolve: (_root, args, ctx) => getWebhookEndpoint(ctx.deps, requirePrincipal(ctx), String(args.id)),
   }),
 );
 
@@ -128,16 +123,11 @@ builder.queryField('webhookDeliveries', (t) =>
       last: t.arg.int({ description: PAGE_ARG_DESCRIPTIONS.last }),
       before: t.arg.string({ description: PAGE_ARG_DESCRIPTIONS.before }),
     },
+    admission: 'listWebhookDeliveries',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const id = String(args.endpointId);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'listWebhookDeliveries',
-        () => paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page), ctx),
-        ctx.charge,
-      );
+      return paginate(args, (page) => listWebhookDeliveries(ctx.deps, principal, id, page), ctx);
     },
   }),
 );
@@ -162,10 +152,11 @@ builder.mutationField('createWebhookEndpoint', (t) =>
     description:
       'Registers a webhook endpoint and answers its signing secret, the only time it is shown (same as POST /v1/webhooks). Null with its error when refused.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true, description: 'The endpoint.' }) },
+    admission: 'createWebhook',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withoutNulls({ url: args.input.url, events: args.input.events, description: args.input.description });
-      return runOperation(ctx.deps, principal, 'createWebhook', () => createWebhookEndpoint(ctx.deps, principal, body), ctx.charge);
+      return createWebhookEndpoint(ctx.deps, principal, body);
     },
   }),
 );
@@ -177,15 +168,10 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
     description:
       'Deletes a webhook endpoint and drops the deliveries still owed to it (same as DELETE /v1/webhooks/:webhookId): true when deleted; null with its error when refused (WEBHOOK_NOT_FOUND).',
     args: { id: t.arg.id({ required: true, description: 'The endpoint to delete (svc_webhook_…).' }) },
-    resolve: (_root, args, ctx) => {
+    admission: 'deleteWebhook',
+    resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
-      return runOperation(
-        ctx.deps,
-        principal,
-        'deleteWebhook',
-        async () => (await deleteWebhookEndpoint(ctx.deps, principal, String(args.id)), true),
-        ctx.charge,
-      );
+      return (await deleteWebhookEndpoint(ctx.deps, principal, String(args.id)), true);
     },
   }),
 );
@@ -197,9 +183,7 @@ builder.mutationField('sendTestWebhook', (t) =>
     description:
       'Queues a webhook.test event to the endpoint, signed and retried like any delivery (same as POST /v1/webhooks/:webhookId/test); answers the pending delivery. Null with its error when refused.',
     args: { endpointId: t.arg.id({ required: true, description: 'The endpoint to test (svc_webhook_…).' }) },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'sendTestWebhook', () => sendTestWebhook(ctx.deps, principal, String(args.endpointId)), ctx.charge);
-    },
+    admission: 'sendTestWebhook',
+    resolve: (_root, args, ctx) => sendTestWebhook(ctx.deps, requirePrincipal(ctx), String(args.endpointId)),
   }),
 );

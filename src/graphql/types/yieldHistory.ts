@@ -1,6 +1,5 @@
 import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, TokenAssetEnum } from './enums';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { getYieldHistory, MAX_HISTORY_BUCKETS, type YieldHistory, type YieldHistoryBucket, type YieldHistorySeries } from '../../app/yields/getYieldHistory';
 import type { RateBucket } from '../../domain/rateHistory';
 import { requirePrincipal, withoutNulls } from '../resolverHelpers';
@@ -85,9 +84,7 @@ builder.queryField('yieldHistory', (t) =>
         description: `Bucket width; by default the smallest making at most 500 buckets of the window; one asked for may make at most ${MAX_HISTORY_BUCKETS}.`,
       }),
     },
-    resolve: (_root, args, ctx) => {
-      const principal = requirePrincipal(ctx);
-      return runOperation(ctx.deps, principal, 'getYieldHistory', () => getYieldHistory(ctx.deps, principal, withoutNulls(args)), ctx.charge);
-    },
+    admission: 'getYieldHistory',
+    resolve: (_root, args, ctx) => getYieldHistory(ctx.deps, requirePrincipal(ctx), withoutNulls(args)),
   }),
 );

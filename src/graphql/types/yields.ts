@@ -2,7 +2,6 @@ import { builder } from '../builder';
 import { ChainEnum, LendingProtocolEnum, OptimizeGoalEnum, TokenAssetEnum } from './enums';
 import type { NetReturnRate, YieldRate, YieldReport } from '../../app/yields/getYields';
 import { getYields } from '../../app/yields/getYields';
-import { runOperation } from '../../app/accounts/admitRequest';
 import { parseInput } from '../../domain/schemas/parse';
 import { yieldsQuerySchema } from '../../domain/schemas/yields';
 import { yieldsParams } from '../../app/yields/yieldsParams';
@@ -111,6 +110,7 @@ builder.queryField('yields', (t) =>
       amount: t.arg.string({ description: 'With optimize: the amount to lend, token units (decimal string, at least 0.01).' }),
       horizonDays: t.arg.int({ description: 'With optimize: the days earnings are counted over, 1-3650 (default 30).' }),
     },
+    admission: 'getYields',
     resolve: (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const q = parseInput(
@@ -122,7 +122,7 @@ builder.queryField('yields', (t) =>
         }),
       );
       const params = yieldsParams(q);
-      return runOperation(ctx.deps, principal, 'getYields', () => once(ctx, 'yields', params, () => getYields(ctx.deps, principal, params)), ctx.charge);
+      return once(ctx, 'yields', params, () => getYields(ctx.deps, principal, params));
     },
   }),
 );
