@@ -3,7 +3,7 @@ import type { Intent, Step } from '../../domain/intent';
 import type { ChainPort, TxKind, TxRequest } from '../../ports/chain';
 import { findSubTx } from '../../domain/txRecords';
 import { depositAmount } from '../stepAmounts';
-import { stepRequest, subTransactions, type SubTxSpec } from '../stepRequests';
+import { stepRequest, type SubTxSpec } from '../stepRequests';
 
 // What a step moves is read by the planner too, so it lives below both (src/engine/stepAmounts.ts).
 export { depositAmount, plannedFeeOf } from '../stepAmounts';

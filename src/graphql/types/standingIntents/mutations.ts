@@ -28,7 +28,9 @@ builder.mutationField('createStandingIntent', (t) =>
     resolve: async (_root, args, ctx) => {
       const principal = requirePrincipal(ctx);
       const fields = createStandingFields(args);
-      return (await createStandingIntentOnce(ctx.deps, actorFor(principal), { key: ctx.idempotencyKey, request: fields }, () => createStandingCommandOf(fields))).body;
+      return (
+        await createStandingIntentOnce(ctx.deps, actorFor(principal), { key: ctx.idempotencyKey, request: fields }, () => createStandingCommandOf(fields))
+      ).body;
     },
   }),
 );
