@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DuplicateError, type Store } from '../../src/ports/store';
 import type { Intent } from '../../src/domain/intent';
 import { isServiceError } from '../../src/domain/errors/base';
+import { errorStatus } from '../../src/http/errorStatus';
 
 /**
  * The IntentRepo contract of src/ports/store.ts. Every adapter runs this same
@@ -83,7 +84,11 @@ async function expectConflict(p: Promise<unknown>): Promise<void> {
     (e: unknown) => e,
   );
   expect(isServiceError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'VERSION_CONFLICT', status: 409 });
+  // the status is the doors' mapping of the code (src/http/errorStatus.ts), no longer a field of the domain's error
+  expect({ code: (error as { code: string }).code, status: errorStatus(error as Parameters<typeof errorStatus>[0]) }).toMatchObject({
+    code: 'VERSION_CONFLICT',
+    status: 409,
+  });
 }
 
 /** Registers the intents repository contract for one adapter. */
