@@ -75,8 +75,22 @@ function seriesOf(_args: Args, parent: Args): number {
   return MARKETS;
 }
 
+/**
+ * A JSON scalar answers a whole object (an audit event's details, a wallet's
+ * metadata, a delivery's payload): priced as the handful of values such an
+ * object holds, not as one leaf, so that aliasing it stays within its price.
+ */
+const JSON_VALUE: FieldCost = { weight: 10 };
+
 /** Fields that cost other than DEFAULT_FIELD_WEIGHT, and every list. Keyed `Type.field`. */
 export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = {
+  // JSON values (JSON_VALUE): every field of the JSON scalar type; a unit sweep keeps the list whole.
+  'AuditEvent.details': JSON_VALUE,
+  'IntentError.details': JSON_VALUE,
+  'SimulatedApySeries.points': JSON_VALUE,
+  'StandingSimulation.cumulative': JSON_VALUE,
+  'Wallet.metadata': JSON_VALUE,
+  'WebhookDelivery.payload': JSON_VALUE,
   // Root fields: each one use case.
   'Query.auditEvents': connection(),
   'Query.balances': { weight: CHAIN_READ },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kind, getNullableType, isInterfaceType, isListType, isObjectType, parse, print, type GraphQLField } from 'graphql';
+import { Kind, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, parse, print, type GraphQLField } from 'graphql';
 import { buildSchema } from '../../../src/graphql/schema';
 import { FIELD_COSTS } from '../../../src/graphql/fieldCosts';
 import { costDirectivesOf } from '../../../src/graphql/costDirectives';
@@ -30,6 +30,14 @@ describe('field costs', () => {
     const unpriced = [...fields().keys()].filter(
       (key) => ROOTS.includes(key.split('.')[0]!) && FIELD_COSTS[key]?.weight === undefined && !FIELD_COSTS[key]?.listSize,
     );
+    expect(unpriced).toEqual([]);
+  });
+
+  test('behavior: every JSON field is priced as the object it answers, not as one leaf (aliasing a JSON value stays within its price)', () => {
+    const unpriced = [...fields()]
+      .filter(([, f]) => getNamedType(f.type).name === 'JSON')
+      .map(([key]) => key)
+      .filter((key) => (FIELD_COSTS[key]?.weight ?? 1) < 10);
     expect(unpriced).toEqual([]);
   });
 
