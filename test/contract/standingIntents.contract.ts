@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/ports/store';
+import { skippedDecision } from '../helpers/standingSeed';
 import { DECISION_RETENTION_DAYS, type StandingDecision, type StandingIntent } from '../../src/domain/standingIntent';
 
 /**
@@ -34,29 +35,7 @@ function standing(over: Partial<StandingIntent> = {}): StandingIntent {
 }
 
 function decision(s: StandingIntent, over: Partial<StandingDecision> = {}): StandingDecision {
-  const sampleAt = over.sampleAt ?? minutesAgo(1);
-  return {
-    id: `svc_decision_${hex(16)}`,
-    standingIntentId: s.id,
-    accountId: s.accountId,
-    walletId: s.walletId,
-    sampleAt,
-    decidedAt: sampleAt,
-    trigger: 'rate_sample',
-    outcome: 'skipped',
-    reason: 'already_best',
-    numbers: {
-      target: null,
-      sources: [],
-      amount: '0',
-      costs: { withdrawGasUsd: 0, bridgeFeeUsd: 0, bridgeGasUsd: 0, depositGasUsd: 0, totalUsd: 0 },
-      gainUsd: 0,
-      netGainUsd: 0,
-      thresholdUsd: 1,
-      horizonDays: 30,
-    },
-    ...over,
-  };
+  return { ...skippedDecision(s, over.sampleAt ?? minutesAgo(1)), ...over };
 }
 
 type ContractStore = Pick<Store, 'standingIntents' | 'standingDecisions' | 'close'>;

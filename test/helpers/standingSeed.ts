@@ -5,6 +5,31 @@ import type { StandingDecision, StandingIntent } from '../../src/domain/standing
 const hex = (n: number) => randomBytes(n).toString('hex');
 const MIN = 60_000;
 
+/** A decision of `s` at `sampleAt` that moved nothing (already in the best market): the plainest record a list can hold. */
+export function skippedDecision(s: Pick<StandingIntent, 'id' | 'accountId' | 'walletId'>, sampleAt: string): StandingDecision {
+  return {
+    id: `svc_decision_${hex(16)}`,
+    standingIntentId: s.id,
+    accountId: s.accountId,
+    walletId: s.walletId,
+    sampleAt,
+    decidedAt: sampleAt,
+    trigger: 'rate_sample',
+    outcome: 'skipped',
+    reason: 'already_best',
+    numbers: {
+      target: null,
+      sources: [],
+      amount: '0',
+      costs: { withdrawGasUsd: 0, bridgeFeeUsd: 0, bridgeGasUsd: 0, depositGasUsd: 0, totalUsd: 0 },
+      gainUsd: 0,
+      netGainUsd: 0,
+      thresholdUsd: 1,
+      horizonDays: 30,
+    },
+  };
+}
+
 /**
  * `count` paused standing intents of the account (each on a wallet id of its
  * own, which no read needs to exist), each with `decisions` skipped
@@ -32,28 +57,7 @@ export async function seedStandingIntents(store: Store, accountId: string, count
     await store.standingIntents.insert(s);
     out.push(s);
     for (let d = 0; d < decisions; d++) {
-      const sampleAt = new Date(now - d * MIN).toISOString();
-      const decision: StandingDecision = {
-        id: `svc_decision_${hex(16)}`,
-        standingIntentId: s.id,
-        accountId,
-        walletId: s.walletId,
-        sampleAt,
-        decidedAt: sampleAt,
-        trigger: 'rate_sample',
-        outcome: 'skipped',
-        reason: 'already_best',
-        numbers: {
-          target: null,
-          sources: [],
-          amount: '0',
-          costs: { withdrawGasUsd: 0, bridgeFeeUsd: 0, bridgeGasUsd: 0, depositGasUsd: 0, totalUsd: 0 },
-          gainUsd: 0,
-          netGainUsd: 0,
-          thresholdUsd: 1,
-          horizonDays: 30,
-        },
-      };
+      const decision = skippedDecision(s, new Date(now - d * MIN).toISOString());
       await store.standingDecisions.insertOnce(decision);
     }
   }
