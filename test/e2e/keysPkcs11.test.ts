@@ -28,6 +28,10 @@ let key: string;
 
 const tokenOf = (s: TestServer) => (s.service.keyProvider as unknown as { token: Pkcs11Token }).token;
 
+/** The token's private keys as OpenSC's pkcs11-tool lists them (label and access flags of each). */
+const privateKeysListed = (): string =>
+  execFileSync('pkcs11-tool', ['--module', SOFTHSM_MODULE, '--token-label', soft.label, '--pin', soft.pin, '--list-objects', '--type', 'privkey']).toString();
+
 async function tokenSignatures(outcome: 'signed' | 'error' = 'signed'): Promise<number> {
   const text = await (await fetch(`${srv.url}/metrics`)).text();
   const m = new RegExp(`^key_signatures_total\\{provider="pkcs11",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text);
@@ -106,17 +110,7 @@ run('KEY_PROVIDER=pkcs11 on the devnets', () => {
     const r = await srv.rest('GET', '/readyz');
     expect(r.status).toBe(200);
     expect(r.body.checks.keyProvider).toEqual({ status: 'ok', provider: 'pkcs11' });
-    const listed = execFileSync('pkcs11-tool', [
-      '--module',
-      SOFTHSM_MODULE,
-      '--token-label',
-      soft.label,
-      '--pin',
-      soft.pin,
-      '--list-objects',
-      '--type',
-      'privkey',
-    ]).toString();
+    const listed = privateKeysListed();
     for (const label of ['service:gas-tank', 'service:faucet', 'service:settler']) expect(listed).toContain(`label:      ${label}`);
   });
 
@@ -124,17 +118,7 @@ run('KEY_PROVIDER=pkcs11 on the devnets', () => {
     const w = await fundedWallet('pkcs11-lender', 'base-sepolia', '10');
     const rec = await srv.service.deps.store.walletKeys.get(w.id);
     expect(rec).toEqual({ walletId: w.id, address: w.address, provider: 'pkcs11', keyId: w.id, createdAt: expect.any(String) });
-    const listed = execFileSync('pkcs11-tool', [
-      '--module',
-      SOFTHSM_MODULE,
-      '--token-label',
-      soft.label,
-      '--pin',
-      soft.pin,
-      '--list-objects',
-      '--type',
-      'privkey',
-    ]).toString();
+    const listed = privateKeysListed();
     expect(listed).toMatch(new RegExp(`label:\\s+${w.id}[\\s\\S]*?Access:\\s+sensitive, always sensitive, never extractable, local`));
 
     const before = await tokenSignatures();
