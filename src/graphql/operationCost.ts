@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import type { AppDeps } from '../app/deps';
 import type { Principal } from '../app/accounts/principal';
 import { prepayCredits, type PrepaidCredits } from '../app/accounts/credits';
@@ -11,51 +11,37 @@ import { rateLimitExceeded } from '../domain/errors/auth';
 import type { GraphQLContext } from './context';
 import { buildSchema } from './schema';
 import { staticCost } from './staticCost';
+import type { FieldAdmission } from './admission';
 
 /**
- * The service operation behind each root field: what it costs in credits
- * (CREDIT_COST). A unit test checks that every root field of the schema is
- * here, so a new field cannot be free by omission.
+ * What a root field whose operation depends on its arguments is prepaid as.
+ * `node`: 1 credit, like walletById, intent and policy (each costs 1);
+ * nothing when no node is found.
  */
-export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = {
-  wallet: 'getWallet',
-  walletById: 'getWallet',
-  node: 'getWallet', // 1 credit, like walletById, intent and policy (each costs 1); nothing when no node is found
-  balances: 'getBalances',
-  yields: 'getYields',
-  intent: 'getIntent',
-  intents: 'listIntents',
-  createWallet: 'createWallet',
-  createIntent: 'createIntent',
-  previewIntent: 'previewIntent',
-  cancelIntent: 'cancelIntent',
-  fundDemoWallet: 'fundDemo',
-  intentUpdated: 'watchIntent',
-  auditEvents: 'listAuditEvents',
-  policies: 'listPolicies',
-  policy: 'getPolicy',
-  createPolicy: 'createPolicy',
-  updatePolicy: 'updatePolicy',
-  deletePolicy: 'deletePolicy',
-  setWalletPolicy: 'setWalletPolicy',
-  removeWalletPolicy: 'removeWalletPolicy',
-  usage: 'getUsage',
-  webhookEndpoints: 'listWebhooks',
-  webhookEndpoint: 'getWebhook',
-  webhookDeliveries: 'listWebhookDeliveries',
-  createWebhookEndpoint: 'createWebhook',
-  deleteWebhookEndpoint: 'deleteWebhook',
-  sendTestWebhook: 'sendTestWebhook',
-  yieldHistory: 'getYieldHistory',
-  standingIntents: 'listStandingIntents',
-  standingIntent: 'getStandingIntent',
-  createStandingIntent: 'createStandingIntent',
-  pauseStandingIntent: 'pauseStandingIntent',
-  resumeStandingIntent: 'resumeStandingIntent',
-  deleteStandingIntent: 'deleteStandingIntent',
-  simulateStandingIntent: 'simulateStandingIntent',
-  standingIntentDecisions: 'listStandingDecisions',
-};
+const PREPAID_AS: Readonly<Record<string, Operation>> = { node: 'getWallet' };
+
+/**
+ * The service operation behind each root field, what it costs in credits
+ * (CREDIT_COST): read from the field's own `admission` option (admission.ts),
+ * so the price and the admission are one declaration. A unit test checks that
+ * every root field of the schema has one, so a new field cannot be free by
+ * omission.
+ */
+function rootFieldOperations(schema: GraphQLSchema): Record<string, Operation> {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((t) => (t ? Object.values(t.getFields()) : []));
+  return Object.fromEntries(
+    roots.flatMap((f) => {
+      const admission = (f.extensions.pothosOptions as { admission?: FieldAdmission<object> } | undefined)?.admission;
+      if (admission === undefined) return [];
+      if (typeof admission === 'string') return [[f.name, admission]];
+      const prepaid = PREPAID_AS[f.name];
+      if (prepaid === undefined) throw new Error(`GraphQL root field ${f.name} names its operation from its arguments: give it a price in PREPAID_AS`);
+      return [[f.name, prepaid]];
+    }),
+  );
+}
+
+export const ROOT_FIELD_OPERATIONS: Readonly<Record<string, Operation>> = rootFieldOperations(buildSchema());
 
 /**
  * Who may call each root field (docs/decisions.md, "dashboard"): the public API is
