@@ -163,7 +163,9 @@ function engineImports(rel, text) {
 export function engineImportProblems(texts = {}) {
   const files = [...new Set([...engineFiles(), ...Object.keys(texts)])].sort();
   const read = (rel) => texts[rel] ?? readFileSync(join(ENGINE, rel), 'utf8');
-  const edges = new Map(files.map((f) => [f, engineImports(f, read(f)).filter((i) => files.includes(i.target))]));
+  const imports = new Map(files.map((f) => [f, engineImports(f, read(f))]));
+  // An import's tier is read from its path; the cycle search walks only the files there are.
+  const edges = new Map(files.map((f) => [f, imports.get(f).filter((i) => files.includes(i.target))]));
   const problems = [];
   for (const f of files) {
     const tier = engineTierOf(f);
@@ -174,7 +176,7 @@ export function engineImportProblems(texts = {}) {
       });
       continue;
     }
-    for (const { spec, target } of edges.get(f)) {
+    for (const { spec, target } of imports.get(f)) {
       const to = engineTierOf(target);
       if (to > tier) {
         problems.push({

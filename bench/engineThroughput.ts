@@ -44,7 +44,7 @@ import type { Store } from '../src/ports/store';
 import { advance } from '../src/engine/advance';
 import { createEngine } from '../src/engine/engine';
 import { silentLogger } from '../src/engine/engineLogger';
-import { DEFAULT_RETRY } from '../src/engine/executor/retry';
+import { DEFAULT_RETRY } from '../src/engine/retry';
 import { isFinal, transition, type IntentEvent } from '../src/domain/intentStateMachine';
 import type { UnitContext } from '../src/engine/unitContext';
 import { InstantChain } from './support/instantChain';

@@ -62,7 +62,7 @@ import {
   type Instance,
   type NonceStats,
 } from './support/scaleOutEngines';
-import { isSubTxRecord } from '../src/engine/executor/txRecords';
+import { isSubTxRecord } from '../src/domain/txRecords';
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 60);
 const TAKEOVER_INTENTS = Number(process.env.BENCH_TAKEOVER_INTENTS ?? 30);

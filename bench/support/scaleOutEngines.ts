@@ -27,7 +27,7 @@ import { createChangeFeedBus, type ChangeFeedBus } from '../../src/engine/change
 import { createEngine, type Engine } from '../../src/engine/engine';
 import { silentLogger } from '../../src/engine/engineLogger';
 import { createIntentBus } from '../../src/engine/eventBus';
-import { isSubTxRecord } from '../../src/engine/executor/txRecords';
+import { isSubTxRecord } from '../../src/domain/txRecords';
 import { createMemoryStore } from '../../src/store/memory/memoryStore';
 import type { IntentLeaseRepo, NonceRepo, Store } from '../../src/ports/store';
 import { freezable } from '../../test/helpers/freezable';

@@ -1,6 +1,6 @@
 import { describeOnMongo } from './mongoHarness';
 import { createHarness, usdc } from '../unit/engine/engineHarness';
-import { isSubTxRecord } from '../../src/engine/executor/txRecords';
+import { isSubTxRecord } from '../../src/domain/txRecords';
 import type { Store } from '../../src/ports/store';
 
 /**

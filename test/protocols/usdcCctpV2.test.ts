@@ -23,7 +23,7 @@ import { deployUsdc, type DeployUsdcReturnType } from '../../src/chain/sandbox/u
 import { viemChainFor } from '../../src/chain/sandbox/viemChains';
 import { CHAINS, type ChainName } from '../../src/domain/chains';
 import { SimulatedClock, type TimerId } from '../../src/domain/clock';
-import { isTransient } from '../../src/engine/executor/retry';
+import { isTransient } from '../../src/engine/retry';
 
 const SOURCE: ChainName = 'ethereum-sepolia';
 const DEST: ChainName = 'base-sepolia';

@@ -97,7 +97,7 @@ export const TransactionKindEnum = builder.enumType('TransactionKind', {
   }),
 });
 
-/** The engine's sub-transaction statuses (src/engine/executor/txRecords.ts SubTxStatus). */
+/** The engine's sub-transaction statuses (src/domain/txRecords.ts SubTxStatus). */
 export type TransactionStatus = 'signed' | 'confirmed' | 'reverted';
 
 export const TransactionStatusEnum = builder.enumType('TransactionStatus', {

@@ -9,7 +9,7 @@ import { startIrisServer, type IrisServer } from '../../../src/chain/sandbox/iri
 import { viemChainFor } from '../../../src/chain/sandbox/viemChains';
 import { createViemChainPort, type ViemChainPort } from '../../../src/chain/viem/createViemChainPort';
 import { CHAINS, type ChainName } from '../../../src/domain/chains';
-import { isTransient } from '../../../src/engine/executor/retry';
+import { isTransient } from '../../../src/engine/retry';
 import { loadSandboxManifest, sandboxChain } from '../../setup/sandbox';
 
 /**

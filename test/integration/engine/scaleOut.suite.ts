@@ -19,7 +19,7 @@ import { createEngine, type Engine } from '../../../src/engine/engine';
 import { silentLogger } from '../../../src/engine/engineLogger';
 import { createIntentBus } from '../../../src/engine/eventBus';
 import type { SharedBus } from '../../../src/engine/sharedBus';
-import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
+import { isSubTxRecord } from '../../../src/domain/txRecords';
 import type { Store } from '../../../src/ports/store';
 import { freezable } from '../../helpers/freezable';
 import { walletRecord } from '../../unit/engine/intentFixture';

@@ -1,7 +1,7 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
 import { ServiceError } from '../../../src/domain/errors/base';
 import { WouldRevertError } from '../../../src/ports/chain';
-import { isSubTxRecord } from '../../../src/engine/executor/txRecords';
+import { isSubTxRecord } from '../../../src/domain/txRecords';
 import { keyProviderUnavailable } from '../../../src/domain/errors/keys';
 
 describe('engine: failures and retries', () => {

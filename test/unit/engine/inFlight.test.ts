@@ -1,7 +1,7 @@
 import { createHarness, usdc, type Harness } from './engineHarness';
 import type { Intent, Step } from '../../../src/domain/intent';
 import { MAX_REPLACEMENTS } from '../../../src/engine/executor/followTx';
-import { isSubTxRecord, type SubTxRecord } from '../../../src/engine/executor/txRecords';
+import { isSubTxRecord, type SubTxRecord } from '../../../src/domain/txRecords';
 
 /** Lets the engine run until `done()` holds (virtual time passes as it waits). */
 async function until(done: () => boolean, what: string): Promise<void> {
