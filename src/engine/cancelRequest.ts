@@ -5,7 +5,7 @@ import { isFinal, type Intent, type Step } from '../domain/intent';
 import type { IntentRepo } from '../ports/store';
 import { commitTransition, type CommitDeps } from './commitTransition';
 import { findSubTx } from '../domain/txRecords';
-import { subTransactions } from './executor/subTransactions';
+import { subTransactions } from './stepRequests';
 
 /**
  * Cancellation, the engine's side (docs/architecture.md). A `pending`

@@ -1,6 +1,6 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { Intent, Step } from '../../domain/intent';
-import { subTransactions, type SubTxSpec } from './subTransactions';
+import { subTransactions, type SubTxSpec } from '../stepRequests';
 import { findSubTx, type SubTxRecord } from '../../domain/txRecords';
 
 /** The next unit of work of an executing intent. */

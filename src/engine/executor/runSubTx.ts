@@ -8,7 +8,8 @@ import { followTx } from './followTx';
 import { withIdleFunds } from './rebalanceIdle';
 import { backoffMs, isTransient } from '../retry';
 import { stepFailed } from './stepFailure';
-import { buildRequest, leftoverAllowance, type SubTxSpec } from './subTransactions';
+import { buildRequest, leftoverAllowance } from './subTransactions';
+import type { SubTxSpec } from '../stepRequests';
 import { findSubTx, isSubTxRecord, type SubTxRecord } from '../../domain/txRecords';
 import type { IntentEvent } from '../../domain/intentStateMachine';
 

@@ -5,12 +5,6 @@ import { findSubTx } from '../../domain/txRecords';
 import { depositAmount } from '../stepAmounts';
 import { stepRequest, type SubTxSpec } from '../stepRequests';
 
-// What a step moves is read by the planner too, so it lives below both (src/engine/stepAmounts.ts).
-export { depositAmount, plannedFeeOf } from '../stepAmounts';
-
-// The sub-transactions of a step are the call builder's (stepRequests.ts): the preview lists them too.
-export { subTransactions, type SubTxSpec } from '../stepRequests';
-
 /**
  * The `revoke` a failed step owes: its approve was confirmed but the spend it
  * allowed (supply, burn) was not, so the allowance would outlive the intent.
