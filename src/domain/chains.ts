@@ -53,3 +53,11 @@ export function chainByName(name: ChainName): ChainInfo {
 
 /** Lending protocols the service supplies to: their one list is domain/protocols.ts. */
 export { LENDING_PROTOCOLS, type LendingProtocol } from './protocols';
+
+/**
+ * How a wallet's calls run on a chain: `7702` one ERC-4337 v0.8 user
+ * operation per batch from the wallet's own address, delegated by EIP-7702 to
+ * `Simple7702Account`, bundled by the service and paid by its paymaster;
+ * `plain` signed transactions, with native gas topped up by the gas tank.
+ */
+export type AccountModel = '7702' | 'plain';

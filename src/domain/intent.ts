@@ -1,5 +1,5 @@
 import type { PolicyRules } from './policy';
-import { CHAIN_NAMES, LENDING_PROTOCOLS, type ChainName, type LendingProtocol, type TokenAsset } from './chains';
+import { CHAIN_NAMES, LENDING_PROTOCOLS, type AccountModel, type ChainName, type LendingProtocol, type TokenAsset } from './chains';
 import type { ErrorCode, ErrorDetails } from './errors/base';
 
 /**
@@ -207,6 +207,13 @@ export interface Intent {
   policy?: IntentPolicy;
   /** What admission reserved of the account's gas budget (gwei): given back once the intent is final, its actual gas having been counted receipt by receipt. */
   gasReservation?: { key: string; gwei: number; expiresAt: string };
+  /**
+   * Internal (not in the API view): how each chain of the plan runs the
+   * wallet's calls, decided once at planning so that execution, recovery and a
+   * restart after the deployment changed all follow the same sub-transactions.
+   * A chain not listed is `plain`.
+   */
+  accountModels?: Partial<Record<ChainName, AccountModel>>;
 }
 
 /** An intent's policy record: which version decided it, and its reservation in the daily window (given back if it fails before signing). */

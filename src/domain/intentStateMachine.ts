@@ -1,8 +1,21 @@
 import { ServiceError } from './errors/base';
 import type { ExecutionPlan, Intent, IntentError, IntentPolicy, IntentResults, IntentStatus, Step } from './intent';
 import { emptyResults } from './intent';
-import { withObserved, withReceipt, withReplacement, withSigned, type ReceiptFacts, type SignedFacts, type TxKind } from './txRecords';
-import type { ChainName } from './chains';
+import {
+  withObserved,
+  withOperationMined,
+  withOperationReplaced,
+  withOperationSigned,
+  withReceipt,
+  withReplacement,
+  withSigned,
+  type OperationCall,
+  type ReceiptFacts,
+  type SignedFacts,
+  type SignedOperationFacts,
+  type TxKind,
+} from './txRecords';
+import type { AccountModel, ChainName } from './chains';
 import type { Hex } from 'viem';
 
 /**
@@ -32,14 +45,23 @@ export type ExecutionEvent =
   /** The revoke's receipt, whatever its status: the step fails all the same. */
   | { type: 'revokeMined'; step: number; receipt: ReceiptFacts }
   /** Every sub-transaction of the step confirmed: the step as completed (gas, main hash, fee and amount settled) and the results' counts. */
-  | { type: 'stepCompleted'; step: Step; results: IntentResults };
+  | { type: 'stepCompleted'; step: Step; results: IntentResults }
+  /** A user operation (the calls of one or more steps on one `7702` chain) was signed and bundled: one `signed` record per call, all with the bundle's hash. */
+  | { type: 'opSigned'; calls: OperationCall[]; tx: SignedOperationFacts }
+  /** The operation's bundle was signed again at its nonce with higher fees: every call's record follows the new bytes. */
+  | { type: 'opReplaced'; calls: OperationCall[]; bundleHash: Hex; tx: SignedFacts }
+  /**
+   * The bundle's receipt: the operation succeeded (every call `confirmed`, the gas shared) or failed at
+   * `failedCall` (that call `reverted`; the other calls' records go, to be sent again without the failing step).
+   */
+  | { type: 'opMined'; calls: OperationCall[]; receipt: ReceiptFacts; failedCall: number };
 
 export type ExecutionEventType = ExecutionEvent['type'];
 
 /** What moves an intent (docs/architecture.md, "The intent engine"); each event has exactly one target state. */
 export type IntentEvent =
   | { type: 'plan' }
-  | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number; policy?: IntentPolicy }
+  | { type: 'execute'; plan: ExecutionPlan; amount: string; apy?: number; policy?: IntentPolicy; accountModels?: Partial<Record<ChainName, AccountModel>> }
   /** A step and results written whole (an imported or repaired record); the executor names what happens instead (ExecutionEvent). */
   | { type: 'progress'; step?: Step; results?: IntentResults }
   | ExecutionEvent
@@ -69,6 +91,9 @@ export const INTENT_MACHINE: Readonly<Record<IntentEventType, { from: readonly I
   revokeSigned: { from: ['executing'], to: 'executing' },
   revokeMined: { from: ['executing'], to: 'executing' },
   stepCompleted: { from: ['executing'], to: 'executing' },
+  opSigned: { from: ['executing'], to: 'executing' },
+  opReplaced: { from: ['executing'], to: 'executing' },
+  opMined: { from: ['executing'], to: 'executing' },
   complete: { from: ['executing'], to: 'completed' },
   fail: { from: ['planning', 'executing'], to: 'failed' },
   cancel: { from: ['pending', 'planning', 'executing'], to: 'cancelled' },
@@ -159,6 +184,10 @@ function executionPatch(intent: Intent, event: ExecutionEvent, now: string): Par
       const step = stepIn(intent, event.step, 'executing', event.type);
       return patched({ ...step, attempts: event.attempts, lastError: event.error, nextAttemptAt: event.nextAttemptAt }, intent.results);
     }
+    case 'opSigned':
+    case 'opReplaced':
+    case 'opMined':
+      return operationPatch(intent, event, results, now);
     case 'stepCompleted':
       stepIn(intent, event.step.index, 'executing', event.type);
       if (event.step.status !== 'completed') {
@@ -168,6 +197,56 @@ function executionPatch(intent: Intent, event: ExecutionEvent, now: string): Par
       }
       return patched(event.step, event.results);
   }
+}
+
+/** The steps an operation's calls belong to, each required `executing`, in order. */
+function stepsOfCalls(intent: Intent, calls: readonly OperationCall[], event: IntentEventType): Step[] {
+  if (calls.length === 0) throw new ServiceError('INTERNAL_ERROR', `Intent ${intent.id}: ${event} with no calls`, { details: { intentId: intent.id, event } });
+  const indexes = [...new Set(calls.map((c) => c.step))];
+  return indexes.map((i) => stepIn(intent, i, 'executing', event));
+}
+
+/** The patch of an operation's event: every step it touches (their main hash, a retry note cleared) and the records of its calls. */
+function operationPatch(
+  intent: Intent,
+  event: Extract<ExecutionEvent, { type: 'opSigned' | 'opReplaced' | 'opMined' }>,
+  results: IntentResults,
+  now: string,
+): Partial<Intent> {
+  const steps = stepsOfCalls(intent, event.calls, event.type);
+  const isMain = (s: Step): boolean => event.calls.some((c) => c.step === s.index && c.main);
+  let next: IntentResults;
+  let hash: Hex;
+  let clearRetry = false;
+  switch (event.type) {
+    case 'opSigned':
+      next = withOperationSigned(
+        results,
+        event.calls.map((c) => ({ ...c, type: intent.executionPlan!.steps[c.step]!.type })),
+        event.tx,
+        now,
+      );
+      hash = event.tx.txHash;
+      break;
+    case 'opReplaced':
+      next = withOperationReplaced(results, event.bundleHash, event.tx, now);
+      hash = event.tx.txHash;
+      break;
+    case 'opMined':
+      next = withOperationMined(results, event.calls, event.receipt, event.failedCall);
+      hash = event.receipt.txHash;
+      clearRetry = true;
+      break;
+  }
+  const changed = steps.map((s) => {
+    const base = clearRetry ? settled(s) : s;
+    return isMain(s) ? { ...base, txHash: hash } : base;
+  });
+  const plan = intent.executionPlan!;
+  return {
+    executionPlan: { ...plan, steps: plan.steps.map((s) => changed.find((c) => c.index === s.index) ?? s) },
+    results: next,
+  };
 }
 
 /** The fields an event changes, besides status, version and updatedAt. */
@@ -183,11 +262,20 @@ function patch(intent: Intent, event: IntentEvent, now: string): Partial<Intent>
     case 'revokeSigned':
     case 'revokeMined':
     case 'stepCompleted':
+    case 'opSigned':
+    case 'opReplaced':
+    case 'opMined':
       return executionPatch(intent, event, now);
     case 'plan':
       return {};
     case 'execute':
-      return { executionPlan: event.plan, amount: event.amount, results: emptyResults(event.apy), ...(event.policy && { policy: event.policy }) };
+      return {
+        executionPlan: event.plan,
+        amount: event.amount,
+        results: emptyResults(event.apy),
+        ...(event.policy && { policy: event.policy }),
+        ...(event.accountModels && { accountModels: event.accountModels }),
+      };
     case 'progress':
       return { executionPlan: withStep(intent, event.step, event.type), results: event.results ?? intent.results };
     case 'complete':

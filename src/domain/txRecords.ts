@@ -36,6 +36,12 @@ export interface SubTxRecord extends TransactionRecord {
   replaced?: Hex[];
   /** A confirmed CCTP mint: what it delivered to the wallet (the burned amount less the fee kept back), smallest units as an integer string. */
   minted?: string;
+  /**
+   * Sent inside a user operation (a `7702` chain): its hash. Every call of
+   * the operation has its own record, all with the bundle's `txHash` and raw
+   * bytes; the bundle's gas is shared among them.
+   */
+  operation?: Hex;
 }
 
 /** Signed bytes as the chain port hands them over (its SignedTx, the fields a record keeps). */
@@ -54,6 +60,8 @@ export interface ReceiptFacts {
   gasCostUsd: number;
   /** A CCTP mint only: what it delivered, smallest units. */
   minted?: bigint;
+  /** A bundle: each mint's delivery in order of the mint calls. */
+  mintedEach?: bigint[];
 }
 
 /** Every hash the record's nonce was signed with; at most one of them is ever mined. */
@@ -155,6 +163,114 @@ export function withReceipt(results: IntentResults, receipt: ReceiptFacts): Inte
     if (others.length > 0) record.replaced = others;
     return record;
   });
+  const totals = gasTotals(transactions);
+  return { ...results, transactions, totalGasUsed: totals.gasUsed, totalGasCostUsd: totals.gasCostUsd };
+}
+
+/** One call of a user operation: the sub-transaction `kind` of step `step`. */
+export interface OperationCall {
+  step: number;
+  kind: TxKind;
+  /** Its step's main transaction (the step's `txHash` becomes the bundle's). */
+  main: boolean;
+}
+
+/** A signed bundle as the chain port hands it over: the bundle's bytes and the operation's hash. */
+export interface SignedOperationFacts extends Omit<SignedFacts, 'kind'> {
+  userOpHash: Hex;
+}
+
+const isCall = (t: TransactionRecord, call: Pick<OperationCall, 'step' | 'kind'>): boolean => isSubTxRecord(t) && t.step === call.step && t.kind === call.kind;
+
+/** Results with every call of a freshly signed operation recorded `signed`, all with the bundle's hash and bytes (persisted before broadcast). */
+export function withOperationSigned(
+  results: IntentResults,
+  calls: readonly (OperationCall & { type: StepType })[],
+  signed: SignedOperationFacts,
+  at: string,
+): IntentResults {
+  const kept = results.transactions.filter((t) => !calls.some((c) => isCall(t, c)));
+  const records = calls.map((c): SubTxRecord => ({
+    type: c.type,
+    kind: c.kind,
+    chain: signed.chain,
+    step: c.step,
+    txHash: signed.txHash,
+    raw: signed.raw,
+    status: 'signed',
+    sentAt: at,
+    operation: signed.userOpHash,
+  }));
+  return { ...results, transactions: [...kept, ...records] };
+}
+
+/** Results with an operation's bundle signed again at its nonce (a fee bump): every call's record follows the new bytes. */
+export function withOperationReplaced(results: IntentResults, bundleHash: Hex, signed: SignedFacts, at: string): IntentResults {
+  const transactions = results.transactions.map((t) =>
+    isSubTxRecord(t) && hashesOf(t).includes(bundleHash)
+      ? { ...t, txHash: signed.txHash, raw: signed.raw, sentAt: at, replaced: [...(t.replaced ?? []), t.txHash] }
+      : t,
+  );
+  return { ...results, transactions };
+}
+
+/** `total` shared among `n` records: the first takes the remainder. */
+function shareOf(total: bigint, n: number, i: number): bigint {
+  const each = total / BigInt(n);
+  return i === 0 ? total - each * BigInt(n - 1) : each;
+}
+
+/**
+ * Results with a mined operation's receipt. Success: every call confirmed,
+ * the bundle's gas shared among them, each mint given what it delivered.
+ * Failure at `failedCall`: the whole operation did nothing, so that call's
+ * record is `reverted` and carries the gas, and the records of the other
+ * calls go (they are sent again, without the failing step, in a new
+ * operation); the calls of the failing step that came before it go too.
+ */
+export function withOperationMined(results: IntentResults, calls: readonly OperationCall[], receipt: ReceiptFacts, failedCall: number): IntentResults {
+  const inOp = (t: TransactionRecord): t is SubTxRecord => isSubTxRecord(t) && hashesOf(t).includes(receipt.txHash);
+  let transactions: TransactionRecord[];
+  if (receipt.status === 'success') {
+    const ours = results.transactions.filter(inOp);
+    let mintIndex = 0;
+    transactions = results.transactions.map((t) => {
+      if (!inOp(t)) return t;
+      const i = ours.indexOf(t);
+      const record: SubTxRecord = {
+        ...t,
+        txHash: receipt.txHash,
+        status: 'confirmed',
+        gasUsed: shareOf(receipt.gasUsed, ours.length, i).toString(),
+        gasCostUsd: i === 0 ? receipt.gasCostUsd - (receipt.gasCostUsd / ours.length) * (ours.length - 1) : receipt.gasCostUsd / ours.length,
+      };
+      const others = hashesOf(t).filter((h) => h !== receipt.txHash);
+      if (others.length > 0) record.replaced = others;
+      else delete record.replaced;
+      if (t.kind === 'mint') {
+        const minted = receipt.mintedEach?.[mintIndex++] ?? (mintIndex === 1 ? receipt.minted : undefined);
+        if (minted !== undefined) record.minted = minted.toString();
+      }
+      return record;
+    });
+  } else {
+    const failed = calls[Math.min(Math.max(failedCall, 0), calls.length - 1)]!;
+    transactions = [];
+    for (const t of results.transactions) {
+      if (!inOp(t)) transactions.push(t);
+      else if (isCall(t, failed)) {
+        const others = hashesOf(t).filter((h) => h !== receipt.txHash);
+        transactions.push({
+          ...t,
+          txHash: receipt.txHash,
+          status: 'reverted',
+          gasUsed: receipt.gasUsed.toString(),
+          gasCostUsd: receipt.gasCostUsd,
+          ...(others.length > 0 ? { replaced: others } : {}),
+        } as SubTxRecord);
+      }
+    }
+  }
   const totals = gasTotals(transactions);
   return { ...results, transactions, totalGasUsed: totals.gasUsed, totalGasCostUsd: totals.gasCostUsd };
 }

@@ -1,5 +1,5 @@
-import type { Address, Hex } from 'viem';
-import type { Asset, ChainName } from '../domain/chains';
+import type { Address, Hex, LocalAccount } from 'viem';
+import type { AccountModel, Asset, ChainName } from '../domain/chains';
 import type {
   AssumedFunds,
   Attested,
@@ -9,6 +9,7 @@ import type {
   GasQuote,
   MarketRate,
   RouteFeeTable,
+  SignedOperation,
   SignedTx,
   TxReceipt,
   TxRequest,
@@ -137,6 +138,13 @@ export class ActorChains implements ChainPort {
   }
   estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate> {
     return this.at(this.port.estimateGas(from, tx, assume));
+  }
+  accountModel(chain: ChainName): AccountModel {
+    return this.port.accountModel?.(chain) ?? 'plain';
+  }
+  sendOperation(wallet: LocalAccount, chain: ChainName, calls: readonly TxRequest[], onSigned: (signed: SignedOperation) => Promise<void>): Promise<SignedOperation> {
+    if (!this.port.sendOperation) return Promise.reject(new Error(`the chain port sends no user operations (${chain})`));
+    return this.at(this.port.sendOperation(wallet, chain, calls, this.inTurn(onSigned)));
   }
   close(): Promise<void> {
     return this.port.close();

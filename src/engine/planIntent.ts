@@ -1,5 +1,7 @@
 import { isServiceError, type ServiceError } from '../domain/errors/base';
-import type { Intent } from '../domain/intent';
+import type { AccountModel, ChainName } from '../domain/chains';
+import type { Intent, Step } from '../domain/intent';
+import type { ChainPort } from '../ports/chain';
 import { fromUnits } from '../domain/money';
 import { withRetry } from './retry';
 import { planOn, planningError, planningRequestOf, readPlanning, reportedApy, type PlanningEffects } from './planning';
@@ -7,6 +9,17 @@ import type { IntentEvent } from '../domain/intentStateMachine';
 import type { UnitContext } from './unitContext';
 
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
+
+/**
+ * How each chain of the plan runs the wallet's calls, decided here once
+ * (the deployment's per-chain account model) and kept on the intent:
+ * execution, recovery and a restart follow it even if the deployment changes.
+ */
+function accountModelsOf(steps: readonly Step[], chains: Pick<ChainPort, 'accountModel'>): Partial<Record<ChainName, AccountModel>> | undefined {
+  const models: Partial<Record<ChainName, AccountModel>> = {};
+  for (const s of steps) for (const c of s.type === 'bridge' ? [s.from, s.to] : [s.chain]) models[c] = chains.accountModel?.(c) ?? 'plain';
+  return Object.values(models).some((m) => m === '7702') ? models : undefined;
+}
 
 /** Planning's reads through the engine's effects, transient errors retried on its clock. */
 const planningEffectsOf = (ctx: UnitContext, intent: Intent): PlanningEffects => ({
@@ -42,7 +55,14 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
     result = planOn(request, read.snapshot);
   }
   if (!result.ok) return fail(await planningError(request, fx, read.snapshot, result.error));
-  const execute: IntentEvent = { type: 'execute', plan: result.plan, amount: fromUnits(result.amount, intent.asset), apy: reportedApy(result.apy) };
+  const accountModels = accountModelsOf(result.plan.steps, ctx.chains);
+  const execute: IntentEvent = {
+    type: 'execute',
+    plan: result.plan,
+    amount: fromUnits(result.amount, intent.asset),
+    apy: reportedApy(result.apy),
+    ...(accountModels && { accountModels }),
+  };
   if (!ctx.checkPlan || !intent.policy) return execute;
   const checkPlan = ctx.checkPlan;
   let checked;

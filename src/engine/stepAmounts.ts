@@ -12,14 +12,17 @@ export const plannedFeeOf = (step: BridgeStep): bigint => toUnits(step.maxFee ??
  * after planning (at most the planned one, the burn's maxFee), so the deposit
  * supplies what arrived rather than an amount the wallet may not hold.
  * Once the step is completed, its amount already is what it supplied.
+ * `arriving`: what the mints of bridge steps (by index) not yet mined will
+ * deliver, read from their attested messages, for a deposit sent in the
+ * same user operation as those mints.
  */
-export function depositAmount(intent: Intent, step: DepositStep): bigint {
+export function depositAmount(intent: Intent, step: DepositStep, arriving?: ReadonlyMap<number, bigint>): bigint {
   let amount = toUnits(step.amount, step.asset);
   // A completed deposit's amount is what it supplied (finishStep writes it back).
   if (step.status === 'completed') return amount;
   for (const s of intent.executionPlan?.steps ?? []) {
     if (s.type !== 'bridge' || s.to !== step.chain || s.index >= step.index || step.asset !== 'USDC') continue;
-    const minted = mintedOf(intent.results, s.index);
+    const minted = mintedOf(intent.results, s.index) ?? arriving?.get(s.index);
     if (minted !== undefined) amount += minted - (toUnits(s.amount, 'USDC') - plannedFeeOf(s));
   }
   return amount;

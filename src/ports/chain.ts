@@ -9,7 +9,9 @@ import type { Asset, ChainName, TokenAsset } from '../domain/chains';
  * chain does not have. test/contract/chainPort.contract.ts holds every
  * implementation (the adapter and the tests' doubles) to this behaviour.
  */
-import { LENDING_PROTOCOLS, type LendingProtocol } from '../domain/chains';
+import { LENDING_PROTOCOLS, type AccountModel, type LendingProtocol } from '../domain/chains';
+
+export type { AccountModel } from '../domain/chains';
 
 /** The domain's lending protocols (src/domain/chains.ts), as the chain port names them. */
 export const PROTOCOLS = LENDING_PROTOCOLS;
@@ -122,12 +124,40 @@ export interface TxReceipt {
   blockNumber: bigint;
   /** A CCTP mint only: what its MintAndWithdraw delivered to the recipient (the burned amount less the fee kept back), smallest units. */
   minted?: bigint;
+  /** The mined transaction was a bundle: the operation's own outcome (`status` above is the operation's success). */
+  operation?: OperationOutcome;
+  /** Mints in a bundle: what each MintAndWithdraw delivered, in log order (= the order of the mint calls). `minted` stays the first. */
+  mintedEach?: bigint[];
+}
+
+/** What EntryPoint v0.8's UserOperationEvent (and UserOperationRevertReason) of a bundle said about its operation. */
+export interface OperationOutcome {
+  userOpHash: Hex;
+  success: boolean;
+  /** Index in the batch of the call that reverted (from ExecuteError(index, error)), when it failed in a call. */
+  failedCall?: number;
+  /** The revert reason, decoded when possible. */
+  reason?: string;
+  /** What the EntryPoint charged the paymaster's deposit (wei), and the gas it counted. */
+  actualGasCost: bigint;
+  actualGasUsed: bigint;
+}
+
+/** A user operation bundled into one transaction of the gas tank (handleOps): txHash, raw, nonce and from are the bundle's. */
+export interface SignedOperation extends SignedTx {
+  userOpHash: Hex;
+  /** The wallet's EntryPoint nonce the operation used. */
+  opNonce: bigint;
+  /** An EIP-7702 authorization rode in the bundle (the wallet delegated with it). */
+  delegated: boolean;
 }
 
 /** A CCTP message as the attestation service completed it (nonce and executed fields filled), with the attestation to mint it with. */
 export interface Attested {
   message: Hex;
   attestation: Hex;
+  /** The fee the mint keeps back, as the attestation service filled it into the message (smallest units); absent when unknown. */
+  feeExecuted?: bigint;
 }
 
 /** What gas costs on one chain now: the price per gas a transaction pays (eth_gasPrice) and ETH in USD at the chain's own feed. */
@@ -228,6 +258,25 @@ export interface ChainPort {
    * kind (`typical`).
    */
   estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate>;
+  /** The account model of `chain` as the deployment says (absent there, or no such method: `plain`). */
+  accountModel?(chain: ChainName): AccountModel;
+  /**
+   * One user operation of `wallet` on `chain` (a `7702` chain): `calls`,
+   * encoded as the plain path would send them, in order in one
+   * `executeBatch`. The wallet's delegation is read first; when it is missing
+   * or points elsewhere, an authorization signed by `wallet` rides in the
+   * bundle. The wallet signs the operation, the paymaster sponsors it, and the
+   * gas tank bundles it (`handleOps`) at its shared nonce. `onSigned` gets the
+   * bundle before it is broadcast (persist there, as with send). Refused with
+   * WouldRevertError (kind and index of the failing call) before anything is
+   * signed when simulation says a call reverts.
+   */
+  sendOperation?(
+    wallet: LocalAccount,
+    chain: ChainName,
+    calls: readonly TxRequest[],
+    onSigned: (signed: SignedOperation) => Promise<void>,
+  ): Promise<SignedOperation>;
   /** Releases clients and timers. */
   close(): Promise<void>;
 }
@@ -258,6 +307,8 @@ export class WouldRevertError extends Error {
     readonly chain: ChainName,
     readonly kind: TxKind,
     readonly reason: string,
+    /** In a user operation: the index of the failing call in its batch. */
+    readonly callIndex?: number,
   ) {
     super(`${kind} on ${chain} would revert: ${reason}`);
   }

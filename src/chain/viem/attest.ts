@@ -4,6 +4,7 @@ import { attestationUnavailable } from '../../domain/errors/attestation';
 import type { FaultRegistry } from '../../domain/sandboxFaults';
 import type { Attested } from '../../ports/chain';
 import type { Attestation, AttestationClient } from '../cctp/attestationClient';
+import { decodeBurnMessageV2, decodeMessageV2, isBurnMessageBodyV2 } from '../cctp/messageV2';
 import type { ChainAccess } from './chainAccess';
 
 /**
@@ -44,5 +45,15 @@ export async function attest(
       attested = await ctx.attestations.fetchAttestation({ ...ref, replacing: attested.attestation });
     }
   }
-  return { message: attested.message, attestation: attested.attestation };
+  return { message: attested.message, attestation: attested.attestation, ...feeOf(attested.message) };
+}
+
+/** The fee the mint of `message` keeps back, as the attestation service filled it in (a user operation supplies what arrives). */
+function feeOf(message: Hex): { feeExecuted?: bigint } {
+  try {
+    const body = decodeMessageV2(message).messageBody;
+    return isBurnMessageBodyV2(body) ? { feeExecuted: decodeBurnMessageV2(body).feeExecuted } : {};
+  } catch {
+    return {};
+  }
 }

@@ -4,6 +4,7 @@ import type { IntentEvent } from '../../domain/intentStateMachine';
 import type { UnitContext } from '../unitContext';
 import { nextAction } from './nextAction';
 import { failStep, runSubTx } from './runSubTx';
+import { runOperation } from './runOperation';
 import { stepFailed } from './stepFailure';
 import { depositAmount } from '../stepAmounts';
 import { subTransactions } from '../stepRequests';
@@ -83,7 +84,8 @@ function stepFacts(intent: Intent, step: Step): StepFacts {
 export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Intent> {
   const action = nextAction(intent);
   // A cancel request stops the intent before a step that has nothing signed yet; a step with a signed transaction runs to its end.
-  const cancel = action.type === 'start-step' || (action.type === 'sub-tx' && action.record === undefined) ? cancelPoint(intent, action.step) : null;
+  const unsent = action.type === 'start-step' || ((action.type === 'sub-tx' || action.type === 'operation') && action.record === undefined);
+  const cancel = unsent ? cancelPoint(intent, action.type === 'operation' ? action.units[0]!.step : action.step) : null;
   if (cancel) {
     const error = cancelledWithIdleFunds(intent);
     return ctx.commit(error ? { ...cancel, error } : cancel);
@@ -97,6 +99,8 @@ export async function executeNext(intent: Intent, ctx: UnitContext): Promise<Int
     }
     case 'sub-tx':
       return runSubTx(intent, action.step, action.spec, ctx);
+    case 'operation':
+      return runOperation(intent, action.units, ctx);
     case 'reverted':
       return failStep(
         intent,

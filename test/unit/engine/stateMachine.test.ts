@@ -44,6 +44,23 @@ const sampleEvent: Record<IntentEventType, IntentEvent> = {
   revokeSigned: { type: 'revokeSigned', step: 0, tx: { kind: 'revoke', chain: 'arbitrum-sepolia', txHash: '0xa4', raw: '0xf4' } },
   revokeMined: { type: 'revokeMined', step: 0, receipt: { txHash: '0xa4', status: 'success', gasUsed: 1n, gasCostUsd: 0 } },
   stepCompleted: { type: 'stepCompleted', step: { ...bridgeThenDepositPlan().steps[0]!, status: 'completed' }, results: { ...results, completedSteps: 1 } },
+  opSigned: {
+    type: 'opSigned',
+    calls: [{ step: 0, kind: 'approve', main: false }],
+    tx: { chain: 'arbitrum-sepolia', txHash: '0xb1', raw: '0xf5', userOpHash: '0xc1' },
+  },
+  opReplaced: {
+    type: 'opReplaced',
+    calls: [{ step: 0, kind: 'approve', main: false }],
+    bundleHash: '0xb1',
+    tx: { kind: 'approve', chain: 'arbitrum-sepolia', txHash: '0xb2', raw: '0xf6' },
+  },
+  opMined: {
+    type: 'opMined',
+    calls: [{ step: 0, kind: 'approve', main: false }],
+    receipt: { txHash: '0xb2', status: 'success', gasUsed: 1n, gasCostUsd: 0 },
+    failedCall: 0,
+  },
 };
 
 /** An intent in `status`, reached through legal transitions. */
