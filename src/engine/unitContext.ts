@@ -54,4 +54,6 @@ export interface EngineEffects {
 export interface UnitContext extends EngineEffects {
   commit: Commit;
   signal: AbortSignal;
+  /** Runs before a failing step fails the intent (the mints confirmed burns still owe, on a plan with user operations); resolves the intent to fail. */
+  beforeFail?: (intent: Intent, failing: Step) => Promise<Intent>;
 }

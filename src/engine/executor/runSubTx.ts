@@ -168,7 +168,10 @@ async function revokeLeftover(intent: Intent, step: Step, ctx: UnitContext): Pro
  * sit idle.
  */
 export async function failStep(intent: Intent, step: Step, error: ServiceError, ctx: UnitContext): Promise<Intent> {
-  const current = await revokeLeftover(intent, step, ctx);
+  let current = await revokeLeftover(intent, step, ctx);
+  if (ctx.beforeFail) current = await ctx.beforeFail(current, step);
+  // Settling what a burn owed can end the intent on its own (a mint that reverted on chain).
+  if (current.status !== 'executing') return current;
   return ctx.commit({
     type: 'fail',
     error: withIdleFunds(current, error).toJSON(),

@@ -12,7 +12,7 @@ const opHash = `0x${'c'.repeat(64)}` as const;
 /** A rebalance from two chains into one: withdraw + bridge from each source, then one deposit. */
 function twoSourceRebalance(): ExecutionPlan {
   return {
-    strategy: 'consolidate',
+    strategy: 'rebalance',
     reasoning: 'test plan',
     steps: [
       { index: 0, type: 'withdraw', status: 'pending', chain: 'arbitrum-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: '50' },
@@ -124,7 +124,7 @@ describe('executor: user operations (7702 chains)', () => {
 
   test('behavior: the destination operation carries the mint with the deposit; each mint gets what it delivered', () => {
     const results = withOperationSigned(
-      { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0' },
+      { completedSteps: 0, transactions: [], totalGasUsed: '0', totalGasCostUsd: 0, finalAmount: '0', apy: 4 },
       [
         { step: 1, kind: 'mint', main: false, type: 'bridge' },
         { step: 3, kind: 'mint', main: false, type: 'bridge' },
