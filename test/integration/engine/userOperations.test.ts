@@ -192,3 +192,74 @@ describe('failures inside a batch', () => {
     expect(usdcOn(after, 'base-sepolia')).toBe(0n);
   });
 });
+
+/** Faults registered and not yet consumed by the service's chain adapter. */
+const pendingFaults = (): Record<string, number> => (srv.service.deps.chains as unknown as { faults: { pending(): Record<string, number> } }).faults.pending();
+
+describe('engine faults on the 7702 path (as on the plain path: intentsHttpFaults)', () => {
+  test('behavior: two transient rpc-errors on the target chain are retried with back-off and the lend completes in one operation', async () => {
+    const w = await api.fundedWallet('op-rpc-error', { 'base-sepolia': '7' });
+    await fault('base-sepolia', 'rpc-error', 2);
+
+    const done = await api.run({ walletId: w.id, action: 'lend', amount: 7, chain: 'base-sepolia' });
+
+    expectCompletedInOperations(done);
+    expect(pendingFaults()).toEqual({});
+    expect(Object.values(hashesPerChain(done)).map((h) => h.length)).toEqual([1]);
+    expectPositionNear(lentOn(await api.balances(w.id), 'base-sepolia'), usdc('7'));
+  });
+
+  test('behavior: two transient timeouts on a bridge source chain are retried and the bridge completes, one operation per chain', async () => {
+    const w = await api.fundedWallet('op-timeout', { 'ethereum-sepolia': '2' });
+    await fault('ethereum-sepolia', 'timeout', 2);
+
+    const done = await api.run({ walletId: w.id, action: 'bridge', amount: 2, fromChain: 'ethereum-sepolia', toChain: 'arbitrum-sepolia' });
+
+    expectCompletedInOperations(done);
+    expect(pendingFaults()).toEqual({});
+    expect(Object.values(hashesPerChain(done)).map((h) => h.length)).toEqual([1, 1]);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(usdc('2'));
+  });
+
+  test('behavior: attestation failing 3 times after a confirmed burn → the destination operation still mints; no USDC missing', async () => {
+    const w = await api.fundedWallet('op-attest-error', { 'arbitrum-sepolia': '3' });
+    await fault('arbitrum-sepolia', 'attestation-error', 3);
+
+    const done = await api.run({ walletId: w.id, action: 'bridge', amount: 3, fromChain: 'arbitrum-sepolia', toChain: 'base-sepolia' });
+
+    expectCompletedInOperations(done);
+    expect(pendingFaults()).toEqual({});
+    expect(txKinds(done)).toEqual(['approve@arbitrum-sepolia', 'burn@arbitrum-sepolia', 'mint@base-sepolia']);
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'arbitrum-sepolia')).toBe(0n);
+    expect(usdcOn(after, 'base-sepolia')).toBe(usdc('3'));
+    expect(await ethOf('base-sepolia', w.address)).toBe(0n);
+  });
+
+  test('behavior: intent writes failing right after the source operation is mined → the intent stays open and completes once the store recovers', async () => {
+    const w = await api.fundedWallet('op-store-error', { 'ethereum-sepolia': '4' });
+    const { bus } = srv.service.deps.engine;
+    const seen: string[] = [];
+    let armed = false;
+    const off = bus.listen({ walletId: w.id }, (i) => {
+      seen.push(i.status);
+      const burnConfirmed = i.results?.transactions.some((t: Json) => t.kind === 'burn' && t.status === 'confirmed');
+      if (burnConfirmed && !armed) {
+        armed = true;
+        srv.service.chains.controls!.registerFault({ chain: 'ethereum-sepolia', kind: 'store-error', count: 3 });
+      }
+    });
+    try {
+      expectCompletedInOperations(await api.run({ walletId: w.id, action: 'lend', amount: 4, chain: 'base-sepolia' }));
+    } finally {
+      off();
+    }
+    expect(armed).toBe(true);
+    expect(seen).not.toContain('failed');
+    const after = await api.balances(w.id);
+    expect(usdcOn(after, 'ethereum-sepolia')).toBe(0n);
+    expectPositionNear(lentOn(after, 'base-sepolia'), usdc('4'));
+  });
+});
