@@ -5,10 +5,13 @@
  * Usage: npm run contracts
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 // solc ships no type declarations.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const solc = require('solc') as { compile(input: string): string; version(): string };
+const solc = require('solc') as {
+  compile(input: string, callbacks?: { import(path: string): { contents: string } | { error: string } }): string;
+  version(): string;
+};
 
 export const ROOT = resolve(__dirname, '..');
 export const CONTRACTS_DIR = join(ROOT, 'contracts');
@@ -44,7 +47,8 @@ export function compileContracts(dir: string = CONTRACTS_DIR): CompiledContracts
     .sort();
   const sources: Record<string, { content: string }> = {};
   for (const f of files) sources[`contracts/${f}`] = { content: readFileSync(join(dir, f), 'utf8') };
-  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS }))) as SolcOutput;
+  const input = JSON.stringify({ language: 'Solidity', sources, settings: SETTINGS });
+  const output = JSON.parse(solc.compile(input, { import: importFromPackages })) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   const warnings = (output.errors ?? []).filter((e) => e.severity === 'warning');
@@ -52,6 +56,8 @@ export function compileContracts(dir: string = CONTRACTS_DIR): CompiledContracts
 
   const result: CompiledContracts = {};
   for (const [file, contracts] of Object.entries(output.contracts ?? {})) {
+    // a package's contracts compiled for an import are not ours to deploy (the package ships their artifacts)
+    if (!file.startsWith('contracts/')) continue;
     for (const [name, c] of Object.entries(contracts)) {
       if (c.evm.bytecode.object.length === 0 || c.abi.length === 0) continue;
       if (result[name]) throw new Error(`duplicate contract name ${name} (in ${file})`);
@@ -59,6 +65,24 @@ export function compileContracts(dir: string = CONTRACTS_DIR): CompiledContracts
     }
   }
   return sortKeys(result) as CompiledContracts;
+}
+
+/**
+ * solc's import callback: `@account-abstraction/...`, `@openzeppelin/...`
+ * from the installed packages (package-lock pins them, so the output stays
+ * the same); the packages' own relative imports arrive already resolved.
+ */
+function importFromPackages(path: string): { contents: string } | { error: string } {
+  if (path.startsWith('.') || path.startsWith('/')) return { error: `not a package import: ${path}` };
+  const [scope, name, ...rest] = path.split('/');
+  const pkg = scope!.startsWith('@') ? `${scope}/${name}` : scope!;
+  const inner = scope!.startsWith('@') ? rest : [name!, ...rest];
+  try {
+    const root = dirname(require.resolve(`${pkg}/package.json`, { paths: [ROOT] }));
+    return { contents: readFileSync(join(root, ...inner), 'utf8') };
+  } catch (err) {
+    return { error: `cannot import ${path}: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 /** Recursively sort object keys (arrays keep their order) so JSON output is stable. */

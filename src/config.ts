@@ -5,6 +5,10 @@ import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
 import { CHAIN_NAMES, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
 import { SANDBOX_MARKET_MODES, type SandboxMarketMode } from './chain/sandbox/marketLayout';
+import { parseSandboxAccountModels, type SandboxAccountModels } from './chain/sandbox/accountModels';
+
+/** The sandbox's account model where SANDBOX_ACCOUNT_MODEL names none (one constant: src/chain/sandbox/accountModels.ts). */
+export { DEFAULT_SANDBOX_ACCOUNT_MODEL } from './chain/sandbox/accountModels';
 import { trustedProxyProblem } from './http/clientAddress';
 import type { AllowedHost } from './http/allowedHosts';
 import type { DashboardSignIn } from './dashboard/createDashboard';
@@ -40,6 +44,14 @@ const envSchema = z
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
     SANDBOX_MANIFEST: z.string().optional(),
     SANDBOX_MARKETS: z.enum(SANDBOX_MARKET_MODES, { error: `must be one of ${SANDBOX_MARKET_MODES.join(', ')}` }).default('all'),
+    SANDBOX_ACCOUNT_MODEL: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        const parsed = parseSandboxAccountModels(v);
+        if (typeof parsed === 'string')
+          ctx.addIssue({ code: 'custom', message: `must be 7702, plain, or a list like ethereum-sepolia=7702,base-sepolia=plain: ${parsed}` });
+      }),
     CHAIN_MANIFEST: z.string().min(1).optional(),
     GAS_TANK_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
     FAUCET_KEY: z.string().regex(hex32, 'must be a 32-byte hex private key').optional(),
@@ -239,6 +251,8 @@ export interface Config {
   sandboxManifestPath?: string;
   /** Sandbox lending markets: `all` (the real layout plus sandbox-only USDC markets) or `testnets` (exactly the real layout). */
   sandboxMarkets: SandboxMarketMode;
+  /** Sandbox only: each chain's account model (SANDBOX_ACCOUNT_MODEL), set on the sandbox's manifest and on a loaded SANDBOX_MANIFEST. */
+  sandboxAccountModels: SandboxAccountModels;
   chainManifestPath?: string;
   rpcUrls: Partial<Record<ChainName, string>>;
   serviceKeys?: { gasTank: Hex; faucet: Hex };
@@ -367,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
     sandboxManifestPath: e.SANDBOX_MANIFEST || undefined,
     sandboxMarkets: e.SANDBOX_MARKETS,
+    sandboxAccountModels: parseSandboxAccountModels(e.SANDBOX_ACCOUNT_MODEL) as SandboxAccountModels,
     chainManifestPath: e.CHAIN_MANIFEST,
     rpcUrls: rpcUrlsFrom(env),
     serviceKeys: e.GAS_TANK_KEY && e.FAUCET_KEY ? { gasTank: hexKey(e.GAS_TANK_KEY), faucet: hexKey(e.FAUCET_KEY) } : undefined,

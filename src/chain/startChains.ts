@@ -9,6 +9,7 @@ import { parseManifest } from './sandbox/manifestSchema';
 import { withInjectedReverts } from './sandbox/injectedReverts';
 import type { ProtocolRegistry } from './protocols/registry';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
+import { withSandboxAccountModels, type SandboxAccountModels } from './sandbox/accountModels';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './sandbox/accounts';
 import type { ServiceAccounts } from './viem/serviceAccounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
@@ -29,6 +30,8 @@ export interface ChainsConfig {
   sandboxBlockTimeMs: number;
   /** Sandbox lending markets: the real layout plus sandbox-only USDC markets (`all`, default), or exactly the real one (`testnets`). */
   sandboxMarkets?: SandboxMarketMode;
+  /** Sandbox: each chain's account model, set on the started sandbox's manifest and on a loaded one (absent: the manifest's own). */
+  sandboxAccountModels?: SandboxAccountModels;
   /** One JSON-RPC request waits this long at most. */
   rpcTimeoutMs?: number;
   /** rpc mode: deployment manifest, per-chain RPC URL overrides and the service's keys. */
@@ -143,8 +146,15 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
 
   const sandbox = cfg.sandboxManifestPath
     ? null
-    : await startSandbox({ blockTimeMs: cfg.sandboxBlockTimeMs, markets: cfg.sandboxMarkets, protocols: cfg.protocols });
-  const manifest = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!, cfg.protocols);
+    : await startSandbox({
+        blockTimeMs: cfg.sandboxBlockTimeMs,
+        markets: cfg.sandboxMarkets,
+        protocols: cfg.protocols,
+        accountModels: cfg.sandboxAccountModels,
+        gasTank: cfg.serviceAccounts?.gasTank.address,
+      });
+  const loaded = sandbox?.manifest ?? readManifest(cfg.sandboxManifestPath!, cfg.protocols);
+  const manifest = cfg.sandboxAccountModels ? withSandboxAccountModels(loaded, cfg.sandboxAccountModels) : loaded;
   const keys: ServiceKeys = { gasTank: SANDBOX_KEYS.gasTank, faucet: SANDBOX_KEYS.faucet };
   const port = withInjectedReverts(
     createViemChainPort({ manifest, accounts: cfg.serviceAccounts, keys, pollingIntervalMs: 50, ...portOptions(cfg, hooks, clock), ...GAS }),

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
+import type { AccountModel, ChainName, LendingProtocol, TokenAsset } from '../domain/chains';
 
 /**
  * One lending market: a protocol lending one token on one chain. The token is
@@ -38,6 +38,22 @@ export interface ChainDeployment {
   messageTransmitter: Address;
   /** Chainlink-like ETH/USD feed, 8 decimals. */
   ethUsdFeed: Address;
+  /**
+   * How a wallet's calls run on this chain: '7702' one ERC-4337 user operation per batch (EIP-7702 delegated wallet,
+   * bundled by the gas tank, gas paid by the paymaster); 'plain' signed transactions with native gas top-ups. Absent: 'plain'.
+   */
+  accountModel?: AccountModel;
+  /** ERC-4337 v0.8 contracts on this chain; required when accountModel is '7702'. */
+  erc4337?: Erc4337Contracts;
+}
+
+/** ERC-4337 v0.8 on one chain: the canonical EntryPoint and Simple7702Account, and the service's own paymaster. */
+export interface Erc4337Contracts {
+  entryPoint: Address;
+  /** The EIP-7702 delegate of the service's wallets (Simple7702Account). */
+  delegate: Address;
+  /** The service's ServicePaymaster: it sponsors operations the gas tank signed for, from its EntryPoint deposit. */
+  paymaster: Address;
 }
 
 export interface SandboxManifest {

@@ -1,6 +1,6 @@
 import { keccak256, toHex, type Address, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { CHAIN_NAMES, CHAINS, TOKEN_ASSETS, type ChainName, type TokenAsset } from '../../src/domain/chains';
+import { CHAIN_NAMES, CHAINS, TOKEN_ASSETS, type AccountModel, type ChainName, type TokenAsset } from '../../src/domain/chains';
 import {
   PROTOCOLS,
   SUPPLY_INDEX_ONE,
@@ -34,6 +34,8 @@ export interface ChainPortHarness {
    * gas estimation, and the mined-revert test does not run.
    */
   revertNextSupply?(chain: ChainName): void;
+  /** The account model the implementation was set up with per chain (missing: 'plain'). */
+  accountModels?: Partial<Record<ChainName, AccountModel>>;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,12 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(port.chains.length).toBeGreaterThan(0);
       expect(new Set(port.chains).size).toBe(port.chains.length);
       for (const c of port.chains) expect(CHAIN_NAMES).toContain(c);
+    });
+
+    test("behavior: accountModel() is each served chain's model as the deployment says ('plain' where it names none), and 'plain' for a chain it does not serve", () => {
+      if (port.accountModel === undefined) return;
+      for (const chain of port.chains) expect([chain, port.accountModel(chain)]).toEqual([chain, h.accountModels?.[chain] ?? 'plain']);
+      expect(port.accountModel(unknownChain())).toBe('plain');
     });
 
     test('behavior: rates() lists each market once: chain, protocol, asset, token, a finite apy, and sandboxOnly only when true', async () => {

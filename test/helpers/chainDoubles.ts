@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { TokenAsset } from '../../src/domain/chains';
+import type { AccountModel, ChainName, TokenAsset } from '../../src/domain/chains';
 import type { TxKind } from '../../src/ports/chain';
 
 /**
@@ -23,3 +23,8 @@ export const DOUBLE_GAS: Readonly<Record<TxKind, bigint>> = {
   mint: 90_000n,
   transfer: 52_000n,
 };
+
+/** A double's account model: it runs no user operations (no sendOperation), so every chain is `plain`, as a deployment without `accountModel` says. */
+export function doubleAccountModel(_chain: ChainName): AccountModel {
+  return 'plain';
+}

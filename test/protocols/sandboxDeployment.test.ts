@@ -1,9 +1,10 @@
-import { createPublicClient, getAddress, http, type Address, type Hex } from 'viem';
+import { createPublicClient, getAddress, getContractAddress, http, keccak256, pad, stringToHex, toHex, type Address, type Hex } from 'viem';
 import { aaveArtifact, type LinkReferences } from '../../src/chain/sandbox/aave/aaveArtifacts';
 import { FIAT_TOKEN_PROXY_IMPLEMENTATION_SLOT, fiatTokenArtifact } from '../../src/chain/sandbox/usdc/fiatToken';
 import { CIRCLE_USDC } from '../../src/chain/sandbox/deploy';
 import type { ChainName } from '../../src/domain/chains';
 import { loadSandboxManifest, sandboxChain } from '../setup/sandbox';
+import { ARACHNID_DEPLOYER, ARACHNID_DEPLOYER_CODE, ERC4337_V08, erc4337Artifact } from '../../src/chain/sandbox/erc4337/canonical';
 
 /**
  * The sandbox the service runs on (the devnets `npm start` and the suite
@@ -11,7 +12,8 @@ import { loadSandboxManifest, sandboxChain } from '../setup/sandbox';
  * address is FiatTokenProxy's, behind it FiatTokenV2_2's, and behind Aave's
  * Pool proxy the package's Pool (ethereum-sepolia) or L2Pool (the L2s),
  * compared byte for byte with the installed artifacts, library addresses and
- * immutables masked.
+ * immutables masked; and ERC-4337 v0.8's EntryPoint and Simple7702Account at
+ * their canonical addresses with `@account-abstraction/contracts`' code.
  */
 const manifest = loadSandboxManifest();
 const EIP1967_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
@@ -67,3 +69,73 @@ describe.each(CHAINS)('%s', (name) => {
     expect(masked(code, artifact.deployedBytecode, links, [provider])).toBe(artifactMasked(artifact.deployedBytecode, links));
   });
 });
+
+/** OpenZeppelin's ShortString of `text` (≤ 31 bytes): the bytes left-aligned, the length in the last byte. */
+const shortString = (text: string): Hex => {
+  const bytes = stringToHex(text).slice(2);
+  return `0x${bytes.padEnd(62, '0')}${text.length.toString(16).padStart(2, '0')}`;
+};
+
+describe.each(CHAINS)('%s: ERC-4337 v0.8 at the canonical addresses', (name) => {
+  test("behavior: the manifest names the canonical EntryPoint and Simple7702Account, and Arachnid's deployer they came through is in place", async () => {
+    const d = sandboxChain(manifest, name);
+    expect({ entryPoint: d.erc4337?.entryPoint, delegate: d.erc4337?.delegate }).toEqual(ERC4337_V08);
+    expect(await clientOf(name).getCode({ address: ARACHNID_DEPLOYER })).toBe(ARACHNID_DEPLOYER_CODE);
+  });
+
+  test("behavior: Simple7702Account's code is the package artifact's deployedBytecode, byte for byte", async () => {
+    expect(await clientOf(name).getCode({ address: ERC4337_V08.delegate })).toBe(erc4337Artifact('Simple7702Account').deployedBytecode);
+  });
+
+  test("behavior: EntryPoint's code is the package artifact's deployedBytecode with its constructor's immutables (SenderCreator, EIP-712 domain, chain id, own address) the only difference", async () => {
+    const client = clientOf(name);
+    const artifact = erc4337Artifact('EntryPoint');
+    const code = (await client.getCode({ address: ERC4337_V08.entryPoint }))!;
+    expect(code.length).toBe(artifact.deployedBytecode.length);
+    // What CREATE2 of the artifact's init code writes at this address on this chain: the SenderCreator its
+    // constructor creates (its first CREATE), and the EIP712("ERC4337", "1") fields OpenZeppelin caches.
+    const senderCreator = getContractAddress({ from: ERC4337_V08.entryPoint, nonce: 1n });
+    const chainId = BigInt(await client.getChainId());
+    const hashedName = keccak256(stringToHex('ERC4337'));
+    const hashedVersion = keccak256(stringToHex('1'));
+    const domainTypeHash = keccak256(stringToHex('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'));
+    const domainSeparator = keccak256(
+      `0x${[domainTypeHash, hashedName, hashedVersion, pad(toHex(chainId)), pad(ERC4337_V08.entryPoint.toLowerCase() as Hex)].map((w) => w.slice(2)).join('')}`,
+    );
+    const immutables: Hex[] = [
+      pad(senderCreator.toLowerCase() as Hex),
+      pad(ERC4337_V08.entryPoint.toLowerCase() as Hex),
+      pad(toHex(chainId)),
+      domainSeparator,
+      hashedName,
+      hashedVersion,
+      shortString('ERC4337'),
+      shortString('1'),
+    ];
+    expect(maskWords(code, artifact.deployedBytecode, immutables)).toBe(artifact.deployedBytecode.slice(2).toLowerCase());
+    // and the SenderCreator it created runs the package's code, its one immutable the EntryPoint that created it (EntryPoint's
+    // init code embeds SenderCreator as compiled with it: only the CBOR metadata trailer differs from SenderCreator.json's)
+    const creator = withoutMetadata(erc4337Artifact('SenderCreator').deployedBytecode);
+    const created = withoutMetadata((await client.getCode({ address: senderCreator }))!);
+    expect(maskWords(created, creator, [pad(ERC4337_V08.entryPoint.toLowerCase() as Hex)])).toBe(creator.slice(2));
+  });
+});
+
+/** `code` with each 32-byte word equal to one of `words` zeroed where the artifact has 32 zero bytes (where solc leaves an immutable). */
+function maskWords(code: Hex, artifact: Hex, words: readonly Hex[]): string {
+  const expected = artifact.slice(2).toLowerCase();
+  let text = code.slice(2).toLowerCase();
+  for (const word of words) {
+    const w = word.slice(2).toLowerCase();
+    for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 2)) {
+      if (at % 2 === 0 && expected.slice(at, at + 64) === '0'.repeat(64)) text = text.slice(0, at) + '0'.repeat(64) + text.slice(at + 64);
+    }
+  }
+  return text;
+}
+
+/** `code` without solc's CBOR metadata trailer (its length is the code's last two bytes). */
+function withoutMetadata(code: Hex): Hex {
+  const length = parseInt(code.slice(-4), 16);
+  return code.slice(0, code.length - (length + 2) * 2).toLowerCase() as Hex;
+}

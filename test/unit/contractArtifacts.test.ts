@@ -24,6 +24,7 @@ describe('sandbox contract artifacts', () => {
       'SandboxPriceFeed',
       'SandboxRateStrategy',
       'SandboxToken',
+      'ServicePaymaster',
       'TokenMessengerV2',
     ]);
     for (const c of Object.values(compiled)) expect(c.bytecode).toMatch(/^0x[0-9a-f]{100,}$/);

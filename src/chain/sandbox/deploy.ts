@@ -34,6 +34,8 @@ import { withDeployGas } from './deployGas';
 import { SANDBOX_ADDRESSES } from './accounts';
 import { DEFAULT_PROTOCOLS, type ProtocolRegistry } from '../protocols/registry';
 import type { SandboxDeployContext } from '../protocols/types';
+import { deployErc4337 } from './erc4337/deployErc4337';
+import { DEFAULT_SANDBOX_ACCOUNT_MODEL, sandboxAccountModel, type SandboxAccountModels } from './accountModels';
 
 /** JSON-RPC endpoint of a chain to deploy to. */
 export interface SandboxChainEndpoint {
@@ -56,6 +58,10 @@ export interface DeploySandboxOptions {
   layout?: MarketLayout;
   /** The protocols' modules that deploy the markets (default: DEFAULT_PROTOCOLS). */
   protocols?: ProtocolRegistry;
+  /** The paymaster's owner and verifying signer: the service's gas tank (default: the sandbox's). */
+  gasTank?: Address;
+  /** Each chain's `accountModel` in the manifest (default: DEFAULT_SANDBOX_ACCOUNT_MODEL everywhere). */
+  accountModels?: SandboxAccountModels;
 }
 
 type Public = PublicClient<HttpTransport, Chain>;
@@ -164,6 +170,12 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
   const feed = getContract({ address: ethUsdFeed, abi: sandboxPriceFeedAbi, client: { public: ctx.public, wallet: ctx.wallet } });
   if ((await feed.read.latestRound()) === 0n) await confirm(ctx, feed.write.setAnswer([SANDBOX_ETH_USD_ANSWER]));
 
+  const erc4337 = await deployErc4337(
+    { name: ctx.name, public: ctx.public, wallet: ctx.wallet, create2, confirm: (pending) => confirm(ctx, pending) },
+    options.gasTank ?? SANDBOX_ADDRESSES.gasTank,
+  );
+  const models = options.accountModels ?? { default: DEFAULT_SANDBOX_ACCOUNT_MODEL, chains: {} };
+
   return {
     chain: ctx.name,
     chainId: ctx.chainId,
@@ -175,6 +187,8 @@ async function deployChain(ctx: ChainContext, options: DeploySandboxOptions): Pr
     tokenMessenger,
     messageTransmitter,
     ethUsdFeed,
+    accountModel: sandboxAccountModel(models, ctx.name),
+    erc4337,
   };
 }
 

@@ -163,6 +163,8 @@ function hardhatConfig(chainId: number, accounts: readonly FundedAccount[], bloc
     networks: {
       hardhat: {
         chainId,
+        // EIP-7702 (type 4 transactions, delegated accounts), as on the three test networks
+        hardfork: 'prague',
         accounts: accounts.map((a) => ({ privateKey: a.privateKey, balance: a.balanceWei.toString() })),
         mining: { auto: interval === 0, interval },
         // A block takes the wall clock's second even when the last block has it already: a busy

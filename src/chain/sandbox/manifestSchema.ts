@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { CHAIN_NAMES, TOKEN_ASSETS, type TokenAsset } from '../../domain/chains';
+import { CHAIN_NAMES, TOKEN_ASSETS, type AccountModel, type TokenAsset } from '../../domain/chains';
 import type { ChainDeployment, ManifestMarket, SandboxManifest } from '../../ports/deploymentManifest';
 import { DEFAULT_PROTOCOLS, type ProtocolRegistry } from '../protocols/registry';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const asset = z.enum(TOKEN_ASSETS as [TokenAsset, ...TokenAsset[]]);
 const sandboxOnly = z.literal(true).optional();
+const ACCOUNT_MODELS = ['7702', 'plain'] as const satisfies readonly AccountModel[];
 
 /** The manifest's schema for the protocols of `protocols`: each module adds its market's fields and its deployment-wide ones. */
 function manifestSchemaOf(protocols: ProtocolRegistry) {
@@ -25,8 +26,13 @@ function manifestSchemaOf(protocols: ProtocolRegistry) {
       tokenMessenger: address,
       messageTransmitter: address,
       ethUsdFeed: address,
+      accountModel: z.enum(ACCOUNT_MODELS).optional(),
+      erc4337: z.strictObject({ entryPoint: address, delegate: address, paymaster: address }).optional(),
     })
     .superRefine((d, ctx) => {
+      if (d.accountModel === '7702' && !d.erc4337) {
+        ctx.addIssue({ code: 'custom', path: ['erc4337'], message: "required when accountModel is '7702' (entryPoint, delegate, paymaster)" });
+      }
       const seen = new Set<string>();
       d.markets.forEach((m, i) => {
         const key = `${m.protocol} ${m.asset}`;

@@ -3,7 +3,8 @@ import { SANDBOX_ADDRESSES, SANDBOX_KEYS, type SandboxRole } from './accounts';
 import { deploySandbox } from './deploy';
 import { setBlockTime, startDevnets } from './devnets';
 import type { SandboxManifest } from '../../ports/deploymentManifest';
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
+import type { SandboxAccountModels } from './accountModels';
 import { CHAINS } from '../../domain/chains';
 import { startIrisServer, type IrisServer } from './iris/irisServer';
 import type { MarketLayout, SandboxMarketMode } from './marketLayout';
@@ -30,6 +31,10 @@ export interface SandboxOptions {
   basePort?: number;
   /** Address the devnets listen on (default 127.0.0.1); the manifest's RPC URLs stay reachable from this process. */
   host?: string;
+  /** Each chain's account model in the manifest (default: DEFAULT_SANDBOX_ACCOUNT_MODEL everywhere). */
+  accountModels?: SandboxAccountModels;
+  /** The paymaster's owner and verifying signer: the service's gas tank (default: the sandbox's gas tank). */
+  gasTank?: Address;
 }
 
 /** A running sandbox: devnets with the contracts deployed. */
@@ -85,6 +90,8 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
       markets: options.markets,
       layout: options.layout,
       protocols: options.protocols,
+      accountModels: options.accountModels,
+      gasTank: options.gasTank,
     });
   const blockTimeMs = options.blockTimeMs;
   let iris: IrisServer | undefined;

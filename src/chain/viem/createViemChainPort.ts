@@ -106,6 +106,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
       return gasQuote(reads, chain);
     },
     estimateGas: (from, tx, assume) => estimateGas(access, from, tx, assume),
+    accountModel: (chain) => o.manifest.chains[chain]?.accountModel ?? 'plain',
     async close() {
       prices.clear();
       fees.drop();

@@ -1,6 +1,6 @@
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Asset, ChainName, TokenAsset } from '../../../src/domain/chains';
+import type { AccountModel, Asset, ChainName, TokenAsset } from '../../../src/domain/chains';
 import { STABLECOINS } from '../../../src/domain/chains';
 import type { ErrorCode } from '../../../src/domain/errors/base';
 import { ServiceError } from '../../../src/domain/errors/base';
@@ -11,7 +11,7 @@ import type { GasEstimate, GasQuote } from '../../../src/ports/chain';
 import { TYPICAL_GAS } from '../../../src/ports/typicalGas';
 import { cctpFee } from '../../../src/domain/cctpFee';
 import type { RouteFeeTable } from '../../../src/ports/chain';
-import { DOUBLE_GAS, doubleToken } from '../../helpers/chainDoubles';
+import { DOUBLE_GAS, doubleAccountModel, doubleToken } from '../../helpers/chainDoubles';
 
 /**
  * An in-process ChainPort for engine unit tests: a tiny ledger (balances,
@@ -314,6 +314,10 @@ export class FakeChain implements ChainPort {
     this.fault('attest');
     if (!this.burns.has(burnTxHash)) throw new ServiceError('BRIDGE_FAILED', 'No MessageSent in the burn transaction');
     return { message: burnTxHash, attestation: '0xa77e57' };
+  }
+
+  accountModel(chain: ChainName): AccountModel {
+    return doubleAccountModel(chain);
   }
 
   async close(): Promise<void> {}
