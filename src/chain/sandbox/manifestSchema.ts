@@ -33,6 +33,15 @@ function manifestSchemaOf(protocols: ProtocolRegistry) {
       if (d.accountModel === '7702' && !d.erc4337) {
         ctx.addIssue({ code: 'custom', path: ['erc4337'], message: "required when accountModel is '7702' (entryPoint, delegate, paymaster)" });
       }
+      // the zero address holds the place of a paymaster the operator has yet to deploy (deploy/testnets.json)
+      if (d.accountModel === '7702' && d.erc4337 && /^0x0{40}$/.test(d.erc4337.paymaster)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['erc4337', 'paymaster'],
+          message:
+            "is the zero address (no paymaster yet): deploy the service's paymaster with `npm run paymaster:deploy` and put its address here, or set accountModel to 'plain'",
+        });
+      }
       const seen = new Set<string>();
       d.markets.forEach((m, i) => {
         const key = `${m.protocol} ${m.asset}`;

@@ -57,6 +57,14 @@ describe('manifest: accountModel and erc4337', () => {
     expect(message).toMatch(/chains\.base-sepolia\.erc4337\.paymaster: /);
     expect(message).toMatch(/chains\.base-sepolia\.erc4337: .*bundler/);
   });
+  test("error: a '7702' chain whose paymaster is still the zero placeholder (deploy/testnets.json's) is refused, naming the path and the command that deploys one", () => {
+    const m = base();
+    m.chains['base-sepolia']!.accountModel = '7702';
+    expect(m.chains['base-sepolia']!.erc4337?.paymaster).toBe('0x0000000000000000000000000000000000000000');
+    expect(problems(m)).toMatch(
+      /chains\.base-sepolia\.erc4337\.paymaster: is the zero address \(no paymaster yet\): deploy the service's paymaster with `npm run paymaster:deploy`/,
+    );
+  });
 });
 
 describe('SANDBOX_ACCOUNT_MODEL', () => {

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getAddress, isAddress, type Address } from 'viem';
+import { getAddress, getContractAddress, isAddress, type Address } from 'viem';
 import { AaveV3ArbitrumSepolia, AaveV3BaseSepolia, AaveV3Sepolia } from '@aave-dao/aave-address-book';
 import { CHAINS, type ChainName } from '../../../src/domain/chains';
 import type { SandboxManifest } from '../../../src/ports/deploymentManifest';
 import { parseManifest } from '../../../src/chain/sandbox/manifestSchema';
 import { sandboxMarkets } from '../../../src/chain/sandbox/marketLayout';
+import { ARACHNID_DEPLOYER, ERC4337_SALTS, erc4337Artifact } from '../../../src/chain/sandbox/erc4337/canonical';
 
 /**
  * deploy/testnets.json is what `CHAIN_MODE=rpc CHAIN_MANIFEST=deploy/testnets.json`
@@ -112,6 +113,21 @@ describe('deploy/testnets.json', () => {
     const extra = sandboxMarkets(name, 'all').filter((m) => !listed.includes(`${m.protocol}:${m.asset}`));
     expect(extra.every((m) => m.sandboxOnly)).toBe(true);
   });
+
+  test.each(NAMES)(
+    "behavior: %s: ERC-4337 v0.8's EntryPoint and Simple7702Account are where CREATE2 of @account-abstraction/contracts' init code through Arachnid's deployer puts them; the chain stays plain until the operator's paymaster replaces the zero placeholder",
+    (name) => {
+      const d = manifest.chains[name]!;
+      const create2 = (artifact: 'EntryPoint' | 'Simple7702Account', salt: `0x${string}`) =>
+        getContractAddress({ opcode: 'CREATE2', from: ARACHNID_DEPLOYER, salt, bytecode: erc4337Artifact(artifact).bytecode });
+      expect(d.erc4337?.entryPoint).toBe(create2('EntryPoint', ERC4337_SALTS.entryPoint));
+      expect(d.erc4337?.delegate).toBe(create2('Simple7702Account', ERC4337_SALTS.delegate));
+      expect({ accountModel: d.accountModel, paymaster: d.erc4337?.paymaster }).toEqual({
+        accountModel: 'plain',
+        paymaster: '0x0000000000000000000000000000000000000000',
+      });
+    },
+  );
 
   test("behavior: the manifest passes the service's own manifest check", () => {
     expect(() => parseManifest(manifest, 'deploy/testnets.json')).not.toThrow();
