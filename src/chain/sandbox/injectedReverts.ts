@@ -29,5 +29,15 @@ export function withInjectedReverts(port: ViemChainPort): ViemChainPort {
       const bad = sabotaged(port.faults, tx);
       return bad ? port.sendEvenIfReverting(REVERTING_GAS_LIMIT, signer, bad, onSigned, onGasTopUp) : port.send(signer, tx, onSigned, onGasTopUp);
     },
+    // In a user operation the sabotaged call reverts the whole operation, mined with its bundle.
+    sendOperation(wallet, chain, calls, onSigned) {
+      let hit = false;
+      const sent = calls.map((tx) => {
+        const bad = hit ? null : sabotaged(port.faults, tx);
+        if (bad) hit = true;
+        return bad ?? tx;
+      });
+      return hit ? port.sendOperationEvenIfReverting(REVERTING_GAS_LIMIT, wallet, chain, sent, onSigned) : port.sendOperation!(wallet, chain, calls, onSigned);
+    },
   };
 }

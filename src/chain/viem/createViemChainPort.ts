@@ -21,6 +21,7 @@ import { findReceipt, isKnown, receipt } from './receipts';
 import { replace } from './replace';
 import { createRouteFees } from './routeFees';
 import { send } from './send';
+import { sendOperation } from './operations/sendOperation';
 import { serviceAccounts } from './serviceAccounts';
 import type { ViemChainPort, ViemChainPortOptions } from './viemPortOptions';
 
@@ -73,6 +74,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     topUpWei: o.topUpWei ?? parseEther('0.1'),
   };
   const reads = { access, prices, pollMs, clock };
+  const operations = { access, sendWithNonce, fees: feeEstimates, accounts, clock };
 
   return {
     chains: deployments.map((d) => d.chain),
@@ -107,6 +109,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     },
     estimateGas: (from, tx, assume) => estimateGas(access, from, tx, assume),
     accountModel: (chain) => o.manifest.chains[chain]?.accountModel ?? 'plain',
+    sendOperation: (wallet, chain, calls, onSigned) => sendOperation(operations, wallet, chain, calls, onSigned),
+    sendOperationEvenIfReverting: (gasIfReverts, wallet, chain, calls, onSigned) => sendOperation(operations, wallet, chain, calls, onSigned, gasIfReverts),
     async close() {
       prices.clear();
       fees.drop();

@@ -21,15 +21,14 @@ export async function replace(
   const account = accountOf(ctx.accounts, signer);
   const c = access.client(sent.chain);
   const before = parseTransaction(sent.raw);
-  if (before.type !== 'eip1559' || before.nonce === undefined) {
-    throw new ServiceError('INTERNAL_ERROR', 'Only EIP-1559 transactions are replaced', { details: { chain: sent.chain, kind: sent.kind } });
+  if ((before.type !== 'eip1559' && before.type !== 'eip7702') || before.nonce === undefined) {
+    throw new ServiceError('INTERNAL_ERROR', 'Only EIP-1559 and EIP-7702 transactions are replaced', { details: { chain: sent.chain, kind: sent.kind } });
   }
   const now = await access.call(sent.chain, (x) => x.client.estimateFeesPerGas());
   const maxPriorityFeePerGas = maxOf(bumped(before.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
   const maxFeePerGas = maxOf(bumped(before.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas);
-  const raw = await account.signTransaction({
+  const fields = {
     chainId: c.chain.id,
-    type: 'eip1559',
     to: before.to,
     data: before.data,
     value: before.value,
@@ -37,7 +36,12 @@ export async function replace(
     gas: before.gas,
     maxFeePerGas,
     maxPriorityFeePerGas,
-  });
+  };
+  // A bundle that delegates its wallet keeps the authorization the wallet signed (still unused, as the bundle was not mined).
+  const raw =
+    before.type === 'eip7702'
+      ? await account.signTransaction({ ...fields, type: 'eip7702', authorizationList: before.authorizationList ?? [] })
+      : await account.signTransaction({ ...fields, type: 'eip1559' });
   const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, raw };
   await onSigned(signed);
   try {

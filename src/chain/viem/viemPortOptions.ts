@@ -76,4 +76,9 @@ export type ViemChainPort = ChainPort & {
   client(chain: ChainName): ChainClient;
   dropRouteFees(): void;
   sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+  /** sendOperation without the simulation's refusal: the calls run with `gasIfReverts` and a reverting one is mined (injected reverts). */
+  sendOperationEvenIfReverting(
+    gasIfReverts: bigint,
+    ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
+  ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
 };
