@@ -20,3 +20,12 @@ export const TYPICAL_GAS: Readonly<Record<TxKind, bigint>> = {
   mint: 164_100n, // measured 164,041 (receiveMessage: the wallet's first USDC on the destination)
   transfer: 52_000n,
 };
+
+/**
+ * What a supply with an EIP-2612 permit (Aave's supplyWithPermit of Circle's
+ * USDC) uses beyond the plain supply under a standing allowance: the
+ * signature's check, the token's nonce and the allowance the permit writes,
+ * and the longer calldata. Measured on the sandbox devnets (a wallet's first
+ * permit, its nonce written from 0).
+ */
+export const SUPPLY_PERMIT_GAS = 50_000n;

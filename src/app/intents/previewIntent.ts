@@ -29,6 +29,7 @@ import {
   type PlanSuccess,
 } from '../../engine/planning';
 import { stepRequests } from '../../engine/stepRequests';
+import { withSupplyPermits } from '../../engine/supplyPermits';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
 export type PreviewChoice = 'bestApy' | 'netReturn';
@@ -224,7 +225,8 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   };
   const address = wallet.evmAddress as Address;
   const steps = await Promise.all(
-    result.plan.steps.map(async (step): Promise<PreviewStep> => {
+    // the transactions the intent would send: a deposit that takes a permit is one
+    withSupplyPermits(result.plan.steps, deps.chains).map(async (step): Promise<PreviewStep> => {
       const txs = await Promise.all(
         stepRequests(step).map(async ({ tx, assume }): Promise<PreviewTransaction> => {
           const [estimate, quote] = await Promise.all([deps.chains.estimateGas(address, tx, assume), quoteOf(tx.chain)]);
