@@ -1,5 +1,5 @@
 import type { Address, Hex, LocalAccount } from 'viem';
-import type { AccountModel, Asset, ChainName } from '../domain/chains';
+import type { AccountModel, Asset, ChainName, TokenAsset } from '../domain/chains';
 import type {
   AssumedFunds,
   Attested,
@@ -8,6 +8,7 @@ import type {
   GasEstimate,
   GasQuote,
   MarketRate,
+  Protocol,
   RouteFeeTable,
   SignedOperation,
   SignedTx,
@@ -138,6 +139,9 @@ export class ActorChains implements ChainPort {
   }
   estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate> {
     return this.at(this.port.estimateGas(from, tx, assume));
+  }
+  supplyPermit(chain: ChainName, protocol: Protocol, asset: TokenAsset): boolean {
+    return this.port.supplyPermit?.(chain, protocol, asset) ?? false;
   }
   accountModel(chain: ChainName): AccountModel {
     return this.port.accountModel?.(chain) ?? 'plain';

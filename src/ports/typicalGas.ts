@@ -28,4 +28,4 @@ export const TYPICAL_GAS: Readonly<Record<TxKind, bigint>> = {
  * and the longer calldata. Measured on the sandbox devnets (a wallet's first
  * permit, its nonce written from 0).
  */
-export const SUPPLY_PERMIT_GAS = 50_000n;
+export const SUPPLY_PERMIT_GAS = 30_000n;
