@@ -119,7 +119,7 @@ export const ENGINE_TIERS = [
     ],
   },
   { tier: 'planner', holds: ['planner/'] },
-  { tier: 'planning', holds: ['holdingsAndReservations.ts', 'planIntent.ts', 'planning.ts', 'unitContext.ts'] },
+  { tier: 'planning', holds: ['holdingsAndReservations.ts', 'planIntent.ts', 'planning.ts', 'supplyPermits.ts', 'unitContext.ts'] },
   { tier: 'executor', holds: ['executor/', 'cancelRequest.ts'] },
   { tier: 'actors', holds: ['advance.ts', 'engine.ts', 'intentActor.ts', 'recovery.ts', 'walletActor.ts'] },
 ];
