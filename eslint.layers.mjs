@@ -111,6 +111,7 @@ export const ENGINE_TIERS = [
       'eventBus.ts',
       'intentAudit.ts',
       'leaseKeeper.ts',
+      'operationGas.ts',
       'retry.ts',
       'sharedBus.ts',
       'stepAmounts.ts',

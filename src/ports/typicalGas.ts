@@ -29,3 +29,21 @@ export const TYPICAL_GAS: Readonly<Record<TxKind, bigint>> = {
  * permit, its nonce written from 0).
  */
 export const SUPPLY_PERMIT_GAS = 30_000n;
+
+/**
+ * What one ERC-4337 v0.8 user operation costs beyond its calls' own gas on a
+ * `7702` chain: the EntryPoint's bookkeeping in handleOps (the wallet's
+ * nonce, the paymaster's deposit), the validation of the account
+ * (Simple7702Account's signature check) and of the paymaster (the service's
+ * signature), and the bundle's calldata. Measured by bench/ on the sandbox
+ * devnets (a bundle of one operation against the same calls sent plain).
+ */
+export const OPERATION_OVERHEAD_GAS = 75_000n;
+
+/**
+ * An EIP-7702 authorization riding in the bundle while the wallet is not
+ * delegated on the chain yet: the protocol's 25,000 per authorization
+ * (PER_EMPTY_ACCOUNT_COST) and its calldata (chain id, delegate, nonce and
+ * signature). Measured by bench/ on the sandbox devnets.
+ */
+export const AUTHORIZATION_GAS = 26_600n;

@@ -6,7 +6,7 @@ import { getWalletById } from '../wallets/getWallet';
 import { effectivePolicy } from '../policies/walletPolicy';
 import { askedOf, checkWalletChains, namedChains } from './createIntent';
 import type { CreateIntentCommand } from '../../domain/commands';
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { AccountModel, ChainName, TokenAsset } from '../../domain/chains';
 import { policyViolation } from '../../domain/errors/policy';
 import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
 import { cctpFee } from '../../domain/cctpFee';
@@ -27,9 +27,10 @@ import {
   speedOf,
   type PlanningEffects,
   type PlanSuccess,
+  operationOverheadGas,
+  withSupplyPermits,
 } from '../../engine/planning';
 import { stepRequests } from '../../engine/stepRequests';
-import { withSupplyPermits } from '../../engine/supplyPermits';
 
 /** Which rule chose a lend's market: the default (highest APY) or the opt-in net return. */
 export type PreviewChoice = 'bestApy' | 'netReturn';
@@ -70,6 +71,11 @@ export interface PreviewStep {
   /** Deposit only: the market's supply APY (percent) and what the deposit earns in a year at it (token units). */
   apy?: number;
   expectedYearlyEarnings?: string;
+  /**
+   * Its transactions' gas; on a `7702` chain the step whose calls close the
+   * chain's user operation also carries what the operation adds (its
+   * validation, the EntryPoint's bookkeeping, a first authorization).
+   */
   gas: { units: string; usd: number; transactions: PreviewTransaction[] };
 }
 
@@ -125,7 +131,7 @@ export interface IntentPreview {
   totals: {
     routeFees: string;
     routeFeesUnits: string;
-    /** Every transaction's gas, as `results.totalGasUsed` counts it (the gas tank's native top-up of the wallet is not counted there, nor here). */
+    /** Every transaction's gas (and every user operation's overhead), as `results.totalGasUsed` counts it (the gas tank's native top-up of the wallet is not counted there, nor here). */
     gasUnits: string;
     gasUsd: number;
     /** lend: what the deposit earns in a year at the APY, token units. */
@@ -185,6 +191,27 @@ function speedQuotes(steps: readonly Step[], table: RouteFeeTable): PreviewSpeed
 
 const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefined =>
   p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
+
+/**
+ * On a `7702` chain the plan's calls there run as one user operation: what
+ * that adds to its calls' gas (operationOverheadGas) is priced once, on the
+ * step whose calls close the operation (the last step with a transaction on
+ * the chain). Plain chains add nothing.
+ */
+async function addOperationOverheads(
+  steps: PreviewStep[],
+  modelOf: (chain: ChainName) => AccountModel,
+  quoteOf: (chain: ChainName) => Promise<GasQuote>,
+): Promise<void> {
+  const closing = new Map<ChainName, PreviewStep>();
+  for (const s of steps) for (const t of s.gas.transactions) closing.set(t.chain, s);
+  for (const [chain, step] of closing) {
+    const overhead = operationOverheadGas(modelOf(chain));
+    if (overhead === 0n) continue;
+    const quote = await quoteOf(chain);
+    step.gas = { ...step.gas, units: (BigInt(step.gas.units) + overhead).toString(), usd: roundUsd(step.gas.usd + usdOf(overhead, quote)) };
+  }
+}
 
 /**
  * POST /intents/preview and Query.previewIntent: the command of POST /intents, planned exactly as the
@@ -265,6 +292,8 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
       return view;
     }),
   );
+
+  await addOperationOverheads(steps, (chain) => deps.chains.accountModel?.(chain) ?? 'plain', quoteOf);
 
   const fees = steps.reduce((sum, s) => sum + BigInt(s.routeFeeUnits), 0n);
   const preview: IntentPreview = {
