@@ -146,7 +146,12 @@ export class ActorChains implements ChainPort {
   accountModel(chain: ChainName): AccountModel {
     return this.port.accountModel?.(chain) ?? 'plain';
   }
-  sendOperation(wallet: LocalAccount, chain: ChainName, calls: readonly TxRequest[], onSigned: (signed: SignedOperation) => Promise<void>): Promise<SignedOperation> {
+  sendOperation(
+    wallet: LocalAccount,
+    chain: ChainName,
+    calls: readonly TxRequest[],
+    onSigned: (signed: SignedOperation) => Promise<void>,
+  ): Promise<SignedOperation> {
     if (!this.port.sendOperation) return Promise.reject(new Error(`the chain port sends no user operations (${chain})`));
     return this.at(this.port.sendOperation(wallet, chain, calls, this.inTurn(onSigned)));
   }

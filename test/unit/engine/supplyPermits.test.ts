@@ -20,7 +20,10 @@ const port = (permits: (chain: ChainName, protocol: string) => boolean, models: 
 
 describe('supply permits: decided at planning', () => {
   test('behavior: a deposit on a plain chain whose market takes a permit is marked; other steps are left as they are', () => {
-    const steps = withSupplyPermits([bridge, { ...deposit('base-sepolia'), index: 1 }], port((_, p) => p === 'aave-v3'));
+    const steps = withSupplyPermits(
+      [bridge, { ...deposit('base-sepolia'), index: 1 }],
+      port((_, p) => p === 'aave-v3'),
+    );
     expect(steps[0]).toBe(bridge);
     expect(steps[1]).toMatchObject({ type: 'deposit', permit: true });
   });
@@ -34,7 +37,10 @@ describe('supply permits: decided at planning', () => {
 
   test('behavior: the planned steps are copies: the planner’s plan is not changed', () => {
     const planned = deposit('base-sepolia');
-    withSupplyPermits([planned], port(() => true));
+    withSupplyPermits(
+      [planned],
+      port(() => true),
+    );
     expect(planned).not.toHaveProperty('permit');
   });
 });
@@ -44,7 +50,14 @@ describe('supply permits: what a permit deposit sends', () => {
 
   test('behavior: the supply alone, the main transaction, carrying the permit; the simulation grants the funds it supplies', () => {
     expect(subTransactions(permitted)).toEqual([{ kind: 'supply', chain: 'base-sepolia', signer: 'wallet', main: true }]);
-    expect(stepRequest(permitted, 'supply')).toEqual({ kind: 'supply', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: 10_000_000n, permit: true });
+    expect(stepRequest(permitted, 'supply')).toEqual({
+      kind: 'supply',
+      chain: 'base-sepolia',
+      protocol: 'aave-v3',
+      asset: 'USDC',
+      amount: 10_000_000n,
+      permit: true,
+    });
     expect(stepRequests(permitted)).toEqual([
       {
         tx: { kind: 'supply', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: 10_000_000n, permit: true },
