@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, erc20Abi, http, type Address, type LocalAccount } from 'viem';
+import { createPublicClient, erc20Abi, http, parseTransaction, toFunctionSelector, type Address, type LocalAccount } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName } from '../../../src/domain/chains';
 import { createSystemClock } from '../../../src/domain/clock';
 import type { Intent } from '../../../src/domain/intent';
@@ -22,9 +23,9 @@ import { expectCompleted, expectPositionNear, intentHttp, positionOn, txKinds, u
  * deposit of Circle's USDC to Aave v3 is one `supplyWithPermit` transaction
  * carrying the wallet's EIP-2612 permit (no approve, no allowance left), a
  * deposit to Compound stays approve + supply, the preview prices the one
- * transaction, an injected deposit revert owes no revoke, and a restart
- * resumes a signed permit supply from its persisted bytes without a second
- * signature.
+ * transaction, an injected deposit revert owes no revoke, a replacement
+ * carries the same permit, and a restart resumes a signed permit supply from
+ * its persisted bytes without a second signature.
  */
 
 const manifest = loadSandboxManifest();
@@ -127,7 +128,7 @@ describe('plain path: supplyWithPermit', () => {
   });
 });
 
-describe('plain path: a restart during a permit supply', () => {
+describe('plain path: a permit supply replaced, or interrupted by a restart', () => {
   let chains: RunningChains;
   const store = createMemoryStore();
   const keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
@@ -170,6 +171,23 @@ describe('plain path: a restart during a permit supply', () => {
       void store.intents.get(id).then(done);
     });
   }
+
+  test('behavior: a permit supply replaced at a higher fee carries the same permit (the same calldata), whichever of the two lands', async () => {
+    const wallet = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`);
+    await chains.controls!.mint({ chain: 'base-sepolia', asset: 'USDC', address: wallet.address, amount: usdc('3') });
+    const tx = { kind: 'supply', chain: 'base-sepolia', protocol: 'aave-v3', asset: 'USDC', amount: usdc('3'), permit: true } as const;
+
+    const sent = await chains.port.send(wallet, tx, async () => undefined);
+    const replaced = await chains.port.replace(wallet, sent, async () => undefined);
+
+    const [a, b] = [parseTransaction(sent.raw), parseTransaction(replaced.raw)];
+    expect(replaced.txHash).not.toBe(sent.txHash);
+    expect(b.nonce).toBe(a.nonce);
+    expect(b.data).toBe(a.data);
+    expect(a.data?.slice(0, 10)).toBe(toFunctionSelector('supplyWithPermit(address,uint256,address,uint16,uint256,uint8,bytes32,bytes32)'));
+    const mined = await chains.port.findReceipt('base-sepolia', [sent.txHash, replaced.txHash], 10_000);
+    expect(mined?.status).toBe('success');
+  });
 
   test('behavior: the process dies after the permit supply is persisted, before its broadcast → the next engine broadcasts the same bytes, signs nothing, one supply lands', async () => {
     const id = `svc_wallet_${randomBytes(16).toString('hex')}`;
