@@ -28,7 +28,7 @@ const clientOf = (chain: 'base-sepolia') => createPublicClient({ transport: http
 run('KEY_PROVIDER=pkcs11: a permit supply', () => {
   beforeAll(async () => {
     soft = createSoftToken();
-    srv = await startTestServer({ ...soft.env });
+    srv = await startTestServer({ ...soft.env, SANDBOX_ACCOUNT_MODEL: 'plain' });
     api = intentHttp(srv, (await srv.admin.createAccount({ plan: 'enterprise' })).key);
   }, 120_000);
   afterAll(async () => {

@@ -41,7 +41,8 @@ async function aaveAllowance(chain: ChainName, owner: string): Promise<bigint> {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  // the plain-transaction path on every chain, whatever the sandbox's default account model
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' });
   key = (await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
   api = intentHttp(srv, key);
 });
