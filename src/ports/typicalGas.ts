@@ -20,3 +20,31 @@ export const TYPICAL_GAS: Readonly<Record<TxKind, bigint>> = {
   mint: 164_100n, // measured 164,041 (receiveMessage: the wallet's first USDC on the destination)
   transfer: 52_000n,
 };
+
+/**
+ * What a supply with an EIP-2612 permit (Aave's supplyWithPermit of Circle's
+ * USDC) uses beyond the plain supply under a standing allowance: the
+ * signature's check, the token's nonce and the allowance the permit writes,
+ * and the longer calldata. Measured on the sandbox devnets: a wallet's first
+ * permit supply of 10 USDC used 267,250 (its nonce written from 0; the next
+ * one 179,875) where the simulated plain supply said 237,442, on each chain.
+ */
+export const SUPPLY_PERMIT_GAS = 30_000n;
+
+/**
+ * What one ERC-4337 v0.8 user operation costs beyond its calls' own gas on a
+ * `7702` chain: the EntryPoint's bookkeeping in handleOps (the wallet's
+ * nonce, the paymaster's deposit), the validation of the account
+ * (Simple7702Account's signature check) and of the paymaster (the service's
+ * signature), and the bundle's calldata. Measured by bench/ on the sandbox
+ * devnets (a bundle of one operation against the same calls sent plain).
+ */
+export const OPERATION_OVERHEAD_GAS = 75_000n;
+
+/**
+ * An EIP-7702 authorization riding in the bundle while the wallet is not
+ * delegated on the chain yet: the protocol's 25,000 per authorization
+ * (PER_EMPTY_ACCOUNT_COST) and its calldata (chain id, delegate, nonce and
+ * signature). Measured by bench/ on the sandbox devnets.
+ */
+export const AUTHORIZATION_GAS = 26_600n;

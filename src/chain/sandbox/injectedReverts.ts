@@ -8,10 +8,14 @@ const REVERTING_GAS_LIMIT = 1_000_000n;
 /**
  * The request an injected fault turns `tx` into, or null: a `deposit-revert`
  * supplies, a `bridge-revert` burns, more than the step's approve allows
- * (twice the amount and one unit), so the transaction reverts on chain.
+ * (twice the amount and one unit), so the transaction reverts on chain; a
+ * permit supply goes without its permit, so nothing allows it at all.
  */
 function sabotaged(faults: FaultRegistry, tx: TxRequest): TxRequest | null {
-  if (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert')) return { ...tx, amount: tx.amount * 2n + 1n };
+  if (tx.kind === 'supply' && faults.take(tx.chain, 'deposit-revert')) {
+    const { permit: _permit, ...plain } = tx;
+    return { ...plain, amount: tx.amount * 2n + 1n };
+  }
   if (tx.kind === 'burn' && faults.take(tx.chain, 'bridge-revert')) return { ...tx, amount: tx.amount * 2n + 1n };
   return null;
 }

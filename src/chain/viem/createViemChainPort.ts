@@ -13,6 +13,7 @@ import { createFeeEstimates } from './feeEstimates';
 import { gasQuote, priceUsd } from './gasQuote';
 import { messageReceived } from './messageReceived';
 import { createNonceSender } from './nonceSender';
+import { createPermitSigner, supplyPermit } from './permit';
 import { readHoldings } from './readHoldings';
 import { readSupplyIndex } from './readSupplyIndex';
 import { readRates } from './readRates';
@@ -75,6 +76,7 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
   };
   const reads = { access, prices, pollMs, clock };
   const operations = { access, sendWithNonce, fees: feeEstimates, accounts, clock };
+  const sending = { access, sendWithNonce, fees: feeEstimates, accounts, gas, permits: createPermitSigner(access) };
 
   return {
     chains: deployments.map((d) => d.chain),
@@ -92,9 +94,9 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     routeFees: () => fees.table(),
     dropRouteFees: () => fees.drop(),
     priceUsd: (asset, chain) => priceUsd(prices, asset, chain),
-    send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp),
-    sendEvenIfReverting: (gasIfReverts, signer, tx, onSigned, onGasTopUp) =>
-      send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp, gasIfReverts),
+    send: (signer, tx, onSigned, onGasTopUp) => send(sending, signer, tx, onSigned, onGasTopUp),
+    sendEvenIfReverting: (gasIfReverts, signer, tx, onSigned, onGasTopUp) => send(sending, signer, tx, onSigned, onGasTopUp, gasIfReverts),
+    supplyPermit: (chain, protocol, asset) => supplyPermit(access, chain, protocol, asset),
     rebroadcast: (chain, raw) => rebroadcast(access, chain, raw),
     receipt: (chain, txHash, timeoutMs) => receipt(reads, chain, txHash, timeoutMs),
     findReceipt: (chain, hashes, waitMs) => findReceipt(reads, chain, hashes, waitMs),
