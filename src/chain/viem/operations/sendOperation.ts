@@ -117,10 +117,11 @@ export async function sendOperation(
   const typical = kinds.reduce((sum, k) => sum + TYPICAL_GAS[k] + OPERATION_LIMITS.perCall, 0n);
   const callGasLimit = gasIfReverts ?? (typical * 3n) / 2n;
 
-  const [code, opNonce, fees] = await Promise.all([
+  const [code, opNonce, fees, latest] = await Promise.all([
     access.call(chain, (x) => x.client.getCode({ address: wallet.address })),
     access.call(chain, (x) => x.client.readContract({ address: entryPoint, abi: entryPoint08Abi, functionName: 'getNonce', args: [wallet.address, 0n] })),
     ctx.fees.get(chain),
+    access.call(chain, (x) => x.client.getBlock({ blockTag: 'latest' })),
     gasIfReverts === undefined ? simulate(ctx, chain, wallet.address, entryPoint, delegate, callData, callGasLimit, kinds) : Promise.resolve(),
   ]);
   const delegated = delegatesTo(code, delegate);
@@ -138,7 +139,8 @@ export async function sendOperation(
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   });
-  const validUntil = Math.floor(ctx.clock.now().getTime() / 1000) + SPONSORSHIP_SECONDS;
+  // The sponsorship's window is the chain's time: a chain's clock is not ours (a devnet moved forward, a testnet's drift).
+  const validUntil = Number(latest.timestamp) + SPONSORSHIP_SECONDS;
   const sponsorHash = await access.call(chain, (x) =>
     x.client.readContract({ address: paymaster, abi: servicePaymasterAbi, functionName: 'getHash', args: [op, validUntil, 0] }),
   );
