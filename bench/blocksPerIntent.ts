@@ -83,6 +83,8 @@ interface Result {
   wallet: Address;
   wallMs: number;
   strategy: string;
+  /** The protocol of the deposit step. */
+  protocol: string;
   /** The intent's own transactions: kind@chain, in order. */
   txs: TxView[];
   gasUsed: bigint;
@@ -150,13 +152,14 @@ async function runCase(http: Api, c: Case, i: number): Promise<Result> {
     await sleep(POLL_MS);
   }
   if (final.status !== 'completed') throw new Error(`${c.name}: intent ${String(final.status)}: ${JSON.stringify(final.error)}`);
-  const plan = final.executionPlan as { strategy: string };
+  const plan = final.executionPlan as { strategy: string; steps: { type: string; protocol?: string }[] };
   const results = final.results as { transactions: TxView[]; totalGasUsed: string; totalGasCostUsd: number };
   return {
     c,
     wallet: w.address,
     wallMs: Date.parse(String(final.completedAt)) - Date.parse(String(final.createdAt)),
     strategy: plan.strategy,
+    protocol: plan.steps.find((s) => s.type === 'deposit')?.protocol ?? '—',
     txs: results.transactions,
     gasUsed: BigInt(results.totalGasUsed),
     gasUsd: results.totalGasCostUsd,
@@ -258,9 +261,9 @@ async function main(): Promise<void> {
     for (const ch of chains) prices.set(ch, await ethUsd(svc, ch));
 
     console.log(
-      '\n| case | strategy | wall s (createdAt → completedAt) | blocks per chain (intent + top-ups) | tx hashes per chain (intent + top-ups) | of which top-ups | intent transactions | gas units (intent + top-ups) | gas USD (intent + top-ups) |',
+      '\n| case | strategy | protocol | wall s (createdAt → completedAt) | blocks per chain (intent + top-ups) | tx hashes per chain (intent + top-ups) | of which top-ups | intent transactions | gas units (intent + top-ups) | gas USD (intent + top-ups) |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       const own = await Promise.all(r.txs.filter((t) => t.chain !== undefined).map((t) => minedTx(svc, t.chain!, t.txHash)));
       const top = tops.get(r.wallet.toLowerCase()) ?? [];
@@ -277,7 +280,7 @@ async function main(): Promise<void> {
       const topUsd = top.reduce((a, m) => a + Number(formatEther(m.costWei)) * prices.get(m.chain)!, 0);
       const kinds = r.txs.map((t) => `${t.kind ?? '?'}@${SHORT[t.chain ?? ''] ?? t.chain}`).join(', ');
       console.log(
-        `| ${r.c.name} | ${r.strategy} | ${(r.wallMs / 1000).toFixed(1)} | ${perChain(blocks)} | ${perChain(hashes)} | ${perChain(topCounts)} | ${kinds} | ` +
+        `| ${r.c.name} | ${r.strategy} | ${r.protocol} | ${(r.wallMs / 1000).toFixed(1)} | ${perChain(blocks)} | ${perChain(hashes)} | ${perChain(topCounts)} | ${kinds} | ` +
           `${(r.gasUsed + topGas).toLocaleString('en-US')} (${r.gasUsed.toLocaleString('en-US')} + ${topGas.toLocaleString('en-US')}) | ` +
           `${(r.gasUsd + topUsd).toFixed(4)} (${r.gasUsd.toFixed(4)} + ${topUsd.toFixed(4)}) |`,
       );
