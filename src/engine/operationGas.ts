@@ -18,12 +18,17 @@ export interface OperationGasOptions {
  * the intent's gas); on a `7702` chain one user operation carries them all:
  * OPERATION_OVERHEAD_GAS (validation of the account and of the paymaster,
  * the EntryPoint's bookkeeping), plus AUTHORIZATION_GAS while the wallet is
- * not delegated there, and no native top-up (the paymaster pays).
+ * not delegated there, less the 21,000 each of its `calls` would have paid
+ * as a transaction of its own, and no native top-up (the paymaster pays).
  */
-export function operationOverheadGas(model: AccountModel, o: OperationGasOptions = {}): bigint {
+export function operationOverheadGas(model: AccountModel, o: OperationGasOptions = {}, calls = 0): bigint {
   if (model !== '7702') return 0n;
-  return OPERATION_OVERHEAD_GAS + (o.delegated === true ? 0n : AUTHORIZATION_GAS);
+  // each call's figure is a plain transaction's, whose 21,000 the operation pays once, in its bundle (counted in the overhead)
+  return OPERATION_OVERHEAD_GAS + (o.delegated === true ? 0n : AUTHORIZATION_GAS) - BASE_TX_GAS * BigInt(calls);
 }
+
+/** What every transaction pays before it does anything: a call inside an operation does not. */
+export const BASE_TX_GAS = 21_000n;
 
 /**
  * The gas of one chain's calls of an intent as they are paid for: their sum,
@@ -32,5 +37,5 @@ export function operationOverheadGas(model: AccountModel, o: OperationGasOptions
  * net-return ranking price a chain's calls with.
  */
 export function chainCallsGas(model: AccountModel, callsGas: readonly bigint[], o: OperationGasOptions = {}): bigint {
-  return callsGas.reduce((sum, g) => sum + g, 0n) + operationOverheadGas(model, o);
+  return callsGas.reduce((sum, g) => sum + g, 0n) + operationOverheadGas(model, o, callsGas.length);
 }

@@ -204,9 +204,14 @@ async function addOperationOverheads(
   quoteOf: (chain: ChainName) => Promise<GasQuote>,
 ): Promise<void> {
   const closing = new Map<ChainName, PreviewStep>();
-  for (const s of steps) for (const t of s.gas.transactions) closing.set(t.chain, s);
+  const calls = new Map<ChainName, number>();
+  for (const s of steps)
+    for (const t of s.gas.transactions) {
+      closing.set(t.chain, s);
+      calls.set(t.chain, (calls.get(t.chain) ?? 0) + 1);
+    }
   for (const [chain, step] of closing) {
-    const overhead = operationOverheadGas(modelOf(chain));
+    const overhead = operationOverheadGas(modelOf(chain), {}, calls.get(chain));
     if (overhead === 0n) continue;
     const quote = await quoteOf(chain);
     step.gas = { ...step.gas, units: (BigInt(step.gas.units) + overhead).toString(), usd: roundUsd(step.gas.usd + usdOf(overhead, quote)) };

@@ -155,6 +155,25 @@ describe('user operations (every chain 7702)', () => {
   });
 });
 
+describe('pricing an operation', () => {
+  test('behavior: the preview of a single-bridge lend prices one operation per chain with no top-up: the executed gas within 25 % of it', async () => {
+    const w = await api.fundedWallet('op-preview', { 'arbitrum-sepolia': '4' });
+    const body = { walletId: w.id, action: 'lend', amount: 4, chain: 'base-sepolia' };
+    const preview = await srv.rest('POST', '/v1/intents/preview', { key, body });
+    expect(preview.status).toBe(200);
+    const pv = preview.body;
+    expect(pv.strategy).toBe('single-bridge');
+
+    const done = await api.run(body);
+
+    expectCompletedInOperations(done);
+    const total = Number(done.results.totalGasUsed);
+    expect(Math.abs(total - Number(pv.totals.gasUnits)) / total).toBeLessThanOrEqual(0.25);
+    expect(Math.abs(done.results.totalGasCostUsd - pv.totals.gasUsd) / done.results.totalGasCostUsd).toBeLessThanOrEqual(0.25);
+    expect(await ethOf('arbitrum-sepolia', w.address)).toBe(0n);
+  });
+});
+
 describe('failures inside a batch', () => {
   test('error: a deposit revert inside the batch → DEPOSIT_FAILED at step 1, the approve undone with it, the funds stay in the wallet', async () => {
     const w = await api.fundedWallet('op-deposit-revert', { 'base-sepolia': '5' });

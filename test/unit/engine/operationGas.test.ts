@@ -16,9 +16,10 @@ describe('the rule: one chain’s calls as they are paid', () => {
   });
 
   test('behavior: on a 7702 chain one operation: the calls, its overhead, and the authorization while the wallet is not delegated', () => {
-    expect(chainCallsGas('7702', [55_000n, 226_000n])).toBe(281_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS);
-    expect(chainCallsGas('7702', [55_000n, 226_000n], { delegated: true })).toBe(281_000n + OPERATION_OVERHEAD_GAS);
-    expect(chainCallsGas('7702', [55_000n, 226_000n], { delegated: false })).toBe(281_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS);
+    // each call's figure is a plain transaction's: its 21,000 the operation pays once, in the overhead
+    expect(chainCallsGas('7702', [55_000n, 226_000n])).toBe(281_000n - 42_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS);
+    expect(chainCallsGas('7702', [55_000n, 226_000n], { delegated: true })).toBe(281_000n - 42_000n + OPERATION_OVERHEAD_GAS);
+    expect(chainCallsGas('7702', [55_000n, 226_000n], { delegated: false })).toBe(281_000n - 42_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS);
   });
 });
 
@@ -30,13 +31,16 @@ describe('the net-return ranking prices each chain by its model', () => {
 
   test('behavior: a deposit on a 7702 chain costs its operation’s overhead more; on a plain chain approve + supply as before', () => {
     const g = stepGasUsd(prices, gas, { 'base-sepolia': '7702' });
-    expect(g.deposit['base-sepolia']).toBeCloseTo(usd(150_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS), 10);
+    expect(g.deposit['base-sepolia']).toBeCloseTo(usd(150_000n - 42_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS), 10);
     expect(g.deposit['arbitrum-sepolia']).toBeCloseTo(usd(150_000n), 10);
   });
 
   test('behavior: a bridge from a 7702 chain is one operation there; its mint rides in the destination’s operation (its overhead counted with the deposit)', () => {
     const g = stepGasUsd(prices, gas, { 'arbitrum-sepolia': '7702', 'base-sepolia': '7702' });
-    expect(g.bridge['arbitrum-sepolia']?.['base-sepolia']).toBeCloseTo(usd(150_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS) + usd(100_000n), 10);
+    expect(g.bridge['arbitrum-sepolia']?.['base-sepolia']).toBeCloseTo(
+      usd(150_000n - 42_000n + OPERATION_OVERHEAD_GAS + AUTHORIZATION_GAS) + usd(100_000n),
+      10,
+    );
     // without models every chain is plain
     expect(stepGasUsd(prices, gas).bridge['arbitrum-sepolia']?.['base-sepolia']).toBeCloseTo(usd(250_000n), 10);
   });
@@ -55,10 +59,12 @@ describe('the gas budget’s estimate', () => {
   });
 
   test('behavior: where a chain it may run on is 7702, each of its operations is priced with the overhead (a bridge: two chains, two operations)', async () => {
-    expect(await estimateIntentGasWei(chains({ 'base-sepolia': '7702' }), { action: 'lend' }, ['base-sepolia'])).toBe((lendCalls + perOperation) * GWEI);
+    expect(await estimateIntentGasWei(chains({ 'base-sepolia': '7702' }), { action: 'lend' }, ['base-sepolia'])).toBe(
+      (lendCalls - 42_000n + perOperation) * GWEI,
+    );
     const bridgeCalls = TYPICAL_GAS.approve + TYPICAL_GAS.burn + TYPICAL_GAS.mint;
     expect(await estimateIntentGasWei(chains({ 'base-sepolia': '7702' }), { action: 'bridge' }, ['arbitrum-sepolia', 'base-sepolia'])).toBe(
-      (bridgeCalls + 2n * perOperation) * GWEI,
+      (bridgeCalls - 63_000n + 2n * perOperation) * GWEI,
     );
   });
 
