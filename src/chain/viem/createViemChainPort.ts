@@ -13,6 +13,7 @@ import { createFeeEstimates } from './feeEstimates';
 import { gasQuote, priceUsd } from './gasQuote';
 import { messageReceived } from './messageReceived';
 import { createNonceSender } from './nonceSender';
+import { sendOperation } from './operations/sendOperation';
 import { readHoldings } from './readHoldings';
 import { readSupplyIndex } from './readSupplyIndex';
 import { readRates } from './readRates';
@@ -107,6 +108,9 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     },
     estimateGas: (from, tx, assume) => estimateGas(access, from, tx, assume),
     accountModel: (chain) => o.manifest.chains[chain]?.accountModel ?? 'plain',
+    sendOperation: (wallet, chain, calls, onSigned) => sendOperation({ access, sendWithNonce, fees: feeEstimates, accounts }, wallet, chain, calls, onSigned),
+    sendOperationEvenIfReverting: (gasIfReverts, wallet, chain, calls, onSigned) =>
+      sendOperation({ access, sendWithNonce, fees: feeEstimates, accounts }, wallet, chain, calls, onSigned, gasIfReverts),
     async close() {
       prices.clear();
       fees.drop();

@@ -10,7 +10,12 @@ import { accountOf, type ServiceAccounts } from './serviceAccounts';
 const bumped = (fee: bigint | undefined): bigint => (fee === undefined ? 0n : (fee * 1125n) / 1000n + 1n);
 const maxOf = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
 
-/** ChainPort.replace: the same transaction at the same nonce, both fee caps bumped (or raised to the current estimate), handed to `onSigned`, then broadcast. */
+/**
+ * ChainPort.replace: the same transaction at the same nonce, both fee caps
+ * bumped (or raised to the current estimate), handed to `onSigned`, then
+ * broadcast. A bundle of a user operation (type 4) keeps its authorization
+ * list: the wallet's authorization is carried again, never signed again.
+ */
 export async function replace(
   ctx: { access: ChainAccess; accounts: ServiceAccounts },
   signer: TxSigner,
@@ -21,15 +26,14 @@ export async function replace(
   const account = accountOf(ctx.accounts, signer);
   const c = access.client(sent.chain);
   const before = parseTransaction(sent.raw);
-  if (before.type !== 'eip1559' || before.nonce === undefined) {
-    throw new ServiceError('INTERNAL_ERROR', 'Only EIP-1559 transactions are replaced', { details: { chain: sent.chain, kind: sent.kind } });
+  if ((before.type !== 'eip1559' && before.type !== 'eip7702') || before.nonce === undefined) {
+    throw new ServiceError('INTERNAL_ERROR', 'Only EIP-1559 and EIP-7702 transactions are replaced', { details: { chain: sent.chain, kind: sent.kind } });
   }
   const now = await access.call(sent.chain, (x) => x.client.estimateFeesPerGas());
   const maxPriorityFeePerGas = maxOf(bumped(before.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
   const maxFeePerGas = maxOf(bumped(before.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas);
-  const raw = await account.signTransaction({
+  const common = {
     chainId: c.chain.id,
-    type: 'eip1559',
     to: before.to,
     data: before.data,
     value: before.value,
@@ -37,7 +41,11 @@ export async function replace(
     gas: before.gas,
     maxFeePerGas,
     maxPriorityFeePerGas,
-  });
+  };
+  const raw =
+    before.type === 'eip7702'
+      ? await account.signTransaction({ ...common, type: 'eip7702', authorizationList: before.authorizationList ?? [] })
+      : await account.signTransaction({ ...common, type: 'eip1559' });
   const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, raw };
   await onSigned(signed);
   try {
