@@ -20,3 +20,28 @@ export const TYPICAL_GAS: Readonly<Record<TxKind, bigint>> = {
   mint: 164_100n, // measured 164,041 (receiveMessage: the wallet's first USDC on the destination)
   transfer: 52_000n,
 };
+
+/**
+ * What one ERC-4337 v0.8 user operation of a delegated wallet costs beyond
+ * its calls sent as plain transactions (each with its own 21,000): the
+ * bundle's calldata (the packed operation, two signatures), the validation
+ * of the account (Simple7702Account's ecrecover of the userOpHash) and of
+ * the paymaster (ServicePaymaster's hash and ecrecover), the EntryPoint's
+ * bookkeeping (nonce, deposit, events), less the one transaction's 21,000 it
+ * saves. Measured on the sandbox devnets (test/integration/operations/
+ * sendOperation.test.ts prints it): approve + first supply as one operation
+ * against the same two plain transactions: Aave v3 (L2Pool, base-sepolia)
+ * 283,758 against 252,657 (+31,101), Compound III (ethereum-sepolia)
+ * 161,045 against 141,757 (+19,288); the larger figure. No native top-up
+ * goes with it (the plain path adds the gas tank's 21,000 transfer).
+ */
+export const OPERATION_OVERHEAD_GAS = 31_200n;
+
+/**
+ * What a wallet's first operation on a chain adds: its EIP-7702
+ * authorization riding in the bundle (25,000 per EIP-7702, PER_EMPTY_ACCOUNT_COST),
+ * the wallet's EntryPoint nonce written from zero and the delegate's first
+ * (cold) access. Measured as above: first operations used 323,342 (Aave)
+ * and 206,251 (Compound), +39,584 and +45,206 over a delegated wallet's.
+ */
+export const AUTHORIZATION_GAS = 45_300n;

@@ -73,13 +73,14 @@ export interface ViemChainPortOptions {
  * whose run reverts gets `gasIfReverts` of execution gas and is bundled, so
  * its receipt says the operation failed and which call.
  */
-export type ViemChainPort = Required<Pick<ChainPort, 'sendOperation' | 'accountModel'>> & ChainPort & {
-  faults: FaultRegistry;
-  client(chain: ChainName): ChainClient;
-  dropRouteFees(): void;
-  sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
-  sendOperationEvenIfReverting(
-    gasIfReverts: bigint,
-    ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
-  ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
-};
+export type ViemChainPort = Required<Pick<ChainPort, 'sendOperation' | 'accountModel'>> &
+  ChainPort & {
+    faults: FaultRegistry;
+    client(chain: ChainName): ChainClient;
+    dropRouteFees(): void;
+    sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+    sendOperationEvenIfReverting(
+      gasIfReverts: bigint,
+      ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
+    ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
+  };

@@ -1,4 +1,13 @@
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, keccak256, type Address, type Hex, type LocalAccount, type SignedAuthorization } from 'viem';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  keccak256,
+  type Address,
+  type Hex,
+  type LocalAccount,
+  type SignedAuthorization,
+} from 'viem';
 import type { ChainName } from '../../../domain/chains';
 import { ServiceError } from '../../../domain/errors/base';
 import type { ChainAccess } from '../chainAccess';

@@ -21,7 +21,5 @@ export function operationOutcome(logs: readonly Log[], entryPoint: Address): Ope
   );
   if (reverted === undefined) return { ...outcome, reason: 'reverted' };
   const failed = failedCallOf(reverted.args.revertReason);
-  return failed === null
-    ? { ...outcome, reason: describeRevert(reverted.args.revertReason) }
-    : { ...outcome, failedCall: failed.index, reason: failed.reason };
+  return failed === null ? { ...outcome, reason: describeRevert(reverted.args.revertReason) } : { ...outcome, failedCall: failed.index, reason: failed.reason };
 }
