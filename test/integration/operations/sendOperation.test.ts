@@ -186,3 +186,34 @@ test('behavior: gas of approve + supply as one operation against the two plain t
     );
   }
 });
+
+test('behavior: approve + depositForBurn as one operation on each of two sources, then receiveMessage ×2 + approve + supply as one operation on the destination: mintedEach tells each mint, the position holds both, the wallet never holds ETH', async () => {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const sources = ['ethereum-sepolia', 'arbitrum-sepolia'] as const;
+  const amounts = [3_000_000n, 2_000_000n];
+  const attested = [];
+  for (const [i, source] of sources.entries()) {
+    await mintUsdc(wallet.address, amounts[i]!, source);
+    const burnCalls: TxRequest[] = [
+      { kind: 'approve', chain: source, asset: 'USDC', spender: 'bridge', amount: amounts[i]! },
+      { kind: 'burn', chain: source, toChain: CHAIN, amount: amounts[i]!, maxFee: 0n, minFinalityThreshold: 2000 },
+    ];
+    const burn = await port.sendOperation(wallet, source, burnCalls, async () => undefined);
+    const burnReceipt = await port.receipt(source, burn.txHash, 30_000);
+    expect(burnReceipt).toMatchObject({ status: 'success', operation: { success: true } });
+    attested.push(await port.attest(source, burn.txHash));
+  }
+  const total = amounts[0]! + amounts[1]!;
+  const { receipt } = await operate(wallet, [
+    ...attested.map((a): TxRequest => ({ kind: 'mint', chain: CHAIN, message: a.message, attestation: a.attestation })),
+    ...lend(total),
+  ]);
+  expect(receipt).toMatchObject({ status: 'success', minted: amounts[0], mintedEach: amounts, operation: { success: true } });
+  expect(await aavePosition(wallet.address)).toBeGreaterThanOrEqual(total - 1n);
+  for (const chain of [...sources, CHAIN]) {
+    const dc = sandboxChain(manifest, chain);
+    const c = createPublicClient({ chain: viemChainFor(chain, dc.rpcUrl), transport: http(dc.rpcUrl, { retryCount: 0 }) });
+    expect([chain, await c.getBalance({ address: wallet.address })]).toEqual([chain, 0n]);
+    expect([chain, ((await c.getCode({ address: wallet.address })) ?? '0x').toLowerCase()]).toEqual([chain, designator(dc.erc4337!.delegate)]);
+  }
+});
