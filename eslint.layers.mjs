@@ -111,6 +111,7 @@ export const ENGINE_TIERS = [
       'eventBus.ts',
       'intentAudit.ts',
       'leaseKeeper.ts',
+      'operationGas.ts',
       'retry.ts',
       'sharedBus.ts',
       'stepAmounts.ts',
@@ -119,7 +120,7 @@ export const ENGINE_TIERS = [
     ],
   },
   { tier: 'planner', holds: ['planner/'] },
-  { tier: 'planning', holds: ['holdingsAndReservations.ts', 'planIntent.ts', 'planning.ts', 'unitContext.ts'] },
+  { tier: 'planning', holds: ['holdingsAndReservations.ts', 'planIntent.ts', 'planning.ts', 'supplyPermits.ts', 'unitContext.ts'] },
   { tier: 'executor', holds: ['executor/', 'cancelRequest.ts'] },
   { tier: 'actors', holds: ['advance.ts', 'engine.ts', 'intentActor.ts', 'recovery.ts', 'walletActor.ts'] },
 ];

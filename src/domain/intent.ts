@@ -94,6 +94,13 @@ export interface DepositStep extends StepProgress {
   amount: string;
   /** The market exists only in the sandbox (the real test network has none). */
   sandboxOnly?: true;
+  /**
+   * Internal (not in the API view): the supply carries the wallet's EIP-2612
+   * permit, one transaction and no approve. Decided once at planning (a
+   * plain-transaction chain whose market takes permits), so execution, a
+   * restart and the preview send the same sub-transactions.
+   */
+  permit?: true;
 }
 
 /** Withdraw `amount` of `asset` from `protocol` on `chain`. */

@@ -42,6 +42,12 @@ export interface SubTxRecord extends TransactionRecord {
    * bytes; the bundle's gas is shared among them.
    */
   operation?: Hex;
+  /**
+   * Reverted only because another call of its operation reverted: it did
+   * nothing, and it is sent again (its record then replaced) unless its own
+   * step is the one failing.
+   */
+  rolledBack?: true;
 }
 
 /** Signed bytes as the chain port hands them over (its SignedTx, the fields a record keeps). */
@@ -79,6 +85,9 @@ export function stepRecords(results: IntentResults | undefined, step: number): S
   for (const t of results?.transactions ?? []) if (isSubTxRecord(t) && t.step === step) out.push(t);
   return out;
 }
+
+/** Whether the record says its step failed on chain: reverted by its own call, not rolled back with another's. */
+export const failedOnChain = (r: SubTxRecord): boolean => r.status === 'reverted' && r.rolledBack !== true;
 
 /** The record of `kind` in step `step`, if it was ever signed (the first, in sending order). */
 export function findSubTx(results: IntentResults | undefined, step: number, kind: TxKind): SubTxRecord | undefined {
@@ -223,10 +232,11 @@ function shareOf(total: bigint, n: number, i: number): bigint {
 /**
  * Results with a mined operation's receipt. Success: every call confirmed,
  * the bundle's gas shared among them, each mint given what it delivered.
- * Failure at `failedCall`: the whole operation did nothing, so that call's
- * record is `reverted` and carries the gas, and the records of the other
- * calls go (they are sent again, without the failing step, in a new
- * operation); the calls of the failing step that came before it go too.
+ * Failure at `failedCall`: the whole operation did nothing. Every call's
+ * record is `reverted` (clients see the operation reverted whole); the
+ * failing call's carries the gas, the others are `rolledBack`: a rolled-back
+ * call of another step is sent again, in an operation without the failing
+ * step, and its new record takes the old one's place.
  */
 export function withOperationMined(results: IntentResults, calls: readonly OperationCall[], receipt: ReceiptFacts, failedCall: number): IntentResults {
   const inOp = (t: TransactionRecord): t is SubTxRecord => isSubTxRecord(t) && hashesOf(t).includes(receipt.txHash);
@@ -255,21 +265,22 @@ export function withOperationMined(results: IntentResults, calls: readonly Opera
     });
   } else {
     const failed = calls[Math.min(Math.max(failedCall, 0), calls.length - 1)]!;
-    transactions = [];
-    for (const t of results.transactions) {
-      if (!inOp(t)) transactions.push(t);
-      else if (isCall(t, failed)) {
-        const others = hashesOf(t).filter((h) => h !== receipt.txHash);
-        transactions.push({
-          ...t,
-          txHash: receipt.txHash,
-          status: 'reverted',
-          gasUsed: receipt.gasUsed.toString(),
-          gasCostUsd: receipt.gasCostUsd,
-          ...(others.length > 0 ? { replaced: others } : {}),
-        } as SubTxRecord);
-      }
-    }
+    transactions = results.transactions.map((t) => {
+      if (!inOp(t)) return t;
+      const others = hashesOf(t).filter((h) => h !== receipt.txHash);
+      const own = isCall(t, failed);
+      const record: SubTxRecord = {
+        ...t,
+        txHash: receipt.txHash,
+        status: 'reverted',
+        gasUsed: own ? receipt.gasUsed.toString() : '0',
+        gasCostUsd: own ? receipt.gasCostUsd : 0,
+      };
+      if (others.length > 0) record.replaced = others;
+      else delete record.replaced;
+      if (!own) record.rolledBack = true;
+      return record;
+    });
   }
   const totals = gasTotals(transactions);
   return { ...results, transactions, totalGasUsed: totals.gasUsed, totalGasCostUsd: totals.gasCostUsd };

@@ -1,5 +1,5 @@
 import type { Address, Hex, LocalAccount } from 'viem';
-import type { AccountModel, Asset, ChainName } from '../domain/chains';
+import type { AccountModel, Asset, ChainName, TokenAsset } from '../domain/chains';
 import type {
   AssumedFunds,
   Attested,
@@ -8,6 +8,7 @@ import type {
   GasEstimate,
   GasQuote,
   MarketRate,
+  Protocol,
   RouteFeeTable,
   SignedOperation,
   SignedTx,
@@ -139,10 +140,18 @@ export class ActorChains implements ChainPort {
   estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate> {
     return this.at(this.port.estimateGas(from, tx, assume));
   }
+  supplyPermit(chain: ChainName, protocol: Protocol, asset: TokenAsset): boolean {
+    return this.port.supplyPermit?.(chain, protocol, asset) ?? false;
+  }
   accountModel(chain: ChainName): AccountModel {
     return this.port.accountModel?.(chain) ?? 'plain';
   }
-  sendOperation(wallet: LocalAccount, chain: ChainName, calls: readonly TxRequest[], onSigned: (signed: SignedOperation) => Promise<void>): Promise<SignedOperation> {
+  sendOperation(
+    wallet: LocalAccount,
+    chain: ChainName,
+    calls: readonly TxRequest[],
+    onSigned: (signed: SignedOperation) => Promise<void>,
+  ): Promise<SignedOperation> {
     if (!this.port.sendOperation) return Promise.reject(new Error(`the chain port sends no user operations (${chain})`));
     return this.at(this.port.sendOperation(wallet, chain, calls, this.inTurn(onSigned)));
   }

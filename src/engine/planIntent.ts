@@ -7,6 +7,7 @@ import { withRetry } from './retry';
 import { planOn, planningError, planningRequestOf, readPlanning, reportedApy, type PlanningEffects } from './planning';
 import type { IntentEvent } from '../domain/intentStateMachine';
 import type { UnitContext } from './unitContext';
+import { withSupplyPermits } from './supplyPermits';
 
 const fail = (error: ServiceError): IntentEvent => ({ type: 'fail', error: error.toJSON() });
 
@@ -58,7 +59,7 @@ export async function planIntent(intent: Intent, ctx: UnitContext): Promise<Inte
   const accountModels = accountModelsOf(result.plan.steps, ctx.chains);
   const execute: IntentEvent = {
     type: 'execute',
-    plan: result.plan,
+    plan: { ...result.plan, steps: withSupplyPermits(result.plan.steps, ctx.chains) },
     amount: fromUnits(result.amount, intent.asset),
     apy: reportedApy(result.apy),
     ...(accountModels && { accountModels }),

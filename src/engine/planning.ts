@@ -13,7 +13,7 @@ import {
   type IntentPolicy,
 } from '../domain/intent';
 import type { Clock } from '../domain/clock';
-import type { ChainName, TokenAsset } from '../domain/chains';
+import type { AccountModel, ChainName, TokenAsset } from '../domain/chains';
 import type { Wallet } from '../domain/types';
 import { toUnits } from '../domain/money';
 import { INTENT_REQUEST_FIELDS, presentFields } from '../domain/commands';
@@ -48,6 +48,8 @@ export type { PlanSuccess } from './planner/types';
 export { canBridge } from './planner/routes';
 export { netReturnReasoning } from './planner/netReturn';
 export { plannedFeeOf } from './stepAmounts';
+export { withSupplyPermits } from './supplyPermits';
+export { chainCallsGas, operationOverheadGas } from './operationGas';
 
 /** Executing intents of one wallet read for reservations; the wallet actor runs one at a time, so more than a few means something is wrong. */
 const MAX_EXECUTING_READ = 100;
@@ -136,6 +138,8 @@ export interface MarketSnapshot {
   gasPrices?: Partial<Record<ChainName, ChainGasPrice>>;
   /** USD per whole token of the intent's asset (with gasPrices). */
   assetUsd?: number;
+  /** How each chain read runs the wallet's calls (with gasPrices: the ranking prices a `7702` chain's calls as one operation). */
+  accountModels?: Partial<Record<ChainName, AccountModel>>;
 }
 
 /** Everything one planning reads: the wallet, the chains it may use, the markets, and what the wallet's executing intents hold. */
@@ -185,7 +189,7 @@ export const speedOf = (request: Pick<PlanningRequest, 'speed'>): BridgeSpeed =>
 function netReturnOptions(request: PlanningRequest, market: MarketSnapshot): NetReturnOptions | undefined {
   const wanted = request.action === 'lend' ? optimizationOf(request) : null;
   if (wanted === null || market.gasPrices === undefined) return undefined;
-  return { horizonDays: wanted.horizonDays, assetUsd: market.assetUsd ?? 1, gasUsd: stepGasUsd(market.gasPrices, TYPICAL_GAS) };
+  return { horizonDays: wanted.horizonDays, assetUsd: market.assetUsd ?? 1, gasUsd: stepGasUsd(market.gasPrices, TYPICAL_GAS, market.accountModels) };
 }
 
 /** The planner input of `request` from a market snapshot, less what the wallet's executing intents hold (`reserved`). */
@@ -249,7 +253,10 @@ export async function readPlanning(
     ]);
     const snapshot: MarketSnapshot = { holdings, rates, routeFees };
     if (routeFees === UNREAD_FEES) snapshot.routeFeesUnread = true;
-    if (quotes) snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
+    if (quotes) {
+      snapshot.gasPrices = Object.fromEntries(quotes.map((q) => [q.chain, { gasPriceWei: q.gasPriceWei, ethUsd: q.ethUsd }]));
+      snapshot.accountModels = Object.fromEntries(quotes.map((q) => [q.chain, fx.chains.accountModel?.(q.chain) ?? 'plain']));
+    }
     if (assetUsd !== undefined) snapshot.assetUsd = assetUsd;
     return snapshot;
   };

@@ -16,13 +16,15 @@ export interface SubTxSpec {
 }
 
 /**
- * What each step kind sends: deposit = approve(protocol) + supply; withdraw =
- * withdraw (the exact amount); bridge = approve(bridge) + burn, then, after
- * the attestation, mint on the destination by the relayer.
+ * What each step kind sends: deposit = approve(protocol) + supply, or the
+ * supply alone when it carries a permit (`step.permit`); withdraw = withdraw
+ * (the exact amount); bridge = approve(bridge) + burn, then, after the
+ * attestation, mint on the destination by the relayer.
  */
 export function subTransactions(step: Step): SubTxSpec[] {
   switch (step.type) {
     case 'deposit':
+      if (step.permit) return [{ kind: 'supply', chain: step.chain, signer: 'wallet', main: true }];
       return [
         { kind: 'approve', chain: step.chain, signer: 'wallet', main: false },
         { kind: 'supply', chain: step.chain, signer: 'wallet', main: true },
@@ -98,7 +100,7 @@ export function stepRequest(step: Step, kind: TxKind, inputs: StepRequestInputs 
   if (step.type === 'deposit') {
     const amount = inputs.depositUnits ?? toUnits(step.amount, step.asset);
     if (kind === 'approve') return { kind: 'approve', chain: step.chain, asset: step.asset, spender: protocol, amount };
-    if (kind === 'supply') return { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount };
+    if (kind === 'supply') return { kind: 'supply', chain: step.chain, protocol, asset: step.asset, amount, ...(step.permit && { permit: true as const }) };
     if (kind === 'revoke') return { kind: 'revoke', chain: step.chain, asset: step.asset, spender: protocol };
     throw unexpected(step, kind);
   }
@@ -106,7 +108,7 @@ export function stepRequest(step: Step, kind: TxKind, inputs: StepRequestInputs 
   throw unexpected(step, kind);
 }
 
-/** Every request the step sends, in order (subTransactions), each with the funds its step's approve allows it to spend. */
+/** Every request the step sends, in order (subTransactions), each with the funds its step's approve (or permit) allows it to spend. */
 export function stepRequests(step: Step, inputs: StepRequestInputs = {}): StepRequest[] {
   return subTransactions(step).map(({ kind }): StepRequest => {
     const tx = stepRequest(step, kind, inputs);

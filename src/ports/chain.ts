@@ -70,7 +70,12 @@ export type TxRequest =
   | { kind: 'approve'; chain: ChainName; asset: TokenAsset; spender: Spender; amount: bigint }
   /** approve(spender, 0): an allowance left standing by a failed step is taken back. */
   | { kind: 'revoke'; chain: ChainName; asset: TokenAsset; spender: Spender }
-  | { kind: 'supply'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint }
+  /**
+   * With `permit`: the wallet's EIP-2612 permit of the amount to the protocol,
+   * signed by the adapter as it sends, rides in the supply (one transaction,
+   * no approve; see ChainPort.supplyPermit).
+   */
+  | { kind: 'supply'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint; permit?: true }
   | { kind: 'withdraw'; chain: ChainName; protocol: Protocol; asset: TokenAsset; amount: bigint | 'max' }
   /**
    * CCTP v2 depositForBurn of USDC from `chain` to `toChain`, minted to the
@@ -262,6 +267,13 @@ export interface ChainPort {
    * kind (`typical`).
    */
   estimateGas(from: Address, tx: TxRequest, assume?: AssumedFunds): Promise<GasEstimate>;
+  /**
+   * Whether a supply of `asset` to `protocol` on `chain` can take the wallet's
+   * EIP-2612 permit instead of an approve (the protocol has a permit supply
+   * and the market's token signs permits): a `supply` request with `permit`
+   * is then one transaction. Absent (or no market): false.
+   */
+  supplyPermit?(chain: ChainName, protocol: Protocol, asset: TokenAsset): boolean;
   /** The account model of `chain` as the deployment says (absent there, or no such method: `plain`). */
   accountModel?(chain: ChainName): AccountModel;
   /**

@@ -1,6 +1,7 @@
 import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSandbox';
 import { ADMIN_TOKEN, type Json, type TestServer } from '../helpers/server';
 import { intentHttp, type IntentHttp } from '../integration/engine/intentsHttpHelpers';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 
 /**
  * POST /v1/intents/preview and GraphQL previewIntent and the
@@ -37,7 +38,7 @@ const preview = (body: unknown) => srv.rest('POST', '/v1/intents/preview', { key
 const used = async () => (await srv.admin.usage(accountId)).credits.used;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS });
+  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS, protocols: PROTOCOLS_WITHOUT_PERMITS });
   srv = own.srv;
   const acct = await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 });
   key = acct.key;

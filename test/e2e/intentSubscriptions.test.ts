@@ -1,6 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 
 /** Intent progress over graphql-ws (and SSE) against the real server and the shared devnets. */
 let srv: TestServer;
@@ -59,7 +60,7 @@ async function lend(walletId: string, amount: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   key = (await srv.admin.createAccount({ plan: 'enterprise' })).key;
 });
 afterAll(async () => {

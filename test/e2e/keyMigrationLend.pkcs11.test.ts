@@ -7,6 +7,7 @@ import { openPkcs11Token } from '../../src/chain/keys/pkcs11/pkcs11Token';
 import { createStore } from '../../src/store/createStore';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
 import { createSoftToken, softhsmMissing, SOFTHSM_MODULE, type SoftToken } from '../helpers/softhsm';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 
 /**
  * Issue 42's migration, end to end on the shared devnets: 50 wallets made by
@@ -120,7 +121,7 @@ run('wallets of the local vault migrated to a PKCS#11 token, then lending on the
     }
 
     // 3. the service on the token and the same database: every wallet lends, signed by the token
-    srv = await startTestServer({ ...env, ...soft.env });
+    srv = await startTestServer({ ...env, ...soft.env }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
     expect(srv.service.keyProvider.kind).toBe('pkcs11');
     const before = await tokenSignatures(srv);
     const ids: string[] = [];

@@ -9,6 +9,7 @@ import { signProof } from '../helpers/x402Proof';
 import type { Pkcs11Token } from '../../src/chain/keys/pkcs11/pkcs11Token';
 import { SANDBOX_ADDRESSES } from '../../src/chain/sandbox/accounts';
 import type { ServiceKeyLabel } from '../../src/ports/keyProvider';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 
 /**
  * The service on the devnets with KEY_PROVIDER=pkcs11 on a SoftHSM2 token of
@@ -98,7 +99,7 @@ async function paymentsTo(chain: string, to: Address, fromBlock: bigint): Promis
 run('KEY_PROVIDER=pkcs11 on the devnets', () => {
   beforeAll(async () => {
     soft = createSoftToken();
-    srv = await startTestServer({ ...soft.env });
+    srv = await startTestServer({ ...soft.env }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
     key = (await srv.admin.createAccount({ plan: 'enterprise' })).key;
   }, 120_000);
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../helpers/server';
 import { signProof } from '../helpers/x402Proof';
 import { CREDIT_COST, type Operation } from '../../src/domain/plans';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 
 /**
  * GET /metrics after real work: a lend intent that completes, one that fails
@@ -89,7 +90,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean): Prom
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: '' });
+  srv = await startTestServer({ SANDBOX_MANIFEST: '' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   const acct = await srv.admin.createAccount({ plan: 'enterprise' });
   key = acct.key;
   accountId = acct.accountId;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/chain/sandbox/sandbox';
 import { startTestServer, type TestServer } from './server';
+import type { ProtocolRegistry } from '../../src/chain/protocols/registry';
 
 /** A test server on devnets of its own (no route fees unless `options.feeBps`), for suites that change rates or kill nodes. */
 export interface OwnSandboxServer {
@@ -16,7 +17,10 @@ export interface OwnSandboxServer {
  * file, so what a suite does to its chains (rates, faults, killed nodes)
  * reaches no other suite. `stop` tolerates a start that failed half-way.
  */
-export async function startOwnSandboxServer(env: Record<string, string> = {}, options: { feeBps?: number } = {}): Promise<OwnSandboxServer> {
+export async function startOwnSandboxServer(
+  env: Record<string, string> = {},
+  options: { feeBps?: number; protocols?: ProtocolRegistry } = {},
+): Promise<OwnSandboxServer> {
   const sandbox = await startSandbox({ fastFeeBps: options.feeBps ?? 0 });
   const dir = mkdtempSync(join(tmpdir(), 'own-sandbox-'));
   const stopAll = async (srv?: TestServer) => {
@@ -27,7 +31,7 @@ export async function startOwnSandboxServer(env: Record<string, string> = {}, op
   try {
     const manifestPath = join(dir, 'manifest.json');
     writeFileSync(manifestPath, JSON.stringify(sandbox.manifest));
-    const srv = await startTestServer({ SANDBOX_MANIFEST: manifestPath, ...env });
+    const srv = await startTestServer({ SANDBOX_MANIFEST: manifestPath, ...env }, options.protocols ? { protocols: options.protocols } : {});
     return { sandbox, srv, stop: () => stopAll(srv) };
   } catch (e) {
     await stopAll();

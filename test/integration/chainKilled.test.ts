@@ -4,6 +4,7 @@ import { startOwnSandboxServer, type OwnSandboxServer } from '../helpers/ownSand
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../helpers/withoutPermits';
 import { expectCompleted, intentHttp, positionOn, txKinds, usdc, usdcOn, type IntentHttp } from './engine/intentsHttpHelpers';
 
 /**
@@ -30,7 +31,7 @@ let api: IntentHttp;
 
 beforeAll(async () => {
   // in-flight retries wait 1 s at most here, so a chain that is back is used within about a second
-  own = await startOwnSandboxServer({ RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000' });
+  own = await startOwnSandboxServer({ RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   ({ sandbox, srv } = own);
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);

@@ -1652,7 +1652,7 @@ export interface components {
                 /** @description Deposit: what it earns in a year at the APY, token units */
                 expectedYearlyEarnings?: string;
                 gas: {
-                    /** @description Gas of the step, every transaction */
+                    /** @description Gas of the step, every transaction; on a chain of user operations (account model 7702) the step closing the chain's operation also carries what the operation adds */
                     units: string;
                     /** @description At each chain's gas price and ETH/USD feed now */
                     usd: number;

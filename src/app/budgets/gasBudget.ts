@@ -1,7 +1,8 @@
 import { formatEther } from 'viem';
 import type { UsageRepo } from '../../ports/store';
 import { ServiceError } from '../../domain/errors/base';
-import type { ChainName } from '../../domain/chains';
+import type { AccountModel, ChainName } from '../../domain/chains';
+import { chainCallsGas, operationOverheadGas } from '../../engine/planning';
 import type { Intent, IntentAction } from '../../domain/intent';
 import type { ChainPort, TxKind } from '../../ports/chain';
 import { TYPICAL_GAS } from '../../ports/typicalGas';
@@ -54,17 +55,43 @@ export function intentTxKinds(request: GasShape): TxKind[] {
 }
 
 /**
- * The gas an intent is expected to cost: the typical gas of its transactions
- * at the highest gas price now among the chains it may run on. An estimate
- * only: a chain that does not answer now is left out (the intent's planning
- * retries it; its actual gas is counted receipt by receipt), so a passing
- * node error never refuses an intent at the door.
+ * How many chains a request's transactions run on at most, hence how many
+ * user operations it is where wallets run operations: a lend's deposit and a
+ * withdraw one; a bridge its source and its destination (the mint); a
+ * rebalance each chain it bridges from, and its destination.
  */
-export async function estimateIntentGasWei(chains: Pick<ChainPort, 'gasQuote'>, request: GasShape, onChains: readonly ChainName[]): Promise<bigint> {
+export function intentOperations(request: GasShape): number {
+  if (request.action === 'bridge') return 2;
+  if (request.action !== 'rebalance') return 1;
+  const bridged = new Set((request.sources ?? []).filter((s) => s.chain !== request.toChain).map((s) => s.chain));
+  return bridged.size + 1;
+}
+
+/**
+ * The gas an intent is expected to cost: the typical gas of its transactions,
+ * each chain's as its account model runs them (the engine's chainCallsGas
+ * rule: on a `7702` chain an operation's overhead, no top-up), at the highest
+ * gas price now among the chains it may run on. Which of those chains runs
+ * which calls is known only once planned: when any of them is `7702`, every
+ * operation is priced so (an upper bound). An estimate only: a chain that
+ * does not answer now is left out (the intent's planning retries it; its
+ * actual gas is counted receipt by receipt), so a passing node error never
+ * refuses an intent at the door.
+ */
+export async function estimateIntentGasWei(
+  chains: Pick<ChainPort, 'gasQuote' | 'accountModel'>,
+  request: GasShape,
+  onChains: readonly ChainName[],
+): Promise<bigint> {
   if (onChains.length === 0) return 0n;
   const quotes = await Promise.allSettled(onChains.map((c) => chains.gasQuote(c)));
   const price = quotes.reduce((max, q) => (q.status === 'fulfilled' && q.value.gasPriceWei > max ? q.value.gasPriceWei : max), 0n);
-  return intentTxKinds(request).reduce((sum, kind) => sum + TYPICAL_GAS[kind], 0n) * price;
+  const model: AccountModel = onChains.some((c) => chains.accountModel?.(c) === '7702') ? '7702' : 'plain';
+  const calls = chainCallsGas(
+    model,
+    intentTxKinds(request).map((kind) => TYPICAL_GAS[kind]),
+  );
+  return (calls + operationOverheadGas(model) * BigInt(intentOperations(request) - 1)) * price;
 }
 
 /** What an admitted intent holds of its account's gas budget until it is final. */

@@ -91,11 +91,16 @@ function transactionView(t: TransactionRecord): TransactionView {
   return view;
 }
 
-/** A step as clients see it: every stored field, plus its amount exactly in smallest units. */
-export type StepView = Step & { amountUnits: string };
+/** A step as clients see it: every stored field but the internal ones, plus its amount exactly in smallest units. */
+export type StepView = DistributiveOmit<Step, 'permit'> & { amountUnits: string };
 
-/** Copied so callers never share the record; the asset is the step's own, or the intent's (bridges move USDC). */
-const stepView = (s: Step, asset: TokenAsset): StepView => ({ ...s, amountUnits: toUnits(s.amount, 'asset' in s ? s.asset : asset).toString() });
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Copied so callers never share the record; the asset is the step's own, or the intent's (bridges move USDC). A deposit's `permit` is how it is sent, not what it is. */
+function stepView(s: Step, asset: TokenAsset): StepView {
+  const { permit: _permit, ...shown } = s as Step & { permit?: true };
+  return { ...shown, amountUnits: toUnits(s.amount, 'asset' in s ? s.asset : asset).toString() } as StepView;
+}
 
 /** The intent resource of the API's "Intent": amounts as numbers (the API's type) with their exact `…Units` beside them; step amounts stay exact decimal strings. */
 export function toIntentView(i: Intent): IntentView {

@@ -6,7 +6,7 @@ import { getWalletById } from '../wallets/getWallet';
 import { effectivePolicy } from '../policies/walletPolicy';
 import { askedOf, checkWalletChains, namedChains } from './createIntent';
 import type { CreateIntentCommand } from '../../domain/commands';
-import type { ChainName, TokenAsset } from '../../domain/chains';
+import type { AccountModel, ChainName, TokenAsset } from '../../domain/chains';
 import { policyViolation } from '../../domain/errors/policy';
 import { BRIDGE_SPEEDS, EXPECTED_ATTESTATION_SECONDS, type BridgeSpeed, type Intent, type Step, type Strategy } from '../../domain/intent';
 import { cctpFee } from '../../domain/cctpFee';
@@ -27,6 +27,8 @@ import {
   speedOf,
   type PlanningEffects,
   type PlanSuccess,
+  operationOverheadGas,
+  withSupplyPermits,
 } from '../../engine/planning';
 import { stepRequests } from '../../engine/stepRequests';
 
@@ -69,6 +71,11 @@ export interface PreviewStep {
   /** Deposit only: the market's supply APY (percent) and what the deposit earns in a year at it (token units). */
   apy?: number;
   expectedYearlyEarnings?: string;
+  /**
+   * Its transactions' gas; on a `7702` chain the step whose calls close the
+   * chain's user operation also carries what the operation adds (its
+   * validation, the EntryPoint's bookkeeping, a first authorization).
+   */
   gas: { units: string; usd: number; transactions: PreviewTransaction[] };
 }
 
@@ -124,7 +131,7 @@ export interface IntentPreview {
   totals: {
     routeFees: string;
     routeFeesUnits: string;
-    /** Every transaction's gas, as `results.totalGasUsed` counts it (the gas tank's native top-up of the wallet is not counted there, nor here). */
+    /** Every transaction's gas (and every user operation's overhead), as `results.totalGasUsed` counts it (the gas tank's native top-up of the wallet is not counted there, nor here). */
     gasUnits: string;
     gasUsd: number;
     /** lend: what the deposit earns in a year at the APY, token units. */
@@ -186,6 +193,27 @@ const depositOf = (p: PlanSuccess): Extract<Step, { type: 'deposit' }> | undefin
   p.plan.steps.find((s): s is Extract<Step, { type: 'deposit' }> => s.type === 'deposit');
 
 /**
+ * On a `7702` chain the plan's calls there run as one user operation: what
+ * that adds to its calls' gas (operationOverheadGas) is priced once, on the
+ * step whose calls close the operation (the last step with a transaction on
+ * the chain). Plain chains add nothing.
+ */
+async function addOperationOverheads(
+  steps: PreviewStep[],
+  modelOf: (chain: ChainName) => AccountModel,
+  quoteOf: (chain: ChainName) => Promise<GasQuote>,
+): Promise<void> {
+  const closing = new Map<ChainName, PreviewStep>();
+  for (const s of steps) for (const t of s.gas.transactions) closing.set(t.chain, s);
+  for (const [chain, step] of closing) {
+    const overhead = operationOverheadGas(modelOf(chain));
+    if (overhead === 0n) continue;
+    const quote = await quoteOf(chain);
+    step.gas = { ...step.gas, units: (BigInt(step.gas.units) + overhead).toString(), usd: roundUsd(step.gas.usd + usdOf(overhead, quote)) };
+  }
+}
+
+/**
  * POST /intents/preview and Query.previewIntent: the command of POST /intents, planned exactly as the
  * engine would plan it now (same reads, same reservations of in-flight
  * intents, same policy, same pure planner), nothing stored, signed or sent.
@@ -224,7 +252,8 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
   };
   const address = wallet.evmAddress as Address;
   const steps = await Promise.all(
-    result.plan.steps.map(async (step): Promise<PreviewStep> => {
+    // the transactions the intent would send: a deposit that takes a permit is one
+    withSupplyPermits(result.plan.steps, deps.chains).map(async (step): Promise<PreviewStep> => {
       const txs = await Promise.all(
         stepRequests(step).map(async ({ tx, assume }): Promise<PreviewTransaction> => {
           const [estimate, quote] = await Promise.all([deps.chains.estimateGas(address, tx, assume), quoteOf(tx.chain)]);
@@ -263,6 +292,8 @@ export async function previewIntent(deps: PreviewIntentDeps, principal: Principa
       return view;
     }),
   );
+
+  await addOperationOverheads(steps, (chain) => deps.chains.accountModel?.(chain) ?? 'plain', quoteOf);
 
   const fees = steps.reduce((sum, s) => sum + BigInt(s.routeFeeUnits), 0n);
   const preview: IntentPreview = {

@@ -52,6 +52,14 @@ export const aaveV3: LendingProtocolModule = {
     to: poolOf(d),
     data: encodeFunctionData({ abi: aavePoolAbi, functionName: 'supply', args: [m.token, amount, onBehalfOf, 0] }),
   }),
+  supplyWithPermitCall: (d, m, amount, onBehalfOf, p) => ({
+    to: poolOf(d),
+    data: encodeFunctionData({
+      abi: aavePoolAbi,
+      functionName: 'supplyWithPermit',
+      args: [m.token, amount, onBehalfOf, 0, p.deadline, p.v, p.r, p.s],
+    }),
+  }),
   withdrawCall: (d, m, amount, to) => ({
     to: poolOf(d),
     data: encodeFunctionData({ abi: aavePoolAbi, functionName: 'withdraw', args: [m.token, amount === 'max' ? maxUint256 : amount, to] }),

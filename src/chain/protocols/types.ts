@@ -9,6 +9,14 @@ export interface Call {
   data: Hex;
 }
 
+/** An EIP-2612 permit of the supplier's tokens to the protocol's spender, signed by the supplier (`v`, `r`, `s`) and valid until `deadline` (unix seconds). */
+export interface TokenPermit {
+  deadline: bigint;
+  v: number;
+  r: Hex;
+  s: Hex;
+}
+
 /** What a module reads the chain with: the chain's public client and its deployment. */
 export interface ProtocolReader {
   name: ChainName;
@@ -73,6 +81,14 @@ export interface LendingProtocolModule {
   position(m: ManifestMarket): Address;
   /** The supply of `amount` to the market for `onBehalfOf` (the call alone; `supplyCalls` puts the approve before it). */
   supplyCall(d: ChainDeployment, m: ManifestMarket, amount: bigint, onBehalfOf: Address): Call;
+  /**
+   * The supply of `amount` in one call that takes the supplier's EIP-2612
+   * permit of the market's token instead of a standing allowance (Aave:
+   * `supplyWithPermit`). Absent: the protocol has none, a deposit is approve
+   * + supply. Whether the token signs permits is the token's matter (the
+   * chain adapter knows which do).
+   */
+  supplyWithPermitCall?(d: ChainDeployment, m: ManifestMarket, amount: bigint, onBehalfOf: Address, permit: TokenPermit): Call;
   /** The withdraw of `amount` (or everything) to `to`. */
   withdrawCall(d: ChainDeployment, m: ManifestMarket, amount: bigint | 'max', to: Address): Call;
 

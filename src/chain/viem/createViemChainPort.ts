@@ -13,7 +13,7 @@ import { createFeeEstimates } from './feeEstimates';
 import { gasQuote, priceUsd } from './gasQuote';
 import { messageReceived } from './messageReceived';
 import { createNonceSender } from './nonceSender';
-import { sendOperation } from './operations/sendOperation';
+import { createPermitSigner, supplyPermit } from './permit';
 import { readHoldings } from './readHoldings';
 import { readSupplyIndex } from './readSupplyIndex';
 import { readRates } from './readRates';
@@ -22,6 +22,7 @@ import { findReceipt, isKnown, receipt } from './receipts';
 import { replace } from './replace';
 import { createRouteFees } from './routeFees';
 import { send } from './send';
+import { sendOperation } from './operations/sendOperation';
 import { serviceAccounts } from './serviceAccounts';
 import type { ViemChainPort, ViemChainPortOptions } from './viemPortOptions';
 
@@ -74,6 +75,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     topUpWei: o.topUpWei ?? parseEther('0.1'),
   };
   const reads = { access, prices, pollMs, clock };
+  const operations = { access, sendWithNonce, fees: feeEstimates, accounts, clock };
+  const sending = { access, sendWithNonce, fees: feeEstimates, accounts, gas, permits: createPermitSigner(access) };
 
   return {
     chains: deployments.map((d) => d.chain),
@@ -91,9 +94,9 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     routeFees: () => fees.table(),
     dropRouteFees: () => fees.drop(),
     priceUsd: (asset, chain) => priceUsd(prices, asset, chain),
-    send: (signer, tx, onSigned, onGasTopUp) => send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp),
-    sendEvenIfReverting: (gasIfReverts, signer, tx, onSigned, onGasTopUp) =>
-      send({ access, sendWithNonce, fees: feeEstimates, accounts, gas }, signer, tx, onSigned, onGasTopUp, gasIfReverts),
+    send: (signer, tx, onSigned, onGasTopUp) => send(sending, signer, tx, onSigned, onGasTopUp),
+    sendEvenIfReverting: (gasIfReverts, signer, tx, onSigned, onGasTopUp) => send(sending, signer, tx, onSigned, onGasTopUp, gasIfReverts),
+    supplyPermit: (chain, protocol, asset) => supplyPermit(access, chain, protocol, asset),
     rebroadcast: (chain, raw) => rebroadcast(access, chain, raw),
     receipt: (chain, txHash, timeoutMs) => receipt(reads, chain, txHash, timeoutMs),
     findReceipt: (chain, hashes, waitMs) => findReceipt(reads, chain, hashes, waitMs),
@@ -108,9 +111,8 @@ export function createViemChainPort(o: ViemChainPortOptions): ViemChainPort {
     },
     estimateGas: (from, tx, assume) => estimateGas(access, from, tx, assume),
     accountModel: (chain) => o.manifest.chains[chain]?.accountModel ?? 'plain',
-    sendOperation: (wallet, chain, calls, onSigned) => sendOperation({ access, sendWithNonce, fees: feeEstimates, accounts }, wallet, chain, calls, onSigned),
-    sendOperationEvenIfReverting: (gasIfReverts, wallet, chain, calls, onSigned) =>
-      sendOperation({ access, sendWithNonce, fees: feeEstimates, accounts }, wallet, chain, calls, onSigned, gasIfReverts),
+    sendOperation: (wallet, chain, calls, onSigned) => sendOperation(operations, wallet, chain, calls, onSigned),
+    sendOperationEvenIfReverting: (gasIfReverts, wallet, chain, calls, onSigned) => sendOperation(operations, wallet, chain, calls, onSigned, gasIfReverts),
     async close() {
       prices.clear();
       fees.drop();

@@ -7,7 +7,7 @@ import { findMarket, type ChainDeployment, type ManifestMarket } from '../../por
 import { ServiceError } from '../../domain/errors/base';
 import { approveCall } from '../protocols/calls';
 import type { ProtocolRegistry } from '../protocols/registry';
-import type { Call } from '../protocols/types';
+import type { Call, TokenPermit } from '../protocols/types';
 
 export type EncodedTx = Call;
 
@@ -38,15 +38,26 @@ export function spenderAddress(c: EncodingContext, spender: Spender, asset: Toke
   return c.protocols.get(spender).spender(d, marketOf(d, spender, asset));
 }
 
-/** Encodes a transaction request against one chain's deployment; a supply or withdraw is its protocol module's call. */
-export function encodeTx(c: EncodingContext, tx: TxRequest, from: Address): EncodedTx {
+/**
+ * Encodes a transaction request against one chain's deployment; a supply or
+ * withdraw is its protocol module's call. A supply given `permit` (signed by
+ * the sender for it, src/chain/viem/permit.ts) is the module's permit supply.
+ */
+export function encodeTx(c: EncodingContext, tx: TxRequest, from: Address, permit?: TokenPermit): EncodedTx {
   const d = c.deployment;
   switch (tx.kind) {
     case 'approve':
     case 'revoke':
       return approveCall(token(d, tx.asset), spenderAddress(c, tx.spender, tx.asset), tx.kind === 'approve' ? tx.amount : 0n);
-    case 'supply':
-      return c.protocols.get(tx.protocol).supplyCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
+    case 'supply': {
+      const module = c.protocols.get(tx.protocol);
+      const market = marketOf(d, tx.protocol, tx.asset);
+      if (permit === undefined) return module.supplyCall(d, market, tx.amount, from);
+      if (!module.supplyWithPermitCall) {
+        throw new ServiceError('INTERNAL_ERROR', `${tx.protocol} takes no permit supply`, { details: { chain: d.chain, protocol: tx.protocol } });
+      }
+      return module.supplyWithPermitCall(d, market, tx.amount, from, permit);
+    }
     case 'withdraw':
       return c.protocols.get(tx.protocol).withdrawCall(d, marketOf(d, tx.protocol, tx.asset), tx.amount, from);
     case 'burn': {

@@ -10,12 +10,7 @@ import { accountOf, type ServiceAccounts } from './serviceAccounts';
 const bumped = (fee: bigint | undefined): bigint => (fee === undefined ? 0n : (fee * 1125n) / 1000n + 1n);
 const maxOf = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
 
-/**
- * ChainPort.replace: the same transaction at the same nonce, both fee caps
- * bumped (or raised to the current estimate), handed to `onSigned`, then
- * broadcast. A bundle of a user operation (type 4) keeps its authorization
- * list: the wallet's authorization is carried again, never signed again.
- */
+/** ChainPort.replace: the same transaction at the same nonce, both fee caps bumped (or raised to the current estimate), handed to `onSigned`, then broadcast. */
 export async function replace(
   ctx: { access: ChainAccess; accounts: ServiceAccounts },
   signer: TxSigner,
@@ -32,7 +27,7 @@ export async function replace(
   const now = await access.call(sent.chain, (x) => x.client.estimateFeesPerGas());
   const maxPriorityFeePerGas = maxOf(bumped(before.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
   const maxFeePerGas = maxOf(bumped(before.maxFeePerGas), now.maxFeePerGas, maxPriorityFeePerGas);
-  const common = {
+  const fields = {
     chainId: c.chain.id,
     to: before.to,
     data: before.data,
@@ -42,10 +37,11 @@ export async function replace(
     maxFeePerGas,
     maxPriorityFeePerGas,
   };
+  // A bundle that delegates its wallet keeps the authorization the wallet signed (still unused, as the bundle was not mined).
   const raw =
     before.type === 'eip7702'
-      ? await account.signTransaction({ ...common, type: 'eip7702', authorizationList: before.authorizationList ?? [] })
-      : await account.signTransaction({ ...common, type: 'eip1559' });
+      ? await account.signTransaction({ ...fields, type: 'eip7702', authorizationList: before.authorizationList ?? [] })
+      : await account.signTransaction({ ...fields, type: 'eip1559' });
   const signed: SignedTx = { chain: sent.chain, kind: sent.kind, txHash: keccak256(raw), from: account.address, nonce: before.nonce, raw };
   await onSigned(signed);
   try {

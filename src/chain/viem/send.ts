@@ -6,6 +6,7 @@ import type { FeeEstimates } from './feeEstimates';
 import { topUpGas, type GasTopUpContext } from './gasTopUp';
 import { isExecutionRevert, revertReason } from './nodeErrors';
 import type { NonceSender } from './nonceSender';
+import type { PermitSigner } from './permit';
 import { accountOf, type ServiceAccounts } from './serviceAccounts';
 
 export interface SendContext {
@@ -14,6 +15,7 @@ export interface SendContext {
   fees: FeeEstimates;
   accounts: ServiceAccounts;
   gas: GasTopUpContext;
+  permits: PermitSigner;
 }
 
 /**
@@ -60,7 +62,9 @@ async function signAndSend(
 ): Promise<SignedTx> {
   const { access } = ctx;
   const c = access.client(tx.chain);
-  const { to, data } = encodeTx(c, tx, account.address);
+  // a permit supply's permit is signed once: a fresh nonce below, or a fee-bumped replacement, carries the same one
+  const permit = tx.kind === 'supply' && tx.permit ? await ctx.permits.sign(account, tx) : undefined;
+  const { to, data } = encodeTx(c, tx, account.address, permit);
   const estimate = () =>
     access
       .call(tx.chain, (x) => x.client.estimateGas({ account: account.address, to, data }))

@@ -69,18 +69,16 @@ export interface ViemChainPortOptions {
  * way to forget the cached route fees (a test that changes them), and a send
  * that signs a call whose estimate fails at `gasIfReverts` instead of refusing
  * it (it is mined and reverts: the sandbox's injected reverts,
- * chain/sandbox/injectedReverts.ts); the same for a user operation: a batch
- * whose run reverts gets `gasIfReverts` of execution gas and is bundled, so
- * its receipt says the operation failed and which call.
+ * chain/sandbox/injectedReverts.ts).
  */
-export type ViemChainPort = Required<Pick<ChainPort, 'sendOperation' | 'accountModel'>> &
-  ChainPort & {
-    faults: FaultRegistry;
-    client(chain: ChainName): ChainClient;
-    dropRouteFees(): void;
-    sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
-    sendOperationEvenIfReverting(
-      gasIfReverts: bigint,
-      ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
-    ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
-  };
+export type ViemChainPort = Required<Pick<ChainPort, 'sendOperation' | 'accountModel'>> & ChainPort & {
+  faults: FaultRegistry;
+  client(chain: ChainName): ChainClient;
+  dropRouteFees(): void;
+  sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+  /** sendOperation without the simulation's refusal: the calls run with `gasIfReverts` and a reverting one is mined (injected reverts). */
+  sendOperationEvenIfReverting(
+    gasIfReverts: bigint,
+    ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
+  ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
+};

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../domain/errors/base';
 import type { Intent, Step } from '../../domain/intent';
 import { subTransactions, type SubTxSpec } from '../stepRequests';
-import { findSubTx, stepRecords, type SubTxRecord } from '../../domain/txRecords';
+import { failedOnChain, findSubTx, stepRecords, type SubTxRecord } from '../../domain/txRecords';
 import { executionOrder, modelOf, unitsOfOperation, type ExecUnit } from './operations';
 
 /** The next unit of work of an executing intent. */
@@ -24,6 +24,12 @@ export type NextAction =
 
 const confirmed = (intent: Intent, step: Step, spec: SubTxSpec): boolean => findSubTx(intent.results, step.index, spec.kind)?.status === 'confirmed';
 
+/** The unit's record, unless it was rolled back with a failed operation (then it is to be sent again). */
+function liveRecord(intent: Intent, u: ExecUnit): SubTxRecord | undefined {
+  const record = findSubTx(intent.results, u.step.index, u.spec.kind);
+  return record?.rolledBack ? undefined : record;
+}
+
 /**
  * The run of unsent units on one `7702` chain starting at `order[from]`: the
  * calls that go into one user operation. It ends at another chain, at a unit
@@ -35,8 +41,8 @@ function operationRun(intent: Intent, order: readonly ExecUnit[], from: number):
   const run: ExecUnit[] = [];
   for (let i = from; i < order.length; i++) {
     const u = order[i]!;
-    if (u.spec.chain !== chain || findSubTx(intent.results, u.step.index, u.spec.kind) !== undefined) break;
-    if (stepRecords(intent.results, u.step.index).some((r) => r.status === 'reverted')) break;
+    if (u.spec.chain !== chain || liveRecord(intent, u) !== undefined) break;
+    if (stepRecords(intent.results, u.step.index).some(failedOnChain)) break;
     run.push(u);
   }
   return run;
@@ -67,10 +73,10 @@ export function nextAction(intent: Intent): NextAction {
   const order = executionOrder(intent);
   for (const [i, { step, spec }] of order.entries()) {
     if (step.status === 'completed' || confirmed(intent, step, spec)) continue;
-    const reverted = stepRecords(intent.results, step.index).find((r) => r.status === 'reverted');
+    const reverted = stepRecords(intent.results, step.index).find(failedOnChain);
     if (reverted !== undefined) return { type: 'reverted', step, record: reverted };
     if (step.status === 'pending') return { type: 'start-step', step };
-    const record = findSubTx(intent.results, step.index, spec.kind);
+    const record = liveRecord(intent, { step, spec });
     if (record?.operation !== undefined) return { type: 'operation', units: unitsOfOperation(intent, record), record };
     if (record !== undefined) return { type: 'sub-tx', step, spec, record };
     if (modelOf(intent, spec.chain) !== '7702') return { type: 'sub-tx', step, spec };

@@ -8,10 +8,12 @@ import { stepRequest, type SubTxSpec } from '../stepRequests';
 /**
  * The `revoke` a failed step owes: its approve was confirmed but the spend it
  * allowed (supply, burn) was not, so the allowance would outlive the intent.
+ * A permit supply owes none.
  * Null when there is none, or when the revoke is confirmed already.
  */
 export function leftoverAllowance(step: Step, results: Intent['results']): SubTxSpec | null {
-  if (step.type === 'withdraw') return null;
+  // a permit lives and dies with its supply: a reverted one left no allowance
+  if (step.type === 'withdraw' || (step.type === 'deposit' && step.permit)) return null;
   const spend = step.type === 'deposit' ? 'supply' : 'burn';
   const confirmed = (kind: TxKind): boolean => findSubTx(results, step.index, kind)?.status === 'confirmed';
   if (!confirmed('approve') || confirmed(spend) || confirmed('revoke')) return null;

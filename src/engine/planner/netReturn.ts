@@ -1,4 +1,5 @@
-import type { ChainName } from '../../domain/chains';
+import type { AccountModel, ChainName } from '../../domain/chains';
+import { chainCallsGas } from '../operationGas';
 import { fromUnits } from '../../domain/money';
 import { consolidate } from './consolidate';
 import type { NetReturnOptions, PlannerInput, RateQuote, StepGasUsd } from './types';
@@ -35,18 +36,27 @@ const usd = (wei: bigint, price: ChainGasPrice): number => (Number(wei * price.g
 
 /**
  * Gas in USD of every deposit and bridge step between `chains`, from each
- * chain's gas price and ETH/USD and the gas of each transaction kind.
- * Pure: the caller reads the prices.
+ * chain's gas price and ETH/USD and the gas of each transaction kind, each
+ * chain's calls priced as its account model runs them (chainCallsGas; absent:
+ * plain): on a `7702` chain a deposit's approve + supply are one operation,
+ * a bridge's approve + burn one on its source, and its mint rides in the
+ * destination's operation with the deposit (whose overhead is counted once,
+ * there). Pure: the caller reads the prices and the models.
  */
-export function stepGasUsd(prices: Partial<Record<ChainName, ChainGasPrice>>, gas: Readonly<Record<RankedTxKind, bigint>>): StepGasUsd {
+export function stepGasUsd(
+  prices: Partial<Record<ChainName, ChainGasPrice>>,
+  gas: Readonly<Record<RankedTxKind, bigint>>,
+  models: Partial<Record<ChainName, AccountModel>> = {},
+): StepGasUsd {
   const out: StepGasUsd = { deposit: {}, bridge: {} };
   const chains = Object.keys(prices) as ChainName[];
+  const modelOf = (chain: ChainName): AccountModel => models[chain] ?? 'plain';
   for (const chain of chains) {
     const p = prices[chain]!;
-    out.deposit[chain] = usd(gas.approve + gas.supply, p);
+    out.deposit[chain] = usd(chainCallsGas(modelOf(chain), [gas.approve, gas.supply]), p);
     for (const to of chains) {
       if (to === chain) continue;
-      (out.bridge[chain] ??= {})[to] = usd(gas.approve + gas.burn, p) + usd(gas.mint, prices[to]!);
+      (out.bridge[chain] ??= {})[to] = usd(chainCallsGas(modelOf(chain), [gas.approve, gas.burn]), p) + usd(gas.mint, prices[to]!);
     }
   }
   return out;

@@ -54,7 +54,10 @@ const PreviewTransactionRef = builder.objectRef<PreviewTransaction>('PreviewTran
 const PreviewStepGasRef = builder.objectRef<PreviewStep['gas']>('PreviewStepGas').implement({
   description: 'The gas of one previewed step.',
   fields: (t) => ({
-    units: t.exposeString('units', { description: 'Gas of every transaction of the step (integer string).' }),
+    units: t.exposeString('units', {
+      description:
+        "Gas of every transaction of the step (integer string); on a chain of user operations (account model 7702) the step closing the chain's operation also carries what the operation adds.",
+    }),
     usd: t.exposeFloat('usd', { description: 'What that gas costs now, in USD.' }),
     transactions: t.field({ type: [PreviewTransactionRef], description: 'The transactions, in order.', resolve: (g) => g.transactions }),
   }),

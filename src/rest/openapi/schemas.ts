@@ -234,7 +234,10 @@ export const intentPreviewSchema = z
           apy: z.number().optional().meta({ description: 'Deposit: the market APY, percent' }),
           expectedYearlyEarnings: decimalAmount.optional().meta({ description: 'Deposit: what it earns in a year at the APY, token units' }),
           gas: z.strictObject({
-            units: units.meta({ description: 'Gas of the step, every transaction' }),
+            units: units.meta({
+              description:
+                "Gas of the step, every transaction; on a chain of user operations (account model 7702) the step closing the chain's operation also carries what the operation adds",
+            }),
             usd: z.number().meta({ description: "At each chain's gas price and ETH/USD feed now" }),
             transactions: z.array(
               z.strictObject({

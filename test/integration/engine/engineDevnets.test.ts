@@ -23,6 +23,7 @@ import { SANDBOX_KEYS } from '../../../src/chain/sandbox/accounts';
 import { startIrisServer } from '../../../src/chain/sandbox/iris/irisServer';
 import { createViemChainPort } from '../../../src/chain/viem/createViemChainPort';
 import { CHAINS } from '../../../src/domain/chains';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../../helpers/withoutPermits';
 
 /**
  * The engine against the real sandbox devnets (jest global setup) through the
@@ -144,7 +145,13 @@ async function usdcHoldings(address: Address, chain: ChainName): Promise<{ balan
 }
 
 beforeAll(async () => {
-  chains = await startChains({ chainMode: 'sandbox', sandboxManifestPath: process.env.SANDBOX_MANIFEST, sandboxBlockTimeMs: 0, rpcUrls: {} });
+  chains = await startChains({
+    chainMode: 'sandbox',
+    sandboxManifestPath: process.env.SANDBOX_MANIFEST,
+    sandboxBlockTimeMs: 0,
+    rpcUrls: {},
+    protocols: PROTOCOLS_WITHOUT_PERMITS,
+  });
   store = createMemoryStore();
   keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });
 });

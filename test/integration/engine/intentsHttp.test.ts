@@ -15,6 +15,7 @@ import {
   usdcOn,
   type IntentHttp,
 } from './intentsHttpHelpers';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../../helpers/withoutPermits';
 
 /**
  * Lend, withdraw and bridge intents end to end: POST /v1/intents on the real
@@ -28,7 +29,7 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   // pro: enough monthly credits for the polling (wallets still act on the three test chains only)
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
@@ -287,7 +288,7 @@ describe('bridge', () => {
 describe('two service instances on the same devnets', () => {
   let other: TestServer;
   beforeAll(async () => {
-    other = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+    other = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   });
   afterAll(() => other?.stop());
 

@@ -16,6 +16,7 @@ import {
   usdcOn,
   type IntentHttp,
 } from './intentsHttpHelpers';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../../helpers/withoutPermits';
 
 /**
  * Intents over HTTP against injected faults and changed rates. Both are
@@ -29,7 +30,7 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: '' });
+  srv = await startTestServer({ SANDBOX_MANIFEST: '' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
 }, 60_000);

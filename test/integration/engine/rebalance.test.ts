@@ -14,6 +14,7 @@ import {
   usdcOn,
   type IntentHttp,
 } from './intentsHttpHelpers';
+import { PROTOCOLS_WITHOUT_PERMITS } from '../../helpers/withoutPermits';
 
 /**
  * Rebalance intents end to end on the shared sandbox devnets: a position lent
@@ -28,7 +29,7 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
 });

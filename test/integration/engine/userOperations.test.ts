@@ -1,7 +1,7 @@
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { ADMIN_TOKEN, startTestServer, type Json, type TestServer } from '../../helpers/server';
 import type { ChainName } from '../../../src/domain/chains';
-import { expectPositionNear, intentHttp, positionsOf, txKinds, usdc, usdcOn, type IntentHttp } from './intentsHttpHelpers';
+import { decimal, expectPositionNear, intentHttp, positionsOf, txKinds, usdc, usdcOn, type IntentHttp } from './intentsHttpHelpers';
 
 /**
  * Intents on 7702 chains end to end, over HTTP on the service's own devnets
@@ -96,8 +96,8 @@ describe('user operations (every chain 7702)', () => {
     expect(Object.values(await blocksPerChain(done)).map((b) => b.length)).toEqual([1]);
     expect(await ethOf('base-sepolia', w.address)).toBe(0n);
     expect(await codeOf('base-sepolia', w.address)).toBe(designator('base-sepolia'));
-    const wallet = await srv.rest('GET', `/v1/wallets/${w.id}`, { key });
-    expect(wallet.body.address).toBe(w.address);
+    const balances = await api.balances(w.id);
+    expect(balances.address).toBe(w.address);
     const after = await api.balances(w.id);
     expectPositionNear(lentOn(after, 'base-sepolia'), usdc('5'));
     expect(usdcOn(after, 'base-sepolia')).toBe(0n);
@@ -135,17 +135,14 @@ describe('user operations (every chain 7702)', () => {
     expect((await api.run({ walletId: w.id, action: 'lend', amount: 3, chain: 'arbitrum-sepolia' })).status).toBe('completed');
     expect((await api.run({ walletId: w.id, action: 'lend', amount: 3, chain: 'ethereum-sepolia' })).status).toBe('completed');
 
-    const done = await api.run({
-      walletId: w.id,
-      action: 'rebalance',
-      amount: '6',
-      toChain: 'base-sepolia',
-      toProtocol: 'aave-v3',
-      sources: [
-        { chain: 'arbitrum-sepolia', protocol: 'aave-v3', amount: '3' },
-        { chain: 'ethereum-sepolia', protocol: 'aave-v3', amount: '3' },
-      ],
-    });
+    // each source is the position its lend made (the chain's best market; Compound rounds a unit down)
+    const lent = await api.balances(w.id);
+    const sources = lent.chains.flatMap((c: Json) =>
+      c.positions.filter((p: Json) => p.asset === 'USDC').map((p: Json) => ({ chain: c.chain, protocol: p.protocol, amount: decimal(BigInt(p.balance)) })),
+    );
+    expect(sources).toHaveLength(2);
+    const total = sources.reduce((sum: bigint, x: Json) => sum + usdc(x.amount), 0n);
+    const done = await api.run({ walletId: w.id, action: 'rebalance', amount: decimal(total), toChain: 'base-sepolia', toProtocol: 'aave-v3', sources });
 
     expectCompletedInOperations(done);
     const perChain = hashesPerChain(done);
@@ -168,9 +165,11 @@ describe('failures inside a batch', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toMatchObject({ code: 'DEPOSIT_FAILED', details: { step: 1, type: 'deposit', kind: 'supply' } });
     expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
-    // one operation, mined and reverted whole: its failing call carries the gas, nothing else was sent (no revoke owed)
-    expect(txKinds(done)).toEqual(['supply@base-sepolia']);
-    expect(done.results.transactions[0].status).toBe('reverted');
+    // one operation, mined and reverted whole: both calls reverted, the failing one carries the gas; no allowance stands, no revoke owed
+    expect(txKinds(done)).toEqual(['approve@base-sepolia', 'supply@base-sepolia']);
+    expect(done.results.transactions.map((t: Json) => t.status)).toEqual(['reverted', 'reverted']);
+    expect(new Set(done.results.transactions.map((t: Json) => t.txHash)).size).toBe(1);
+    expect(BigInt(done.results.transactions[1].gasUsed)).toBeGreaterThan(0n);
     const after = await api.balances(w.id);
     expect(usdcOn(after, 'base-sepolia')).toBe(usdc('5'));
     expect(positionsOf(after)).toEqual([]);
@@ -186,7 +185,8 @@ describe('failures inside a batch', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toMatchObject({ code: 'BRIDGE_FAILED', details: { step: 1, type: 'bridge', kind: 'burn' } });
     expect(done.results).toMatchObject({ failedStep: 1, completedSteps: 0 });
-    expect(txKinds(done)).toEqual(['burn@ethereum-sepolia']);
+    expect(txKinds(done)).toEqual(['approve@ethereum-sepolia', 'burn@ethereum-sepolia']);
+    expect(done.results.transactions.map((t: Json) => t.status)).toEqual(['reverted', 'reverted']);
     const after = await api.balances(w.id);
     expect(usdcOn(after, 'ethereum-sepolia')).toBe(usdc('4'));
     expect(usdcOn(after, 'base-sepolia')).toBe(0n);

@@ -144,7 +144,7 @@ describe('executor: user operations (7702 chains)', () => {
     expect(minted).toEqual(['49990000', '50000000']);
   });
 
-  test('error: a failed operation marks its failing call reverted, drops the others, and the calls before the failing step run again without it', () => {
+  test('error: a failed operation reverts every call (the failing one carrying the gas, the others rolled back), and the calls before the failing step run again without it', () => {
     const i = startAll(executingIntent(bridgeThenDepositPlan(), { 'arbitrum-sepolia': 'plain', 'base-sepolia': '7702' }));
     // the source runs plain: approve and burn confirmed, then mint + approve + supply go into one operation on base-sepolia
     const plainDone = (kind: 'approve' | 'burn', n: number): SubTxRecord => ({
@@ -165,7 +165,11 @@ describe('executor: user operations (7702 chains)', () => {
     intent = transition(intent, { type: 'opSigned', calls, tx: { chain: 'base-sepolia', txHash: bundle, raw: '0x02', userOpHash: opHash } }, at);
     intent = transition(intent, { type: 'opMined', calls, receipt: { txHash: bundle, status: 'reverted', gasUsed: 90n, gasCostUsd: 0.09 }, failedCall: 2 }, at);
     const records = intent.results!.transactions as SubTxRecord[];
-    expect(records.filter((r) => r.chain === 'base-sepolia').map((r) => [r.step, r.kind, r.status, r.gasUsed])).toEqual([[1, 'supply', 'reverted', '90']]);
+    expect(records.filter((r) => r.chain === 'base-sepolia').map((r) => [r.step, r.kind, r.status, r.gasUsed, r.rolledBack])).toEqual([
+      [0, 'mint', 'reverted', '0', true],
+      [1, 'approve', 'reverted', '0', true],
+      [1, 'supply', 'reverted', '90', undefined],
+    ]);
     // the mint runs again, alone, before the deposit fails
     const again = nextAction(intent);
     expect(again.type).toBe('operation');
