@@ -81,7 +81,7 @@ test('behavior: a stuck first bundle (type 4) is replaced with its authorization
   expect(await opNonce(wallet.address)).toBe(1n);
 });
 
-test("error: a bundle persisted but never broadcast, whose gas-tank nonce another transaction took, is NonceConsumedError on rebroadcast (its operation did not land)", async () => {
+test('error: a bundle persisted but never broadcast, whose gas-tank nonce another transaction took, is NonceConsumedError on rebroadcast (its operation did not land)', async () => {
   const wallet = privateKeyToAccount(generatePrivateKey());
   await mintUsdc(wallet.address, 1_000_000n);
   let persisted: SignedOperation | undefined;
