@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { PLAN_NAMES } from './domain/plans';
 import { parseEther, type Hex } from 'viem';
 import { API_KEY_PATTERN } from './app/accounts/apiKeyFormat';
-import { CHAIN_NAMES, type ChainName } from './domain/chains';
+import { CHAIN_NAMES, TEST_CHAINS, type ChainName } from './domain/chains';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS } from './chain/sandbox/accounts';
 import { SANDBOX_MARKET_MODES, type SandboxMarketMode } from './chain/sandbox/marketLayout';
 import { parseSandboxAccountModels, type SandboxAccountModels } from './chain/sandbox/accountModels';
+import { SANDBOX_TIMINGS, stuckAfterMsAt, testnetPace, type SandboxTiming } from './chain/sandbox/timing';
 
 /** The sandbox's account model where SANDBOX_ACCOUNT_MODEL names none (one constant: src/chain/sandbox/accountModels.ts). */
 export { DEFAULT_SANDBOX_ACCOUNT_MODEL } from './chain/sandbox/accountModels';
@@ -42,6 +43,14 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     SANDBOX_BLOCK_TIME_MS: z.coerce.number().int().min(0).default(0),
+    SANDBOX_TIMING: z
+      .enum(SANDBOX_TIMINGS, { error: "must be instant (one block per transaction) or testnets (the test networks' block times and attestation delays)" })
+      .default('instant'),
+    SANDBOX_SPEED: z.coerce
+      .number({ error: 'must be a number' })
+      .min(1, 'must be a factor of at least 1 (10 runs the test networks ten times faster)')
+      .max(1_000_000, 'must be at most 1000000')
+      .optional(),
     SANDBOX_MANIFEST: z.string().optional(),
     SANDBOX_MARKETS: z.enum(SANDBOX_MARKET_MODES, { error: `must be one of ${SANDBOX_MARKET_MODES.join(', ')}` }).default('all'),
     SANDBOX_ACCOUNT_MODEL: z
@@ -165,6 +174,16 @@ const envSchema = z
       if (env.OIDC_ISSUER)
         ctx.addIssue({ code: 'custom', path: ['DEV_SIGNIN'], message: 'cannot be combined with OIDC_ISSUER (one sign-in provider at a time)' });
     }
+    if (env.SANDBOX_TIMING === 'testnets' && env.SANDBOX_BLOCK_TIME_MS > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_BLOCK_TIME_MS'],
+        message: 'cannot be combined with SANDBOX_TIMING=testnets, which mines each chain at its own block time',
+      });
+    }
+    if (env.SANDBOX_SPEED !== undefined && env.SANDBOX_TIMING !== 'testnets') {
+      ctx.addIssue({ code: 'custom', path: ['SANDBOX_SPEED'], message: 'applies to SANDBOX_TIMING=testnets only (instant timing has no pace to speed up)' });
+    }
     if (env.CHAIN_MODE === 'rpc') {
       // With pkcs11 the service keys are in the token (npm run keys:create-service), not in the environment.
       const needed =
@@ -248,6 +267,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
   sandboxBlockTimeMs: number;
+  /** SANDBOX_TIMING and SANDBOX_SPEED: `testnets` mines each devnet at its network's block time and delays attestations as Circle's service does, `speed` times faster. */
+  sandboxTiming: { timing: SandboxTiming; speed: number };
   sandboxManifestPath?: string;
   /** Sandbox lending markets: `all` (the real layout plus sandbox-only USDC markets) or `testnets` (exactly the real layout). */
   sandboxMarkets: SandboxMarketMode;
@@ -349,6 +370,16 @@ function allowedHosts(e: Env): AllowedHost[] {
   return [...loopback, { host: u.hostname.toLowerCase(), ...(u.port ? { port: u.port } : {}) }];
 }
 
+/**
+ * Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute. At the test
+ * networks' pace, a healthy transaction may wait a whole block (12 s on Sepolia): 2.5 blocks of the slowest chain.
+ */
+function defaultStuckAfterMs(e: Env): number {
+  if (e.CHAIN_MODE !== 'sandbox') return 60_000;
+  if (e.SANDBOX_TIMING !== 'testnets') return 5_000;
+  return stuckAfterMsAt(testnetPace(TEST_CHAINS, e.SANDBOX_SPEED ?? 1), 5_000);
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -379,6 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     sandboxBlockTimeMs: e.SANDBOX_BLOCK_TIME_MS,
+    sandboxTiming: { timing: e.SANDBOX_TIMING, speed: e.SANDBOX_SPEED ?? 1 },
     sandboxManifestPath: e.SANDBOX_MANIFEST || undefined,
     sandboxMarkets: e.SANDBOX_MARKETS,
     sandboxAccountModels: parseSandboxAccountModels(e.SANDBOX_ACCOUNT_MODEL) as SandboxAccountModels,
@@ -388,8 +420,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attestationApiUrl: e.ATTESTATION_API_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphqlFastPath: e.GRAPHQL_FAST_PATH === 'on',
-    // Devnets mine at once, so a transaction waiting seconds there is stuck; a public chain gets a minute.
-    txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? (e.CHAIN_MODE === 'sandbox' ? 5_000 : 60_000),
+    txStuckAfterMs: e.TX_STUCK_AFTER_MS ?? defaultStuckAfterMs(e),
     intentLeaseMs: e.INTENT_LEASE_MS,
     txRetryMaxMs: e.TX_RETRY_MAX_MS,
     webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, allowLoopback: e.CHAIN_MODE === 'sandbox' && isDevelopment(e) },

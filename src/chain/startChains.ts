@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseEther, parseUnits, type Address, type Hex } from 'viem';
-import type { ChainName } from '../domain/chains';
+import { TEST_CHAINS, type ChainName } from '../domain/chains';
 import { createSystemClock, type Clock } from '../domain/clock';
 import type { ChainPort } from '../ports/chain';
 import type { SandboxManifest } from '../ports/deploymentManifest';
@@ -10,6 +10,7 @@ import { withInjectedReverts } from './sandbox/injectedReverts';
 import type { ProtocolRegistry } from './protocols/registry';
 import type { SandboxMarketMode } from './sandbox/marketLayout';
 import { withSandboxAccountModels, type SandboxAccountModels } from './sandbox/accountModels';
+import { testnetPace, type SandboxPace, type SandboxTiming } from './sandbox/timing';
 import { SANDBOX_ADDRESSES, SANDBOX_KEYS, SANDBOX_NATIVE_BALANCE_WEI } from './sandbox/accounts';
 import type { ServiceAccounts } from './viem/serviceAccounts';
 import { createViemChainPort, type ServiceKeys } from './viem/createViemChainPort';
@@ -28,6 +29,8 @@ export interface ChainsConfig {
   /** Attach to devnets already running (tests) instead of starting new ones. */
   sandboxManifestPath?: string;
   sandboxBlockTimeMs: number;
+  /** A sandbox started here at the test networks' pace (`testnets`), `speed` times faster; default instant. */
+  sandboxTiming?: { timing: SandboxTiming; speed: number };
   /** Sandbox lending markets: the real layout plus sandbox-only USDC markets (`all`, default), or exactly the real one (`testnets`). */
   sandboxMarkets?: SandboxMarketMode;
   /** Sandbox: each chain's account model, set on the started sandbox's manifest and on a loaded one (absent: the manifest's own). */
@@ -144,10 +147,12 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     };
   }
 
+  const pace = sandboxPace(cfg);
   const sandbox = cfg.sandboxManifestPath
     ? null
     : await startSandbox({
         blockTimeMs: cfg.sandboxBlockTimeMs,
+        pace,
         markets: cfg.sandboxMarkets,
         protocols: cfg.protocols,
         accountModels: cfg.sandboxAccountModels,
@@ -165,6 +170,7 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
     faucetKey: SANDBOX_KEYS.faucet as Hex,
     faults: port.faults,
     blockTimeMs: cfg.sandboxBlockTimeMs,
+    blockTimesMs: pace?.blockTimeMs,
   });
   // Service keys other than the sandbox's well-known ones (a PKCS#11 token's) get the sandbox accounts' native balance.
   const faucet = cfg.serviceAccounts?.faucet.address ?? SANDBOX_ADDRESSES.faucet;
@@ -185,6 +191,12 @@ export async function startChains(cfg: ChainsConfig, hooks: ChainHooks = {}): Pr
       await sandbox?.stop();
     },
   };
+}
+
+/** The pace of a sandbox started with SANDBOX_TIMING=testnets (its three test networks), else none: instant. */
+function sandboxPace(cfg: ChainsConfig): SandboxPace | undefined {
+  if (cfg.sandboxTiming?.timing !== 'testnets') return undefined;
+  return testnetPace(TEST_CHAINS, cfg.sandboxTiming.speed);
 }
 
 /** Sets each address's native balance on every devnet to the sandbox accounts' (once: one already funded is left as it is). */

@@ -2,7 +2,7 @@ import { isChainName, type AccountModel, type ChainName } from '../../domain/cha
 import type { SandboxManifest } from '../../ports/deploymentManifest';
 
 /** The sandbox's account model where SANDBOX_ACCOUNT_MODEL does not name one. */
-export const DEFAULT_SANDBOX_ACCOUNT_MODEL: AccountModel = 'plain';
+export const DEFAULT_SANDBOX_ACCOUNT_MODEL: AccountModel = '7702';
 
 /** The sandbox's account model per chain: `chains` where listed, else `default`. */
 export interface SandboxAccountModels {

@@ -17,8 +17,8 @@ export interface FundedAccount {
 /** Options of startDevnets. */
 export interface DevnetOptions {
   chains: readonly ChainName[];
-  /** Interval mining every `blockTimeMs` ms instead of one block per transaction. */
-  blockTimeMs?: number;
+  /** Interval mining every `blockTimeMs` ms instead of one block per transaction: one time for every chain, or per chain (a chain not listed automines). */
+  blockTimeMs?: number | Partial<Record<ChainName, number>>;
   /** Chain i listens on basePort + i; default: port 0, so the OS picks and the node reports what it got. */
   basePort?: number;
   /** Default: the four sandbox accounts with SANDBOX_NATIVE_BALANCE_WEI each. */
@@ -106,7 +106,8 @@ export async function startDevnets(options: DevnetOptions): Promise<Devnets> {
       const chainId = CHAINS[name].chainId;
       const port = options.basePort !== undefined ? await assertPortFree(host, options.basePort + i) : 0;
       const configPath = join(dir, `${name}.hardhat.config.js`);
-      writeFileSync(configPath, hardhatConfig(chainId, accounts, options.blockTimeMs));
+      const blockTimeMs = typeof options.blockTimeMs === 'number' ? options.blockTimeMs : options.blockTimeMs?.[name];
+      writeFileSync(configPath, hardhatConfig(chainId, accounts, blockTimeMs));
       const output: NodeOutput = { tail: '' };
       const child = spawnNode(configPath, host, port, preload, output);
       nodes.push({ name, chainId, child, output, configPath });

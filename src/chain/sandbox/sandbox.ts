@@ -7,6 +7,7 @@ import type { Address, Hex } from 'viem';
 import type { SandboxAccountModels } from './accountModels';
 import { CHAINS } from '../../domain/chains';
 import { startIrisServer, type IrisServer } from './iris/irisServer';
+import type { SandboxPace } from './timing';
 import type { MarketLayout, SandboxMarketMode } from './marketLayout';
 import type { ProtocolRegistry } from '../protocols/registry';
 
@@ -18,6 +19,8 @@ export interface SandboxOptions {
   chains?: readonly ChainName[];
   /** Interval mining (ms per block) after deployment; default: one block per transaction. */
   blockTimeMs?: number;
+  /** Per chain, instead of `blockTimeMs` and `attestationDelaysMs`: block times after deployment and attestation delays per source chain (testnetPace). */
+  pace?: SandboxPace;
   /** Fee of a fast CCTP transfer in basis points on every route, as the attestation service's fee route answers (default 0; standard transfers are free). */
   fastFeeBps?: number;
   /** How long the attestation service keeps a burn pending, per finality level (default fast 20 ms, standard 100 ms: the real waits scaled down, in order). */
@@ -93,7 +96,12 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
       accountModels: options.accountModels,
       gasTank: options.gasTank,
     });
-  const blockTimeMs = options.blockTimeMs;
+  // Deployment automines (some 80 transactions per chain would take minutes at 12 s blocks); the pace starts after it.
+  const blockTimeOf = (chain: ChainName): number | undefined => options.pace?.blockTimeMs[chain] ?? options.blockTimeMs;
+  const paceChain = async (chain: ChainName): Promise<void> => {
+    const ms = blockTimeOf(chain);
+    if (ms !== undefined && ms > 0) await setBlockTime(devnets.chains[chain]!.rpcUrl, ms);
+  };
   let iris: IrisServer | undefined;
   try {
     const deployStarted = Date.now();
@@ -109,12 +117,11 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
       attesterKey: SANDBOX_KEYS.attester,
       feesBps: { fast: options.fastFeeBps ?? 0, standard: 0 },
       delaysMs: options.attestationDelaysMs,
+      delaysBySourceMs: options.pace?.attestationDelayMs,
     });
     const manifest: SandboxManifest = { ...deployed, attestationApi: iris.url };
     const deployMs = Date.now() - deployStarted;
-    if (blockTimeMs !== undefined && blockTimeMs > 0) {
-      await Promise.all(Object.values(devnets.chains).map((c) => setBlockTime(c.rpcUrl, blockTimeMs)));
-    }
+    await Promise.all((Object.keys(devnets.chains) as ChainName[]).map(paceChain));
     const running = iris;
     return {
       manifest,
@@ -128,7 +135,7 @@ async function startSandboxOnce(options: SandboxOptions): Promise<Sandbox> {
         if (JSON.stringify(again.chains[chain]) !== JSON.stringify(manifest.chains[chain])) {
           throw new Error(`sandbox: ${chain} came back with other contract addresses than its manifest`);
         }
-        if (blockTimeMs !== undefined && blockTimeMs > 0) await setBlockTime(devnets.chains[chain]!.rpcUrl, blockTimeMs);
+        await paceChain(chain);
       },
       async stop() {
         await running.close();

@@ -18,11 +18,14 @@ export function createSandboxControls(o: {
   faults: FaultRegistry;
   /** The devnets' usual mining: one block per transaction (0) or one every `blockTimeMs`. */
   blockTimeMs?: number;
+  /** Per chain, instead of `blockTimeMs` (SANDBOX_TIMING=testnets). */
+  blockTimesMs?: Partial<Record<ChainName, number>>;
 }): SandboxControls {
   const stalls = new Map<ChainName, NodeJS.Timeout>();
   const rpc = (c: ChainClient, method: string, params: unknown[]) => c.client.request({ method: method as never, params: params as never });
+  const blockTimeOf = (chain: ChainName): number => o.blockTimesMs?.[chain] ?? o.blockTimeMs ?? 0;
   async function resume(c: ChainClient): Promise<void> {
-    const blockTimeMs = o.blockTimeMs ?? 0;
+    const blockTimeMs = blockTimeOf(c.name);
     await rpc(c, 'evm_setIntervalMining', [blockTimeMs]);
     await rpc(c, 'evm_setAutomine', [blockTimeMs === 0]);
     if (blockTimeMs === 0) await rpc(c, 'evm_mine', []);
@@ -72,7 +75,7 @@ export function createSandboxControls(o: {
       clearTimeout(stalls.get(chain));
       stalls.delete(chain);
       // A devnet of startDevnets ends the stall itself (a timer in the node process), whatever becomes of this service.
-      const devnetSide = await stallOnDevnet(c.deployment.rpcUrl, seconds, o.blockTimeMs ?? 0);
+      const devnetSide = await stallOnDevnet(c.deployment.rpcUrl, seconds, blockTimeOf(chain));
       if (devnetSide !== null) return devnetSide;
       // Another node (no stall route): this service holds the timer, as the only way left.
       await rpc(c, 'evm_setAutomine', [false]);

@@ -23,6 +23,7 @@ import { messageTransmitterV2Abi } from '../abis';
 import { createDeployer } from '../deployer';
 import { viemChainFor } from '../viemChains';
 import { irisMessage, type IrisMessage } from './irisJson';
+import type { PerFinality } from '../timing';
 
 /** A chain whose burns the service attests (and whose transmitter trusts its attester). */
 export interface IrisChain {
@@ -32,11 +33,7 @@ export interface IrisChain {
   messageTransmitter: Address;
 }
 
-/** Per finality level: fast (threshold ≤ 1000) and standard. */
-export interface PerFinality<T> {
-  fast: T;
-  standard: T;
-}
+export type { PerFinality } from '../timing';
 
 export interface IrisServerOptions {
   chains: readonly IrisChain[];
@@ -50,6 +47,8 @@ export interface IrisServerOptions {
   attesterManagerKey?: Hex;
   /** How long a burn stays `pending_confirmations` after the service first sees it (default fast 20 ms, standard 100 ms). */
   delaysMs?: Partial<PerFinality<number>>;
+  /** Per source chain, instead of `delaysMs` (the test networks' pace: src/chain/sandbox/timing.ts). */
+  delaysBySourceMs?: Partial<Record<ChainName, PerFinality<number>>>;
   /** Minimum fee in basis points (fractions allowed, as Circle's route answers them; default fast 1, standard 0). */
   feesBps?: Partial<PerFinality<number>>;
   /** Time the delays are measured in (default the system clock; a simulated one in tests). */
@@ -110,6 +109,10 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
   const attester = privateKeyToAccount(options.attesterKey);
   const delays = { ...DEFAULT_DELAYS_MS, ...options.delaysMs };
   if (!(delays.fast < delays.standard)) throw new Error('startIrisServer: the fast delay must be shorter than the standard one');
+  for (const [chain, d] of Object.entries(options.delaysBySourceMs ?? {})) {
+    if (!(d.fast < d.standard)) throw new Error(`startIrisServer: the fast delay from ${chain} must be shorter than the standard one`);
+  }
+  const delaysFrom = (chain: ChainName): PerFinality<number> => options.delaysBySourceMs?.[chain] ?? delays;
   let fees = { ...DEFAULT_FEES_BPS, ...options.feesBps };
   const clock = options.clock ?? createSystemClock();
   const now = () => clock.now().getTime();
@@ -154,7 +157,7 @@ export async function startIrisServer(options: IrisServerOptions): Promise<IrisS
       const m = decodeMessageV2(sent);
       // Deterministic and unique across source domains: the destination keys usedNonces by the nonce alone.
       const nonce = keccak256(encodePacked(['uint32', 'bytes32', 'uint32'], [domain, txHash, log.logIndex]));
-      found.push({ sent, nonce, domain, ...decide(m.minFinalityThreshold, burnAmounts(sent), fees, delays, at) });
+      found.push({ sent, nonce, domain, ...decide(m.minFinalityThreshold, burnAmounts(sent), fees, delaysFrom(config.chain), at) });
     }
     return found.length > 0 ? found : null;
   };
