@@ -7,6 +7,14 @@ import { nonceTaken } from './nodeErrors';
 import type { NonceSender } from './nonceSender';
 
 /**
+ * Gas limit of a top-up: 21,000 for a plain account; a wallet delegated by
+ * EIP-7702 (funds lent through a user operation, withdrawn on the plain path)
+ * runs its delegate's receive() and the delegation's cold access. Only the
+ * gas used is paid.
+ */
+const TOP_UP_GAS_LIMIT = 60_000n;
+
+/**
  * How long a gas top-up is waited for before the step retries: long enough
  * for a devnet stalled by the sandbox fault (at most 600 s) to resume.
  */
@@ -34,7 +42,7 @@ export async function topUpGas(ctx: GasTopUpContext, chain: ChainName, address: 
       gasTank,
       () => ctx.fees.get(chain),
       async (nonce, fees) => ({
-        raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: 21_000n, ...fees }),
+        raw: await gasTank.signTransaction({ chainId: c.chain.id, type: 'eip1559', to: address, value: ctx.topUpWei, nonce, gas: TOP_UP_GAS_LIMIT, ...fees }),
       }),
     )
     .catch((e: unknown) => {
