@@ -17,43 +17,61 @@ export interface BatchToRun {
   /** executeBatch(calls), as the EntryPoint will call the wallet. */
   callData: Hex;
   calls: readonly TxRequest[];
-  delegated: boolean;
   /** Sandbox faults: a batch that reverts gets this limit instead of being refused (it is mined and fails). */
   gasIfReverts?: bigint;
 }
 
+/** What a node call settled to: its value, or the error it failed with. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
 /**
  * Gas of the operation's execution phase (its callGasLimit before margin):
  * `executeBatch(calls)` run as the EntryPoint will run it, from the
- * EntryPoint to the wallet, on the chain as it stands. A delegated wallet is
- * estimated by the node (eth_estimateGas; its figure includes the 21,000 of a
- * transaction, a margin here). A wallet not delegated yet is run by eth_call
- * with its code overridden by the designator (Hardhat's eth_estimateGas takes
- * no state override): a revert is caught the same way, and the gas is the
- * calls' typical figures. A revert refuses the operation before anything is
- * signed: WouldRevertError with the failing call's kind and index.
+ * EntryPoint to the wallet, on the chain as it stands, asked of the node
+ * alongside the wallet's delegation (one round trip): an eth_call with the
+ * wallet's code overridden by the designator (so a wallet not delegated yet
+ * runs as it will; Hardhat's eth_estimateGas takes no state override) says
+ * whether a call reverts, and eth_estimateGas gives the gas of a delegated
+ * wallet (its figure includes a transaction's 21,000: a margin here); a
+ * wallet not delegated yet is given its calls' typical figures. A revert
+ * refuses the operation before anything is signed: WouldRevertError with the
+ * failing call's kind and index.
  */
-export async function executionGas(access: ChainAccess, chain: ChainName, b: BatchToRun): Promise<bigint> {
+export async function executionGas(access: ChainAccess, chain: ChainName, b: BatchToRun, delegated: Promise<boolean>): Promise<bigint> {
   const typical = b.calls.reduce((sum, tx) => sum + TYPICAL_GAS[tx.kind], 0n);
-  try {
-    if (b.delegated) return await access.call(chain, (c) => c.client.estimateGas({ account: b.entryPoint, to: b.wallet, data: b.callData }));
-    await access.call(chain, (c) =>
-      c.client.call({
-        account: b.entryPoint,
-        to: b.wallet,
-        data: b.callData,
-        gas: CHECK_GAS_CAP,
-        stateOverride: [{ address: b.wallet, code: designatorOf(b.delegate) }],
-      }),
-    );
-    return typical;
-  } catch (e) {
+  const [isDelegated, checked, estimated] = await Promise.all([
+    delegated,
+    settle(
+      access.call(chain, (c) =>
+        c.client.call({
+          account: b.entryPoint,
+          to: b.wallet,
+          data: b.callData,
+          gas: CHECK_GAS_CAP,
+          stateOverride: [{ address: b.wallet, code: designatorOf(b.delegate) }],
+        }),
+      ),
+    ),
+    settle(access.call(chain, (c) => c.client.estimateGas({ account: b.entryPoint, to: b.wallet, data: b.callData }))),
+  ]);
+  if (!checked.ok) {
+    const e = checked.error;
     if (isTransportError(e) || !(isExecutionRevert(e) || revertDataOf(e) !== undefined)) throw e;
     if (b.gasIfReverts !== undefined) return b.gasIfReverts;
     throw refusal(chain, b.calls, e);
   }
+  if (!isDelegated) return typical;
+  if (estimated.ok) return estimated.value;
+  // the check passed but the estimate failed: node trouble is thrown, a revert meanwhile is the check's to find next time
+  if (isTransportError(estimated.error) || !isExecutionRevert(estimated.error)) throw estimated.error;
+  if (b.gasIfReverts !== undefined) return b.gasIfReverts;
+  throw refusal(chain, b.calls, estimated.error);
 }
-
 /** The WouldRevertError of a reverting batch: the call ExecuteError names, or the only call. */
 function refusal(chain: ChainName, calls: readonly TxRequest[], e: unknown): WouldRevertError {
   const data = revertDataOf(e);

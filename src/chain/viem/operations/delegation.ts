@@ -23,13 +23,12 @@ export async function isDelegatedTo(access: ChainAccess, chain: ChainName, walle
 }
 
 /**
- * The wallet's EIP-7702 authorization of `delegate` at its current account
- * nonce, signed through the key provider's account (local or pkcs11). It is
- * carried by the gas tank's bundle (type 4); the wallet sends nothing itself.
+ * The wallet's EIP-7702 authorization of `delegate` at `nonce` (its current
+ * account nonce), signed through the key provider's account (local or
+ * pkcs11). It is carried by the gas tank's bundle (type 4); the wallet sends
+ * nothing itself.
  */
-export async function authorize(access: ChainAccess, chain: ChainName, wallet: LocalAccount, delegate: Address): Promise<SignedAuthorization> {
+export async function authorize(access: ChainAccess, chain: ChainName, wallet: LocalAccount, delegate: Address, nonce: number): Promise<SignedAuthorization> {
   if (wallet.signAuthorization === undefined) throw new Error(`the key provider's account ${wallet.address} signs no EIP-7702 authorizations`);
-  const c = access.client(chain);
-  const nonce = await access.call(chain, (x) => x.client.getTransactionCount({ address: wallet.address, blockTag: 'pending' }));
-  return wallet.signAuthorization({ contractAddress: delegate, chainId: c.chain.id, nonce });
+  return wallet.signAuthorization({ contractAddress: delegate, chainId: access.client(chain).chain.id, nonce });
 }

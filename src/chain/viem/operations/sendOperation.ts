@@ -59,24 +59,31 @@ export async function sendOperation(
   if (calls.length === 0) throw new ServiceError('INTERNAL_ERROR', 'A user operation with no calls', { details: { chain } });
   const callData = batchCallData(calls.map((tx) => encodeTx(c, tx, wallet.address)));
 
-  const [delegated, nonce, fees] = await Promise.all([
-    isDelegatedTo(access, chain, wallet.address, erc4337.delegate),
+  // one round trip: the reads and the batch's run, side by side
+  const delegation = isDelegatedTo(access, chain, wallet.address, erc4337.delegate);
+  const [delegated, nonce, fees, accountNonce, callGas] = await Promise.all([
+    delegation,
     access.call(chain, (x) =>
       x.client.readContract({ address: erc4337.entryPoint, abi: entryPoint08Abi, functionName: 'getNonce', args: [wallet.address, 0n] }),
     ),
     ctx.fees.get(chain),
+    access.call(chain, (x) => x.client.getTransactionCount({ address: wallet.address, blockTag: 'pending' })),
+    executionGas(
+      access,
+      chain,
+      {
+        wallet: wallet.address,
+        entryPoint: erc4337.entryPoint,
+        delegate: erc4337.delegate,
+        callData,
+        calls,
+        ...(gasIfReverts !== undefined && { gasIfReverts }),
+      },
+      delegation,
+    ),
   ]);
-  const callGas = await executionGas(access, chain, {
-    wallet: wallet.address,
-    entryPoint: erc4337.entryPoint,
-    delegate: erc4337.delegate,
-    callData,
-    calls,
-    delegated,
-    ...(gasIfReverts !== undefined && { gasIfReverts }),
-  });
 
-  const authorization = delegated ? undefined : await authorize(access, chain, wallet, erc4337.delegate);
+  const authorization = delegated ? undefined : await authorize(access, chain, wallet, erc4337.delegate, accountNonce);
   const op = await signedOperation({
     chainId: c.chain.id,
     entryPoint: erc4337.entryPoint,
