@@ -221,7 +221,11 @@ export interface ChainPort {
    * WouldRevertError before anything is signed.
    */
   send(signer: TxSigner, tx: TxRequest, onSigned: (signed: SignedTx) => Promise<void>, onGasTopUp?: (wei: bigint) => void): Promise<SignedTx>;
-  /** Broadcasts an already signed transaction again (recovery); "already known" is success; NonceConsumedError when it can never land. */
+  /**
+   * Broadcasts an already signed transaction again (recovery); "already known" is success; NonceConsumedError when it can never land.
+   * For a bundle of a user operation, NonceConsumedError also needs the operation's EntryPoint nonce not to have moved: an operation
+   * that landed (in another bundle) is never reported consumed, so it is never signed a second time.
+   */
   rebroadcast(chain: ChainName, raw: Hex): Promise<void>;
   /** Waits for a receipt; null when the chain does not know the hash after `timeoutMs`. */
   receipt(chain: ChainName, txHash: Hex, timeoutMs?: number): Promise<TxReceipt | null>;

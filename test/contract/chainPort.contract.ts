@@ -97,6 +97,30 @@ export function describeChainPortContract(name: string, makeHarness: () => Promi
       expect(port.accountModel(unknownChain())).toBe('plain');
     });
 
+    test("behavior: sendOperation() (a port that sends user operations, on a 7702 chain): approve + supply as one operation, the bundle handed to onSigned before the chain knows it; its receipt carries the operation's outcome; a batch whose supply would revert is WouldRevertError naming that call, nothing signed", async () => {
+      const sendOperation = port.sendOperation?.bind(port);
+      const rate = (await port.rates()).find((r) => r.asset === 'USDC' && h.accountModels?.[r.chain] === '7702');
+      if (sendOperation === undefined || rate === undefined) return;
+      const wallet = fresh();
+      await h.fund(rate.chain, wallet.address, 'USDC', USDC(2));
+      const calls: TxRequest[] = [
+        approve(rate.chain, rate.protocol, USDC(1)),
+        { kind: 'supply', chain: rate.chain, protocol: rate.protocol, asset: 'USDC', amount: USDC(1) },
+      ];
+      const handed: boolean[] = [];
+      const op = await sendOperation(wallet, rate.chain, calls, async (s) => void handed.push(await port.isKnown(rate.chain, s.txHash)));
+      expect(handed).toEqual([false]);
+      expect(op).toMatchObject({ chain: rate.chain, opNonce: 0n, delegated: true, userOpHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      const receipt = await port.findReceipt(rate.chain, [op.txHash], MINED_WAIT_MS);
+      expect(receipt).toMatchObject({ status: 'success', operation: { userOpHash: op.userOpHash, success: true } });
+
+      const signed: unknown[] = [];
+      const refused = sendOperation(wallet, rate.chain, [calls[0]!, { ...calls[1]!, amount: USDC(5) } as TxRequest], async (s) => void signed.push(s));
+      await expect(refused).rejects.toBeInstanceOf(WouldRevertError);
+      await expect(refused).rejects.toMatchObject({ kind: 'supply', callIndex: 1 });
+      expect(signed).toEqual([]);
+    });
+
     test('behavior: rates() lists each market once: chain, protocol, asset, token, a finite apy, and sandboxOnly only when true', async () => {
       const rates = await port.rates();
       expect(rates.length).toBeGreaterThan(0);

@@ -71,14 +71,15 @@ export interface ViemChainPortOptions {
  * it (it is mined and reverts: the sandbox's injected reverts,
  * chain/sandbox/injectedReverts.ts).
  */
-export type ViemChainPort = ChainPort & {
-  faults: FaultRegistry;
-  client(chain: ChainName): ChainClient;
-  dropRouteFees(): void;
-  sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
-  /** sendOperation without the simulation's refusal: the calls run with `gasIfReverts` and a reverting one is mined (injected reverts). */
-  sendOperationEvenIfReverting(
-    gasIfReverts: bigint,
-    ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
-  ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
-};
+export type ViemChainPort = Required<Pick<ChainPort, 'sendOperation' | 'accountModel'>> &
+  ChainPort & {
+    faults: FaultRegistry;
+    client(chain: ChainName): ChainClient;
+    dropRouteFees(): void;
+    sendEvenIfReverting(gasIfReverts: bigint, ...args: Parameters<ChainPort['send']>): ReturnType<ChainPort['send']>;
+    /** sendOperation without the simulation's refusal: the calls run with `gasIfReverts` and a reverting one is mined (injected reverts). */
+    sendOperationEvenIfReverting(
+      gasIfReverts: bigint,
+      ...args: Parameters<NonNullable<ChainPort['sendOperation']>>
+    ): ReturnType<NonNullable<ChainPort['sendOperation']>>;
+  };

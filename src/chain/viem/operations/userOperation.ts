@@ -1,70 +1,107 @@
-import { concat, encodeAbiParameters, numberToHex, pad, type Address, type Hex } from 'viem';
+import { encodeFunctionData, type Address, type Hex, type LocalAccount, type SignedAuthorization } from 'viem';
+import { getUserOperationHash, toPackedUserOperation, type PackedUserOperation, type UserOperation } from 'viem/account-abstraction';
+import type { Fees } from '../feeEstimates';
+import type { EncodedTx } from '../encodeTx';
+import { entryPoint08Abi, simple7702Abi } from './abis';
+import { EIP7702_INIT_CODE } from './delegation';
+import { sponsorship } from './paymasterData';
 
-/** ERC-4337 v0.8's PackedUserOperation, as EntryPoint.handleOps takes it. */
-export interface PackedUserOperation {
-  sender: Address;
-  nonce: bigint;
-  initCode: Hex;
-  callData: Hex;
-  /** verificationGasLimit (high 128 bits) ++ callGasLimit (low). */
-  accountGasLimits: Hex;
-  preVerificationGas: bigint;
-  /** maxPriorityFeePerGas (high) ++ maxFeePerGas (low). */
-  gasFees: Hex;
-  /** paymaster ++ paymasterVerificationGasLimit (16 bytes) ++ paymasterPostOpGasLimit (16 bytes) ++ paymasterData. */
-  paymasterAndData: Hex;
-  signature: Hex;
+/**
+ * Validation gas limits: Simple7702Account's validateUserOp (one ecrecover,
+ * no prefund: the paymaster pays) and ServicePaymaster's check (a hash and an
+ * ecrecover). Unused verification gas costs nothing (EntryPoint v0.8
+ * penalises only unused execution gas), so they are generous.
+ */
+export const ACCOUNT_VERIFICATION_GAS = 100_000n;
+export const PAYMASTER_VERIFICATION_GAS = 60_000n;
+
+/** Gas of a transaction before its calldata (EIP-2028: 16 per non-zero byte, 4 per zero byte). */
+const TX_BASE_GAS = 21_000n;
+/** EIP-7702: what each authorization of a type-4 transaction costs (PER_EMPTY_ACCOUNT_COST; 12,500 of it refunded for an existing account). */
+export const AUTHORIZATION_GAS = 25_000n;
+/** handleOps' work outside the operation's own metering (its loop, the beneficiary's compensation). */
+const BUNDLE_BOOKKEEPING_GAS = 10_000n;
+
+/** The calls of `executeBatch`, as the EntryPoint will call the wallet with them. */
+export function batchCallData(calls: readonly EncodedTx[]): Hex {
+  return encodeFunctionData({
+    abi: simple7702Abi,
+    functionName: 'executeBatch',
+    args: [calls.map((c) => ({ target: c.to, value: 0n, data: c.data }))],
+  });
 }
 
-/** Two uint128 in one word, high first (accountGasLimits, gasFees, the paymaster's gas limits). */
-export const packUints = (high: bigint, low: bigint): Hex => concat([pad(numberToHex(high), { size: 16 }), pad(numberToHex(low), { size: 16 })]);
+/** Calldata gas of `data` (EIP-2028). */
+function calldataGas(data: Hex): bigint {
+  let gas = 0n;
+  for (let i = 2; i < data.length; i += 2) gas += data.slice(i, i + 2) === '00' ? 4n : 16n;
+  return gas;
+}
 
-/** The gas limits and fees of one operation. */
-export interface OperationGas {
-  verificationGasLimit: bigint;
+export interface OperationDraft {
+  chainId: number;
+  entryPoint: Address;
+  delegate: Address;
+  paymaster: Address;
+  wallet: LocalAccount;
+  gasTank: LocalAccount;
+  nonce: bigint;
+  callData: Hex;
   callGasLimit: bigint;
-  preVerificationGas: bigint;
-  paymasterVerificationGasLimit: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
+  fees: Fees;
+  /** The wallet's authorization when it rides in the bundle (first use, or a delegation changed elsewhere). */
+  authorization?: SignedAuthorization;
+}
+
+export interface SignedUserOperation {
+  packed: PackedUserOperation;
+  userOpHash: Hex;
+  /** handleOps([op], beneficiary = gas tank): the bundle transaction's calldata. */
+  bundleData: Hex;
 }
 
 /**
- * The operation's fixed figures. Validation: Simple7702Account recovers one
- * ECDSA signature (about 10k gas with the EntryPoint's bookkeeping); the
- * paymaster recovers the service's. Unused execution gas costs the paymaster
- * a 10 % penalty paid to the bundler, both the service: the limits can be
- * generous. preVerificationGas is what the bundler asks to cover the
- * bundle's calldata and overhead: ours, paid to ourselves.
+ * The operation, sponsored and signed: its paymasterData carries the gas
+ * tank's signature, then the wallet signs the userOpHash (EntryPoint v0.8's
+ * EIP-712 hash, with the EIP-7702 initCode marker: it covers the delegate) as
+ * a raw digest, which Simple7702Account recovers. preVerificationGas is what
+ * the EntryPoint does not meter: the bundle's base and calldata, the
+ * authorization, handleOps' bookkeeping; it pays the gas tank back.
  */
-export const OPERATION_LIMITS = {
-  verificationGasLimit: 120_000n,
-  paymasterVerificationGasLimit: 80_000n,
-  preVerificationGas: 60_000n,
-  /** Per call of the batch, over its typical gas: executeBatch's loop and cold accesses of a batch. */
-  perCall: 20_000n,
-} as const;
+export async function signedOperation(d: OperationDraft): Promise<SignedUserOperation> {
+  const dummySignature = `0x${'11'.repeat(65)}` as Hex;
+  const base = {
+    sender: d.wallet.address,
+    nonce: d.nonce,
+    factory: EIP7702_INIT_CODE,
+    factoryData: '0x',
+    callData: d.callData,
+    callGasLimit: d.callGasLimit,
+    verificationGasLimit: ACCOUNT_VERIFICATION_GAS,
+    preVerificationGas: 0n,
+    maxFeePerGas: d.fees.maxFeePerGas,
+    maxPriorityFeePerGas: d.fees.maxPriorityFeePerGas,
+    paymaster: d.paymaster,
+    paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS,
+    paymasterPostOpGasLimit: 0n,
+    paymasterData: `0x${'11'.repeat(64 + 65)}` as Hex,
+    signature: dummySignature,
+  } satisfies UserOperation<'0.8'>;
+  // the bundle's calldata as it will be (same sizes; signatures' bytes non-zero as real ones mostly are)
+  const sized = encodeFunctionData({ abi: entryPoint08Abi, functionName: 'handleOps', args: [[toPackedUserOperation(base)], d.gasTank.address] });
+  const preVerificationGas = TX_BASE_GAS + calldataGas(sized) + (d.authorization ? AUTHORIZATION_GAS : 0n) + BUNDLE_BOOKKEEPING_GAS;
 
-/** How long the paymaster's sponsorship of an operation holds (it is mined in seconds, or replaced with a new one). */
-export const SPONSORSHIP_SECONDS = 3600;
-
-/** The operation before any signature: no paymasterData, no signature. */
-export function unsignedOperation(sender: Address, nonce: bigint, callData: Hex, paymaster: Address, gas: OperationGas): PackedUserOperation {
-  return {
-    sender,
-    nonce,
-    initCode: '0x',
-    callData,
-    accountGasLimits: packUints(gas.verificationGasLimit, gas.callGasLimit),
-    preVerificationGas: gas.preVerificationGas,
-    gasFees: packUints(gas.maxPriorityFeePerGas, gas.maxFeePerGas),
-    paymasterAndData: concat([paymaster, packUints(gas.paymasterVerificationGasLimit, 0n)]),
-    signature: '0x',
-  };
-}
-
-/** paymasterAndData with the sponsorship window and the service's signature (what ServicePaymaster checks). */
-export function withSponsorship(op: PackedUserOperation, validUntil: number, validAfter: number, signature: Hex): PackedUserOperation {
-  const head = op.paymasterAndData.slice(0, 2 + 2 * (20 + 32)) as Hex;
-  return { ...op, paymasterAndData: concat([head, encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, validAfter]), signature]) };
+  const unsponsored = { ...base, preVerificationGas, paymasterData: '0x' as Hex };
+  const paymasterData = await sponsorship(d.gasTank, toPackedUserOperation(unsponsored), d.chainId, d.paymaster);
+  const sponsored = { ...unsponsored, paymasterData };
+  const userOpHash = getUserOperationHash({
+    chainId: d.chainId,
+    entryPointAddress: d.entryPoint,
+    entryPointVersion: '0.8',
+    // the hash reads only the delegate's address of the authorization (the initCode marker stands for it)
+    userOperation: { ...sponsored, authorization: { address: d.delegate } as SignedAuthorization },
+  });
+  if (d.wallet.sign === undefined) throw new Error(`the key provider's account ${d.wallet.address} signs no raw digests`);
+  const packed = toPackedUserOperation({ ...sponsored, signature: await d.wallet.sign({ hash: userOpHash }) });
+  return { packed, userOpHash, bundleData: encodeFunctionData({ abi: entryPoint08Abi, functionName: 'handleOps', args: [[packed], d.gasTank.address] }) };
 }
