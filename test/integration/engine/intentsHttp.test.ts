@@ -290,7 +290,10 @@ describe('two service instances on the same devnets', () => {
   let other: TestServer;
   beforeAll(async () => {
     // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
-    other = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+    other = await startTestServer(
+      { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' },
+      { protocols: PROTOCOLS_WITHOUT_PERMITS },
+    );
   });
   afterAll(() => other?.stop());
 
