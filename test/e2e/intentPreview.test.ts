@@ -38,7 +38,8 @@ const preview = (body: unknown) => srv.rest('POST', '/v1/intents/preview', { key
 const used = async () => (await srv.admin.usage(accountId)).credits.used;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS, protocols: PROTOCOLS_WITHOUT_PERMITS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer({ SANDBOX_ACCOUNT_MODEL: 'plain' }, { feeBps: FEE_BPS, protocols: PROTOCOLS_WITHOUT_PERMITS });
   srv = own.srv;
   const acct = await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 });
   key = acct.key;

@@ -60,7 +60,8 @@ async function lend(walletId: string, amount: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   key = (await srv.admin.createAccount({ plan: 'enterprise' })).key;
 });
 afterAll(async () => {

@@ -79,7 +79,8 @@ run('wallets of the local vault migrated to a PKCS#11 token, then lending on the
 
   test('behavior: 50 funded local wallets migrate (cut off halfway, resumed, ciphertexts deleted), then each lends from its own address, signed by the token', async () => {
     const mongoUri = withDatabase(uri!, dbName);
-    const env = { MONGODB_URI: mongoUri, KEY_VAULT_MASTER_KEY: masterKeyHex };
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    const env = { MONGODB_URI: mongoUri, KEY_VAULT_MASTER_KEY: masterKeyHex, SANDBOX_ACCOUNT_MODEL: 'plain' };
 
     // 1. the local vault: 50 wallets through the API, each funded with a little USDC on one chain
     srv = await startTestServer(env);

@@ -99,7 +99,8 @@ async function paymentsTo(chain: string, to: Address, fromBlock: bigint): Promis
 run('KEY_PROVIDER=pkcs11 on the devnets', () => {
   beforeAll(async () => {
     soft = createSoftToken();
-    srv = await startTestServer({ ...soft.env }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    srv = await startTestServer({ ...soft.env, SANDBOX_ACCOUNT_MODEL: 'plain' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
     key = (await srv.admin.createAccount({ plan: 'enterprise' })).key;
   }, 120_000);
   afterAll(async () => {

@@ -90,7 +90,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean): Prom
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: '' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: '', SANDBOX_ACCOUNT_MODEL: 'plain' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   const acct = await srv.admin.createAccount({ plan: 'enterprise' });
   key = acct.key;
   accountId = acct.accountId;

@@ -31,7 +31,11 @@ let api: IntentHttp;
 
 beforeAll(async () => {
   // in-flight retries wait 1 s at most here, so a chain that is back is used within about a second
-  own = await startOwnSandboxServer({ RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer(
+    { RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_RETRY_MAX_MS: '1000', SANDBOX_ACCOUNT_MODEL: 'plain' },
+    { protocols: PROTOCOLS_WITHOUT_PERMITS },
+  );
   ({ sandbox, srv } = own);
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);

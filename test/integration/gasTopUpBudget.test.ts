@@ -9,7 +9,8 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server
  */
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, GAS_BUDGET_PER_ACCOUNT: '0.002' });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, GAS_BUDGET_PER_ACCOUNT: '0.002', SANDBOX_ACCOUNT_MODEL: 'plain' });
 }, 60_000);
 afterAll(() => srv?.stop());
 

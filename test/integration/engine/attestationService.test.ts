@@ -24,7 +24,8 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer();
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer({ SANDBOX_ACCOUNT_MODEL: 'plain' });
   srv = own.srv;
   key = (await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
   api = intentHttp(srv, key);
@@ -113,7 +114,8 @@ test('behavior: a standard bridge is planned free (feeSource standardFree) by a 
   own!.sandbox.iris.setOutage(true);
   const path = join(mkdtempSync(join(tmpdir(), 'iris-out-')), 'manifest.json');
   writeFileSync(path, JSON.stringify(own!.sandbox.manifest));
-  const fresh = await startTestServer({ SANDBOX_MANIFEST: path });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  const fresh = await startTestServer({ SANDBOX_MANIFEST: path, SANDBOX_ACCOUNT_MODEL: 'plain' });
   try {
     const freshKey = (await fresh.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
     const freshApi = intentHttp(fresh, freshKey);

@@ -28,7 +28,8 @@ let api: IntentHttp;
 const FEE_BPS = 5;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer({ SANDBOX_ACCOUNT_MODEL: 'plain' }, { feeBps: FEE_BPS });
   srv = own.srv;
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);

@@ -17,7 +17,7 @@ import { silentLogger } from '../../../src/engine/engineLogger';
 import { isFinal } from '../../../src/domain/intentStateMachine';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import type { Store } from '../../../src/ports/store';
-import { loadSandboxManifest, sandboxChain, SANDBOX_TEST_FEE_BPS } from '../../setup/sandbox';
+import { loadPlainSandboxManifest, PLAIN_ACCOUNT_MODELS, sandboxChain, SANDBOX_TEST_FEE_BPS } from '../../setup/sandbox';
 import { cctpFee } from '../../../src/domain/cctpFee';
 import { SANDBOX_KEYS } from '../../../src/chain/sandbox/accounts';
 import { startIrisServer } from '../../../src/chain/sandbox/iris/irisServer';
@@ -32,7 +32,8 @@ import { PROTOCOLS_WITHOUT_PERMITS } from '../../helpers/withoutPermits';
  * transaction and broadcasting it.
  */
 
-const manifest = loadSandboxManifest();
+// the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+const manifest = loadPlainSandboxManifest();
 const usdc = (amount: string): bigint => toUnits(amount, 'USDC');
 
 let chains: RunningChains;
@@ -151,6 +152,8 @@ beforeAll(async () => {
     sandboxBlockTimeMs: 0,
     rpcUrls: {},
     protocols: PROTOCOLS_WITHOUT_PERMITS,
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    sandboxAccountModels: PLAIN_ACCOUNT_MODELS,
   });
   store = createMemoryStore();
   keyVault = createKeyVault({ masterKey: randomBytes(32), keys: store.walletKeys });

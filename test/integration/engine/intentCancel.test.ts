@@ -16,7 +16,8 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer();
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer({ SANDBOX_ACCOUNT_MODEL: 'plain' });
   srv = own.srv;
   key = (await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
   api = intentHttp(srv, key);

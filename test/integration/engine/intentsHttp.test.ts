@@ -29,7 +29,8 @@ let key: string;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
   // pro: enough monthly credits for the polling (wallets still act on the three test chains only)
   key = (await srv.admin.createAccount({ plan: 'pro' })).key;
   api = intentHttp(srv, key);
@@ -288,7 +289,11 @@ describe('bridge', () => {
 describe('two service instances on the same devnets', () => {
   let other: TestServer;
   beforeAll(async () => {
-    other = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! }, { protocols: PROTOCOLS_WITHOUT_PERMITS });
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    other = await startTestServer(
+      { SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' },
+      { protocols: PROTOCOLS_WITHOUT_PERMITS },
+    );
   });
   afterAll(() => other?.stop());
 

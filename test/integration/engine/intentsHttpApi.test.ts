@@ -12,7 +12,8 @@ let pro: TestAccount;
 let api: IntentHttp;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST! });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: process.env.SANDBOX_MANIFEST!, SANDBOX_ACCOUNT_MODEL: 'plain' });
   pro = await srv.admin.createAccount({ plan: 'pro' });
   api = intentHttp(srv, pro.key);
 });

@@ -27,7 +27,8 @@ let api: IntentHttp;
 
 beforeAll(async () => {
   // in-flight waits capped at 500 ms so twenty failures pass in seconds; stuck after the sandbox default (5 s)
-  srv = await startTestServer({ SANDBOX_MANIFEST: '', TX_RETRY_MAX_MS: '500' });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  srv = await startTestServer({ SANDBOX_MANIFEST: '', TX_RETRY_MAX_MS: '500', SANDBOX_ACCOUNT_MODEL: 'plain' });
   key = (await srv.admin.createAccount({ plan: 'enterprise' })).key;
   api = intentHttp(srv, key);
 }, 60_000);

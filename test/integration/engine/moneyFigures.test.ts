@@ -19,7 +19,8 @@ let api: IntentHttp;
 const FEE_BPS = 2;
 
 beforeAll(async () => {
-  own = await startOwnSandboxServer({}, { feeBps: FEE_BPS });
+  // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+  own = await startOwnSandboxServer({ SANDBOX_ACCOUNT_MODEL: 'plain' }, { feeBps: FEE_BPS });
   srv = own.srv;
   key = (await srv.admin.createAccount({ plan: 'pro', requestsPerMinute: 10_000 })).key;
   api = intentHttp(srv, key);

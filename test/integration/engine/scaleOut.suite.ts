@@ -23,6 +23,7 @@ import { isSubTxRecord } from '../../../src/domain/txRecords';
 import type { Store } from '../../../src/ports/store';
 import { freezable } from '../../helpers/freezable';
 import { walletRecord } from '../../unit/engine/intentFixture';
+import { PLAIN_ACCOUNT_MODELS } from '../../setup/sandbox';
 
 /** Where the engines keep their state: one store for the test's own reads and writes, and each engine's connection to it. */
 export interface ScaleOutStores {
@@ -67,7 +68,8 @@ export function describeScaleOut(lane: string, stores: ScaleOutStores): void {
   async function startInstance(name: string, wrapPort: (port: ChainPort, kill: () => void) => ChainPort = (p) => p): Promise<Instance> {
     const own = await stores.instance();
     const chains = await startChains(
-      { chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {} },
+      // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+      { chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {}, sandboxAccountModels: PLAIN_ACCOUNT_MODELS },
       { nonces: () => own.nonces, onNonceRetry: () => nonceRetries++ },
     );
     const storeView = freezable(own);

@@ -14,7 +14,7 @@ import type { ChainPort } from '../../../src/ports/chain';
 import type { KeyVault } from '../../../src/ports/keyVault';
 import { createMemoryStore } from '../../../src/store/memory/memoryStore';
 import { startTestServer, ADMIN_TOKEN, type Json, type TestServer } from '../../helpers/server';
-import { loadSandboxManifest, sandboxChain } from '../../setup/sandbox';
+import { loadSandboxManifest, PLAIN_ACCOUNT_MODELS, sandboxChain } from '../../setup/sandbox';
 import { walletRecord } from '../../unit/engine/intentFixture';
 import { expectCompleted, expectPositionNear, intentHttp, positionOn, txKinds, usdc, usdcOn, type IntentHttp } from './intentsHttpHelpers';
 
@@ -136,7 +136,14 @@ describe('plain path: a permit supply replaced, or interrupted by a restart', ()
   const engines: Engine[] = [];
 
   beforeAll(async () => {
-    chains = await startChains({ chainMode: 'sandbox', sandboxManifestPath: process.env.SANDBOX_MANIFEST, sandboxBlockTimeMs: 0, rpcUrls: {} });
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    chains = await startChains({
+      chainMode: 'sandbox',
+      sandboxManifestPath: process.env.SANDBOX_MANIFEST,
+      sandboxBlockTimeMs: 0,
+      rpcUrls: {},
+      sandboxAccountModels: PLAIN_ACCOUNT_MODELS,
+    });
   });
   afterAll(async () => {
     await Promise.all(engines.map((e) => e.stop()));
