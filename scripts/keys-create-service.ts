@@ -6,7 +6,7 @@
  * of the keys configured in the environment.
  */
 import { ConfigError, loadConfig } from '../src/config';
-import { createKeyProvider } from '../src/chain/keys/createKeyProvider';
+import { serviceKeyProvider } from './serviceKeyProvider';
 import { KeyProviderStartError } from '../src/chain/keys/startError';
 import { SERVICE_KEY_LABELS, type ServiceKeyLabel } from '../src/ports/keyProvider';
 
@@ -19,12 +19,7 @@ async function main(): Promise<void> {
   }
   const labels = (asked.length > 0 ? asked : SERVICE_KEY_LABELS) as ServiceKeyLabel[];
   const config = loadConfig();
-  const provider = createKeyProvider(config, {
-    masterKey: config.keyVaultMasterKey ?? Buffer.alloc(32),
-    walletKeys: () => {
-      throw new Error('no wallet keys here');
-    },
-  });
+  const provider = serviceKeyProvider(config);
   try {
     for (const label of labels) {
       const account = await provider.serviceSigner(label, { create: provider.kind === 'pkcs11' }).catch((e: unknown) => {

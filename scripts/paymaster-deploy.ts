@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, formatEther, http, parseEther, type Address, type Hex, type LocalAccount } from 'viem';
 import { ConfigError, loadConfig } from '../src/config';
-import { createKeyProvider } from '../src/chain/keys/createKeyProvider';
+import { serviceKeyProvider } from './serviceKeyProvider';
 import { KeyProviderStartError } from '../src/chain/keys/startError';
 import { servicePaymasterAbi } from '../src/chain/sandbox/abis';
 import artifacts from '../src/chain/sandbox/artifacts.json';
@@ -109,12 +109,7 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const rpcUrl = rpcUrlOf(options, process.env);
   const config = loadConfig();
-  const provider = createKeyProvider(config, {
-    masterKey: config.keyVaultMasterKey ?? Buffer.alloc(32),
-    walletKeys: () => {
-      throw new Error('no wallet keys here');
-    },
-  });
+  const provider = serviceKeyProvider(config);
   try {
     const gasTank = await provider.serviceSigner('gas-tank');
     const done = await deployPaymaster(options.chain, rpcUrl, gasTank, options.depositWei);
