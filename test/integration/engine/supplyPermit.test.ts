@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPublicClient, erc20Abi, http, parseTransaction, toFunctionSelector, type Address, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainName } from '../../../src/domain/chains';
+import type { SandboxManifest } from '../../../src/ports/deploymentManifest';
 import { createSystemClock } from '../../../src/domain/clock';
 import type { Intent } from '../../../src/domain/intent';
 import { isFinal } from '../../../src/domain/intentStateMachine';
@@ -34,8 +35,8 @@ let key: string;
 let api: IntentHttp;
 
 /** The wallet's USDC allowance to the chain's Aave Pool, read on chain. */
-async function aaveAllowance(chain: ChainName, owner: string): Promise<bigint> {
-  const d = sandboxChain(manifest, chain);
+async function aaveAllowance(chain: ChainName, owner: string, on: SandboxManifest = manifest): Promise<bigint> {
+  const d = sandboxChain(on, chain);
   const client = createPublicClient({ chain: viemChainFor(chain, d.rpcUrl), transport: http(d.rpcUrl, { retryCount: 0 }) });
   return client.readContract({ address: d.tokens.USDC!, abi: erc20Abi, functionName: 'allowance', args: [owner as Address, d.aavePool!] });
 }
@@ -136,10 +137,10 @@ describe('plain path: a permit supply replaced, or interrupted by a restart', ()
   const engines: Engine[] = [];
 
   beforeAll(async () => {
-    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
+    // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts.
+    // Devnets of its own: a permit's deadline is the chain's clock, which another file moves on the shared devnets.
     chains = await startChains({
       chainMode: 'sandbox',
-      sandboxManifestPath: process.env.SANDBOX_MANIFEST,
       sandboxBlockTimeMs: 0,
       rpcUrls: {},
       sandboxAccountModels: PLAIN_ACCOUNT_MODELS,
@@ -201,8 +202,7 @@ describe('plain path: a permit supply replaced, or interrupted by a restart', ()
     const id = `svc_wallet_${randomBytes(16).toString('hex')}`;
     const address = await keyVault.createKey(id);
     await store.wallets.insert(walletRecord(id, address, 'acct_permit_it'));
-    const mint = await srv.rest('POST', '/admin/sandbox/mint', { key: ADMIN_TOKEN, body: { chain: 'base-sepolia', asset: 'USDC', address, amount: '7' } });
-    expect(mint.status).toBe(200);
+    await chains.controls!.mint({ chain: 'base-sepolia', asset: 'USDC', address, amount: usdc('7') });
 
     let stopping: Promise<void> | undefined;
     const dying: ChainPort = {
@@ -252,6 +252,6 @@ describe('plain path: a permit supply replaced, or interrupted by a restart', ()
     expect(keys.signatures()).toBe(0);
     const [h] = await chains.port.holdings(address, ['base-sepolia']);
     expect(h?.positions.find((p) => p.protocol === 'aave-v3')?.amount).toBeGreaterThanOrEqual(usdc('7') - 1n);
-    expect(await aaveAllowance('base-sepolia', address)).toBe(0n);
+    expect(await aaveAllowance('base-sepolia', address, chains.manifest)).toBe(0n);
   });
 });
