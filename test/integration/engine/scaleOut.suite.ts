@@ -69,7 +69,17 @@ export function describeScaleOut(lane: string, stores: ScaleOutStores): void {
     const own = await stores.instance();
     const chains = await startChains(
       // the plain path (approve/supply transactions, top-ups, relayer mints): the 7702 path is userOperations.test.ts
-      { chainMode: 'sandbox', sandboxManifestPath: join(dir, 'manifest.json'), sandboxBlockTimeMs: 0, rpcUrls: {}, sandboxAccountModels: PLAIN_ACCOUNT_MODELS },
+      // A nonce counts as taken and never sent (a gap, re-synchronised) after 20 s here, not the default 5 s: on a loaded
+      // CI machine one process running 100 intents may take more than 5 s from a nonce to its broadcast, and the
+      // re-synchronisation then hands that nonce out again (a collision this test would count against the allocator).
+      {
+        chainMode: 'sandbox',
+        sandboxManifestPath: join(dir, 'manifest.json'),
+        sandboxBlockTimeMs: 0,
+        rpcUrls: {},
+        sandboxAccountModels: PLAIN_ACCOUNT_MODELS,
+        nonceGapMs: 20_000,
+      },
       { nonces: () => own.nonces, onNonceRetry: () => nonceRetries++ },
     );
     const storeView = freezable(own);
